@@ -1,0 +1,171 @@
+"""What a player (or the clock) asks the engine to do. Every action carries ``at`` (ms).
+
+Actions are small frozen dataclasses: cheap on the hot path, JSON through :mod:`tamalou.codec`.
+``player`` is a seat index (0-based); slots are 1-based, as players count them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class Peek:
+    """R-S2: look at your peek slots (1 and 4) for 5 s, once, during the peek phase."""
+
+    player: int
+    at: int = 0
+    kind: ClassVar[str] = "peek"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """R-T2: draw the top of the draw pile."""
+
+    player: int
+    at: int = 0
+    kind: ClassVar[str] = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDiscard:
+    """R-T2: take the top of the discard (never a face card); it must be kept (R-T3)."""
+
+    player: int
+    at: int = 0
+    kind: ClassVar[str] = "take_discard"
+
+
+@dataclass(frozen=True, slots=True)
+class Replace:
+    """R-T3: put the held card in place of the card in ``slot``; that card is discarded."""
+
+    player: int
+    slot: int
+    at: int = 0
+    kind: ClassVar[str] = "replace"
+
+
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """R-T3: throw the card drawn from the pile straight onto the discard."""
+
+    player: int
+    at: int = 0
+    kind: ClassVar[str] = "throw"
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """R-P1: use a Jack: play a whole new turn at once, drawing from the pile only."""
+
+    player: int
+    at: int = 0
+    kind: ClassVar[str] = "replay"
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """R-P2: blind swap of your ``slot`` with ``target``'s ``target_slot``."""
+
+    player: int
+    slot: int
+    target: int
+    target_slot: int
+    at: int = 0
+    kind: ClassVar[str] = "swap"
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """R-P3: look at ``target``'s card in ``slot`` (the King: ``target`` is yourself)."""
+
+    player: int
+    target: int
+    slot: int
+    at: int = 0
+    kind: ClassVar[str] = "look"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """R-T5: do not use the power of the card you just discarded."""
+
+    player: int
+    at: int = 0
+    kind: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class CallTamalou:
+    """R-A1: announce Tamalou at the start of your turn, instead of drawing."""
+
+    player: int
+    at: int = 0
+    kind: ClassVar[str] = "call"
+
+
+@dataclass(frozen=True, slots=True)
+class Double:
+    """R-D1: throw your card in ``slot`` on the discard card numbered ``seq``."""
+
+    player: int
+    slot: int
+    seq: int
+    at: int = 0
+    kind: ClassVar[str] = "double"
+
+
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    """R-M1: start the next round of the match (any seated player, once the round is over)."""
+
+    player: int
+    at: int = 0
+    kind: ClassVar[str] = "next_round"
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """The clock: apply every deadline due at ``at`` (auto-play, end of peek, final window)."""
+
+    at: int = 0
+    player: int = -1
+    kind: ClassVar[str] = "tick"
+
+
+Action = (
+    Peek
+    | Draw
+    | TakeDiscard
+    | Replace
+    | Throw
+    | Replay
+    | Swap
+    | Look
+    | Pass
+    | CallTamalou
+    | Double
+    | NextRound
+    | Tick
+)
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    t.kind: t
+    for t in (
+        Peek,
+        Draw,
+        TakeDiscard,
+        Replace,
+        Throw,
+        Replay,
+        Swap,
+        Look,
+        Pass,
+        CallTamalou,
+        Double,
+        NextRound,
+        Tick,
+    )
+}

@@ -1,0 +1,315 @@
+"""What happened, tagged with who may see it.
+
+``to`` is ``None`` for a public event, a tuple of seats for a private one, and ``()`` for
+an event kept only in the log (the shuffled order of a deal or reshuffle). A player's own
+stream (:func:`stream_for`) is exactly what that player may know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar
+
+PUBLIC: None = None
+LOG_ONLY: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    round_no: int
+    seed: str
+    first_player: int
+    rows: tuple[tuple[int, ...], ...]
+    pile: tuple[int, ...]
+    to: tuple[int, ...] | None = LOG_ONLY
+    kind: ClassVar[str] = "dealt"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    round_no: int
+    first_player: int
+    cards_per_player: int
+    peek_deadline: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "round_started"
+
+
+@dataclass(frozen=True, slots=True)
+class Peeked:
+    player: int
+    until: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "peeked"
+
+
+@dataclass(frozen=True, slots=True)
+class PeekShown:
+    """R-S2: the peek cards, to their owner only."""
+
+    player: int
+    cards: tuple[tuple[int, int], ...]  # (slot, card)
+    until: int
+    to: tuple[int, ...]  # private: the owner only
+    kind: ClassVar[str] = "peek_shown"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    player: int
+    deadline: int
+    short: bool
+    extra: bool
+    transmitted: str | None
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "turn_started"
+
+
+@dataclass(frozen=True, slots=True)
+class Drew:
+    """R-T2. ``card`` is set when it came from the discard (everybody saw it there)."""
+
+    player: int
+    source: str
+    card: int | None
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "drew"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnCard:
+    """The card drawn from the pile, to the drawer only (R-T2)."""
+
+    player: int
+    card: int
+    to: tuple[int, ...]  # private: the owner only
+    kind: ClassVar[str] = "drawn_card"
+
+
+@dataclass(frozen=True, slots=True)
+class Replaced:
+    """R-T3: ``discarded`` went face up; ``kept`` is set if everybody knows it (from the discard)."""
+
+    player: int
+    slot: int
+    discarded: int
+    kept: int | None
+    seq: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "replaced"
+
+
+@dataclass(frozen=True, slots=True)
+class Threw:
+    player: int
+    card: int
+    seq: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "threw"
+
+
+@dataclass(frozen=True, slots=True)
+class PowerOffered:
+    player: int
+    power: str
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "power_offered"
+
+
+@dataclass(frozen=True, slots=True)
+class PowerPassed:
+    player: int
+    power: str
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "power_passed"
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    player: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "replayed"
+
+
+@dataclass(frozen=True, slots=True)
+class Swapped:
+    """R-P2: which two positions changed; nobody sees the cards."""
+
+    player: int
+    slot: int
+    target: int
+    target_slot: int
+    transmitted: bool
+    until: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "swapped"
+
+
+@dataclass(frozen=True, slots=True)
+class Looked:
+    player: int
+    target: int
+    slot: int
+    transmitted: bool
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "looked"
+
+
+@dataclass(frozen=True, slots=True)
+class LookShown:
+    """R-P3: the looked-at card, to the looker only, for ``look_ms``."""
+
+    player: int
+    target: int
+    slot: int
+    card: int
+    until: int
+    to: tuple[int, ...]  # private: the owner only
+    kind: ClassVar[str] = "look_shown"
+
+
+@dataclass(frozen=True, slots=True)
+class Doubled:
+    """R-D1: ``player`` threw ``card`` from ``slot`` on the discard; the slot is now a hole."""
+
+    player: int
+    slot: int
+    card: int
+    seq: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "doubled"
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleMissed:
+    """R-D5: the card is shown to everyone and goes back; ``reason`` wrong_rank or too_late."""
+
+    player: int
+    slot: int
+    card: int
+    reason: str
+    misses: int
+    blocked_until: int | None  # None: blocked until the end of the round
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "double_missed"
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyCard:
+    """A face-down card nobody has seen, at the end of the row (R-D5, R-A4)."""
+
+    player: int
+    slot: int
+    reason: str
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "penalty_card"
+
+
+@dataclass(frozen=True, slots=True)
+class Called:
+    """R-A2/R-A4: Tamalou! ``cards`` are shown to everyone (until ``reveal_until``, or for good)."""
+
+    player: int
+    right: bool
+    total: float
+    cards: tuple[tuple[int, int], ...]
+    reveal_until: int | None
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "called"
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    """R-K2: the clock played for ``player``; ``away`` after R-K4."""
+
+    player: int
+    auto: str
+    away: bool
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "timed_out"
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffled:
+    """R-T7: the discard but its top became the new draw pile."""
+
+    size: int
+    seed: str
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "reshuffled"
+
+
+@dataclass(frozen=True, slots=True)
+class ReshuffleOrder:
+    pile: tuple[int, ...]
+    to: tuple[int, ...] | None = LOG_ONLY
+    kind: ClassVar[str] = "reshuffle_order"
+
+
+@dataclass(frozen=True, slots=True)
+class FinalWindow:
+    """R-A3: the last turns are over; doubles stay open until ``until``."""
+
+    until: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "final_window"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    """R-E: every card revealed, totals, places and scores."""
+
+    round_no: int
+    reason: str
+    hands: tuple[tuple[int | None, ...], ...]
+    totals: tuple[float, ...]
+    places: tuple[int, ...]
+    scores: tuple[float, ...]
+    cumulative: tuple[float, ...]
+    caller: int | None
+    match_over: bool
+    winners: tuple[int, ...]
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "round_ended"
+
+
+Event = (
+    Dealt
+    | RoundStarted
+    | Peeked
+    | PeekShown
+    | TurnStarted
+    | Drew
+    | DrawnCard
+    | Replaced
+    | Threw
+    | PowerOffered
+    | PowerPassed
+    | Replayed
+    | Swapped
+    | Looked
+    | LookShown
+    | Doubled
+    | DoubleMissed
+    | PenaltyCard
+    | Called
+    | TimedOut
+    | Reshuffled
+    | ReshuffleOrder
+    | FinalWindow
+    | RoundEnded
+)
+
+
+def visible_to(event: Event, seat: int) -> bool:
+    return event.to is None or seat in event.to
+
+
+def stream_for(events: Iterable[Event], seat: int) -> list[Event]:
+    """The events ``seat`` may see, in order."""
+    return [e for e in events if e.to is None or seat in e.to]
+
+
+def public(events: Iterable[Event]) -> list[Event]:
+    return [e for e in events if e.to is None]

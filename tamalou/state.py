@@ -1,0 +1,96 @@
+"""The game state: plain data that only the engine changes.
+
+No random generator lives here: every chance event seeds its own ``random.Random`` from
+the match seed and a label (``"<seed>:<round>:deal"``), so the state serialises as data and
+a replay draws exactly the same cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tamalou.rules import Rules
+
+#: A time after every deadline: "until the end of the round".
+FOREVER = 2**62
+
+
+@dataclass(slots=True)
+class SeatState:
+    """One player in the current round."""
+
+    row: list[int | None]  # slot i+1; None is a hole left by a double (R-D1)
+    is_ai: bool = False
+    frozen: bool = False  # R-A3
+    misses: int = 0  # R-D6
+    blocked_until: int = 0  # doubles refused before this time (FOREVER: until round end)
+    timeouts: int = 0  # turns in a row the clock played (R-K3, R-K4)
+    short: bool = False
+    away: bool = False
+    peek_until: int | None = None  # None: has not peeked (R-S2)
+    failed_calls: int = 0
+    last_double_seq: int = -1  # the discard card of this player's last successful double
+    look: tuple[int, int, int, int] | None = None  # (target, slot, card, until): R-P3
+
+
+@dataclass(slots=True)
+class RoundResult:
+    round_no: int
+    reason: str
+    hands: list[list[int | None]]
+    totals: list[float]
+    places: list[int]
+    scores: list[float]
+    caller: int | None
+    first_player: int
+
+
+@dataclass(slots=True)
+class RoundState:
+    round_no: int
+    seed: str
+    first_player: int
+    seats: list[SeatState]
+    pile: list[int]  # top is the last element
+    discard: list[int]  # top is the last element
+    discard_seqs: list[int]  # the number of each discard card (R-D4)
+    discard_spent: list[bool]  # already doubled, or arrived by a double
+    deal_at: int
+    seq: int = 0  # the last number given to a discard card
+    phase: str = "peek"  # peek, play, final, over
+    phase_deadline: int = 0  # end of the final window (R-A3)
+    current: int = 0
+    stage: str = "start"  # start, holding, power
+    held: int | None = None
+    held_from: str | None = None  # pile or discard
+    power: str | None = None  # the power offered at stage "power"
+    extra: bool = False  # the Jack's extra turn (R-P1)
+    transmitted: str | None = None  # a power the current player may use instead of drawing
+    transmit_next: str | None = None  # R-P6
+    turn_started: int = 0
+    turn_deadline: int = 0
+    caller: int | None = None
+    turns_left: int = 0  # last turns after a right call
+    no_double_until: int = 0  # R-D7: the Queen swap display
+    reshuffles: int = 0
+    reveals: list[tuple[int, int, int, int]] = field(
+        default_factory=list
+    )  # seat, slot, card, until
+    end_reason: str | None = None
+
+
+@dataclass(slots=True)
+class Game:
+    """A match: rounds at one table, scores added up (R-M)."""
+
+    rules: Rules
+    seed: str
+    players: int
+    ai: list[bool]
+    round: RoundState
+    cumulative: list[float]
+    history: list[RoundResult] = field(default_factory=list)
+    now: int = 0
+    over: bool = False
+    winners: list[int] = field(default_factory=list)
+    next_round_deadline: int | None = None

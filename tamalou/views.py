@@ -1,0 +1,192 @@
+"""What one player may know (``view``) and what the table shows (``public_view``).
+
+The bot renders only these; the AI players see only ``view`` and their event stream.
+Both take the time ``at`` because some cards are shown for a while only (peek, King look,
+a failed call's reveal).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from tamalou import cards
+from tamalou.engine import double_actions, doubles_refusal, legal_actions, next_deadline
+from tamalou.state import FOREVER, Game, RoundState
+
+
+class SeatView(BaseModel):
+    seat: int
+    slots: list[bool]  # slot i+1 holds a card (False: a hole after a double)
+    revealed: dict[int, str]  # slot -> card code shown to everybody now
+    frozen: bool
+    away: bool
+    short: bool
+    misses: int
+    blocked_until: int | None  # doubles refused until then; None: not blocked
+    blocked_for_round: bool
+    is_ai: bool
+    score: float  # match score so far
+
+
+class RoundEndView(BaseModel):
+    round_no: int
+    reason: str
+    hands: list[list[str | None]]
+    totals: list[float]
+    places: list[int]
+    scores: list[float]
+    caller: int | None
+
+
+class PublicView(BaseModel):
+    round_no: int
+    phase: str  # peek, play, final, over
+    match_over: bool
+    winners: list[int]
+    seats: list[SeatView]
+    current: int | None
+    stage: str | None  # start, holding, power (of the current player)
+    holding_from: str | None
+    power: str | None
+    extra_turn: bool
+    transmitted: str | None
+    discard_top: str | None
+    discard_seq: int | None
+    discard_doubleable: bool
+    pile_size: int
+    caller: int | None
+    deadline: int | None  # when the clock next acts (turn end, peek end, ...)
+    turn_deadline: int | None
+    last_round: RoundEndView | None
+
+
+class SlotView(BaseModel):
+    slot: int
+    present: bool
+    card: str | None  # only while this player may see it
+
+
+class PlayerView(BaseModel):
+    seat: int
+    public: PublicView
+    row: list[SlotView]
+    peeked: bool
+    peek_until: int | None
+    held: str | None
+    look: tuple[int, int, str, int] | None  # target, slot, card, until (R-P3)
+    can_double: bool
+    double_refusal: str | None
+    legal: list[str]  # the kinds of action this player may take now
+
+
+def _revealed(r: RoundState, seat: int, at: int) -> dict[int, str]:
+    row = r.seats[seat].row
+    return {
+        slot: cards.code(card)
+        for s, slot, card, until in r.reveals
+        if s == seat and at < until and slot <= len(row) and row[slot - 1] == card
+    }
+
+
+def _last_round(game: Game) -> RoundEndView | None:
+    if not game.history:
+        return None
+    h = game.history[-1]
+    return RoundEndView(
+        round_no=h.round_no,
+        reason=h.reason,
+        hands=[[cards.code(c) if c is not None else None for c in row] for row in h.hands],
+        totals=h.totals,
+        places=h.places,
+        scores=h.scores,
+        caller=h.caller,
+    )
+
+
+def public_view(game: Game, at: int | None = None) -> PublicView:
+    at = game.now if at is None else at
+    r = game.round
+    over = r.phase == "over"
+    playing = r.phase == "play"
+    seats = [
+        SeatView(
+            seat=i,
+            slots=[c is not None for c in s.row],
+            revealed=_revealed(r, i, at) if not over else {},
+            frozen=s.frozen,
+            away=s.away,
+            short=s.short,
+            misses=s.misses,
+            blocked_until=s.blocked_until if at < s.blocked_until < FOREVER else None,
+            blocked_for_round=s.blocked_until >= FOREVER,
+            is_ai=s.is_ai,
+            score=game.cumulative[i],
+        )
+        for i, s in enumerate(r.seats)
+    ]
+    top = r.discard[-1] if r.discard else None
+    return PublicView(
+        round_no=r.round_no,
+        phase=r.phase,
+        match_over=game.over,
+        winners=game.winners,
+        seats=seats,
+        current=r.current if playing else None,
+        stage=r.stage if playing else None,
+        holding_from=r.held_from if playing else None,
+        power=r.power if playing and r.stage == "power" else None,
+        extra_turn=r.extra and playing,
+        transmitted=r.transmitted if playing else None,
+        discard_top=cards.code(top) if top is not None else None,
+        discard_seq=r.discard_seqs[-1] if r.discard else None,
+        discard_doubleable=bool(r.discard) and not r.discard_spent[-1] and not over,
+        pile_size=len(r.pile),
+        caller=r.caller,
+        deadline=next_deadline(game),
+        turn_deadline=r.turn_deadline if playing else None,
+        last_round=_last_round(game) if over or game.over else None,
+    )
+
+
+def view(game: Game, seat: int, at: int | None = None) -> PlayerView:
+    """Everything ``seat`` may know now, and nothing else."""
+    at = game.now if at is None else at
+    r = game.round
+    me = r.seats[seat]
+    peeking = me.peek_until is not None and at < me.peek_until and r.phase == "peek"
+    visible: dict[int, str] = {}
+    if peeking:
+        for s in game.rules.peek_slots:
+            c = me.row[s - 1]
+            if c is not None:
+                visible[s] = cards.code(c)
+    look = None
+    if me.look is not None:
+        target, slot, card, until = me.look
+        row = r.seats[target].row
+        if at < until and slot <= len(row) and row[slot - 1] == card:
+            look = (target, slot, cards.code(card), until)
+            if target == seat:
+                visible[slot] = cards.code(card)
+    pub = public_view(game, at)
+    visible.update(pub.seats[seat].revealed)
+    row_view = [
+        SlotView(
+            slot=i + 1, present=c is not None, card=visible.get(i + 1) if c is not None else None
+        )
+        for i, c in enumerate(me.row)
+    ]
+    holding = r.phase == "play" and r.current == seat and r.held is not None
+    refusal = doubles_refusal(game, seat, at)
+    return PlayerView(
+        seat=seat,
+        public=pub,
+        row=row_view,
+        peeked=me.peek_until is not None,
+        peek_until=me.peek_until if peeking else None,
+        held=cards.code(r.held) if holding and r.held is not None else None,
+        look=look,
+        can_double=bool(double_actions(game, seat)),
+        double_refusal=refusal.reason if refusal else None,
+        legal=sorted({a.kind for a in legal_actions(game, seat)}),
+    )
