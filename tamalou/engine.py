@@ -646,12 +646,15 @@ def _next_round(game: Game, at: int, ev: Events) -> None:
 # -- legal actions ------------------------------------------------------------------------
 
 
-def legal_actions(game: Game, player: int) -> list[A.Action]:
-    """Every action ``player`` may take now (the bot builds its buttons from this list)."""
+def legal_actions(game: Game, player: int, at: int | None = None) -> list[A.Action]:
+    """Every action ``player`` may take now, stamped ``at`` (default: the game's time).
+
+    The bot builds its buttons from this list.
+    """
     if game.over or not 0 <= player < game.players:
         return []
     r = game.round
-    at = game.now
+    at = game.now if at is None else max(at, game.now)
     if r.phase == "over":
         return [A.NextRound(player, at)]
     if r.phase == "peek":
@@ -659,22 +662,21 @@ def legal_actions(game: Game, player: int) -> list[A.Action]:
     out: list[A.Action] = []
     if r.phase == "play" and r.current == player:
         out.extend(_turn_actions(game, r, player, at))
-    out.extend(double_actions(game, player))
+    out.extend(double_actions(game, player, at))
     return out
 
 
-def double_actions(game: Game, player: int) -> list[A.Action]:
+def double_actions(game: Game, player: int, at: int | None = None) -> list[A.Action]:
     """The doubles ``player`` may try on the current discard top (any of their cards)."""
     r = game.round
-    if not r.discard or r.discard_spent[-1] or doubles_refusal(game, player, game.now):
+    at = game.now if at is None else at
+    if not r.discard or r.discard_spent[-1] or doubles_refusal(game, player, at):
         return []
     seq = r.discard_seqs[-1]
     if r.seats[player].last_double_seq == seq:
         return []
     return [
-        A.Double(player, i + 1, seq, game.now)
-        for i, c in enumerate(r.seats[player].row)
-        if c is not None
+        A.Double(player, i + 1, seq, at) for i, c in enumerate(r.seats[player].row) if c is not None
     ]
 
 

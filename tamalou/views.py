@@ -186,7 +186,7 @@ def view(game: Game, seat: int, at: int | None = None) -> PlayerView:
         peek_until=me.peek_until if peeking else None,
         held=cards.code(r.held) if holding and r.held is not None else None,
         look=look,
-        can_double=bool(double_actions(game, seat)),
+        can_double=bool(double_actions(game, seat, at)),
         double_refusal=refusal.reason if refusal else None,
-        legal=sorted({a.kind for a in legal_actions(game, seat)}),
+        legal=sorted({a.kind for a in legal_actions(game, seat, at)}),
     )

@@ -1,0 +1,83 @@
+"""Engine speed: ``python -m tamalou.bench --rounds N --seed S``.
+
+Plays N complete rounds between random legal players (doubles included, some turns left
+to the clock) and prints rounds/s and actions/s as its last lines. Every applied action
+counts, with its legal-action listing and its events.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+import tracemalloc
+
+from tamalou import actions as A
+from tamalou.engine import apply, legal_actions, new_game, next_deadline
+from tamalou.errors import IllegalAction
+from tamalou.rules import TAMALOU
+from tamalou.state import Game
+
+
+def play_round(game: Game, rng: random.Random, max_actions: int = 5_000) -> int:
+    """Play the current round to its end with random legal players; return actions applied."""
+    applied = 0
+    at = game.now
+    r = game.round
+    n = game.players
+    for p in range(n):
+        if rng.random() < 0.9:
+            at += rng.randrange(50, 900)
+            apply(game, A.Peek(p, at))
+            applied += 1
+    while game.round is r and r.phase != "over" and applied < max_actions:
+        due = next_deadline(game)
+        at += rng.randrange(200, 3_000)
+        if due is not None and (due <= at or rng.random() < 0.01):
+            at = max(at, due)
+            apply(game, A.Tick(at))
+            applied += 1
+            continue
+        player = r.current if r.phase == "play" and rng.random() < 0.75 else rng.randrange(n)
+        options = legal_actions(game, player, at)
+        if not options:
+            continue
+        choice = options[rng.randrange(len(options))]
+        if choice.kind == "double" and rng.random() < 0.5:
+            continue  # doubles are tempting but random players should not spam them
+        try:
+            apply(game, choice)
+        except IllegalAction:
+            continue
+        applied += 1
+    return applied
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=2_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=4)
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    total = 0
+    start = time.perf_counter()
+    for i in range(args.rounds):
+        game, _ = new_game(TAMALOU, args.players, f"bench:{args.seed}:{i}")
+        total += play_round(game, rng)
+    elapsed = time.perf_counter() - start
+    tracemalloc.start()  # memory on a separate, shorter run: tracing slows everything down
+    for i in range(min(args.rounds, 50)):
+        game, _ = new_game(TAMALOU, args.players, f"bench:{args.seed}:{i}")
+        play_round(game, rng)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    print(f"rounds: {args.rounds}  players: {args.players}  seconds: {elapsed:.2f}")
+    print(f"mean actions/round: {total / args.rounds:.1f}")
+    print(f"peak memory: {peak / 1024:.0f} KiB")
+    print(f"rounds/s: {args.rounds / elapsed:.0f}")
+    print(f"actions/s: {total / elapsed:.0f}")
+
+
+if __name__ == "__main__":
+    main()

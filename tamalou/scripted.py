@@ -1,0 +1,58 @@
+"""Forced deals for scripted tests, tools and docs: a game with the cards you choose.
+
+The deal is replaced before anybody acts, so everything after it runs through the real
+engine. Such a game does not replay from its seed: replay tests use dealt games.
+"""
+
+from __future__ import annotations
+
+from tamalou import cards
+from tamalou.actions import Peek, Tick
+from tamalou.engine import new_game, step
+from tamalou.rules import TAMALOU, Rules
+from tamalou.state import Game
+
+
+def forced_game(
+    rows: list[list[str]],
+    pile: list[str] | None = None,
+    discard: list[str] | None = None,
+    first: int = 0,
+    rules: Rules = TAMALOU,
+    at: int = 0,
+    play: bool = True,
+    ai: list[bool] | None = None,
+) -> Game:
+    """A game whose rows, draw pile (first element drawn first) and discard (last on top) are given.
+
+    Cards left over from the deck go under the given pile. With ``play`` the peek phase is
+    skipped (everyone peeks, time passes), and the first turn of ``first`` has started.
+    """
+    game, _ = new_game(rules, len(rows), "scripted", at, ai)
+    chosen = [cards.from_code(c) for row in rows for c in row]
+    chosen_pile = [cards.from_code(c) for c in pile or []]
+    chosen_discard = [cards.from_code(c) for c in discard or []]
+    used = chosen + chosen_pile + chosen_discard
+    if len(set(used)) != len(used):
+        raise ValueError("a card is dealt twice")
+    rest = [c for c in rules.compiled.deck if c not in set(used)]
+    r = game.round
+    k = 0
+    for seat, row in zip(r.seats, rows, strict=True):
+        seat.row = list(chosen[k : k + len(row)])
+        k += len(row)
+    r.pile = rest + list(reversed(chosen_pile))
+    r.discard = chosen_discard
+    r.discard_seqs = list(range(1, len(chosen_discard) + 1))
+    r.discard_spent = [False] * len(chosen_discard)
+    r.seq = len(chosen_discard)
+    r.first_player = r.current = first
+    if play:
+        for p in range(len(rows)):
+            step(game, Peek(p, at))
+        step(game, Tick(at + rules.peek_ms))
+    return game
+
+
+def card(code: str) -> int:
+    return cards.from_code(code)
