@@ -16,9 +16,11 @@ from tamalou import events as E
 from tamalou.rules import Rules
 from tamalou.state import Game, RoundResult, RoundState
 
-_EVENT_TYPES: dict[str, type] = {t.kind: t for t in E.Event.__args__}  # type: ignore[attr-defined]
-_action_adapters = {k: TypeAdapter(t) for k, t in A.ACTION_TYPES.items()}
-_event_adapters = {k: TypeAdapter(t) for k, t in _EVENT_TYPES.items()}
+_EVENT_TYPES: dict[str, type] = {t.kind: t for t in E.Event.__args__}
+_action_adapters: dict[str, TypeAdapter[Any]] = {
+    k: TypeAdapter(t) for k, t in A.ACTION_TYPES.items()
+}
+_event_adapters: dict[str, TypeAdapter[Any]] = {k: TypeAdapter(t) for k, t in _EVENT_TYPES.items()}
 
 
 def action_to_dict(action: A.Action) -> dict[str, Any]:
