@@ -545,9 +545,14 @@ def _end_turn(game: Game, at: int, ev: Events) -> None:
 
 
 def _everyone_away(game: Game) -> bool:
+    """R-K4: every player but one is away; with AI players at the table, every human.
+
+    A table of AI players only has no human to wait for: the "all but one" count applies.
+    """
     seats = game.round.seats
-    if any(s.is_ai for s in seats):
-        return all(s.away for s in seats if not s.is_ai)
+    humans = [s for s in seats if not s.is_ai]
+    if humans and len(humans) < len(seats):
+        return all(s.away for s in humans)
     return sum(1 for s in seats if not s.away) <= 1
 
 
