@@ -440,9 +440,11 @@ def _double(game: Game, a: A.Double, at: int, ev: Events) -> None:
         raise refusal
     r = game.round
     seat = r.seats[a.player]
-    card = _row_slot(seat, a.slot)
     if a.seq == seat.last_double_seq:
-        raise IllegalAction("already_doubled")  # a double click on your own winning double
+        # a double click on your own winning double: its slot is a hole by now, so this
+        # check comes before the slot's
+        raise IllegalAction("already_doubled")
+    card = _row_slot(seat, a.slot)
     compiled = game.rules.compiled
     on_top = bool(r.discard) and r.discard_seqs[-1] == a.seq and not r.discard_spent[-1]
     if on_top and compiled.rank[card] == compiled.rank[r.discard[-1]]:
