@@ -1,0 +1,1 @@
+"""The Discord adapter for Tamalou: commands, buttons, rendering, storage, timers."""

@@ -1,0 +1,37 @@
+"""``python -m bot``: read the settings, connect to Discord, serve Tamalou tables."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from bot.config import Config
+
+NO_TOKEN = """No DISCORD_TOKEN is set.
+
+1. Open https://discord.com/developers/applications and create an application.
+2. In "Bot", reset and copy the token.
+3. Copy .env.example to .env and set DISCORD_TOKEN=<your token>.
+4. Invite the bot with the scopes "bot applications.commands" and the permissions
+   View Channel, Send Messages, Embed Links, Read Message History (see README.md).
+"""
+
+
+def main() -> int:
+    config = Config.from_env()
+    logging.basicConfig(
+        level=config.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if not config.token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    from bot.discord_ui import TamalouBot
+
+    bot = TamalouBot(config)
+    bot.run(config.token, log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+"""Settings from the environment (and ``.env``): see ``.env.example``."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from dotenv import load_dotenv
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    token: str
+    database: str = "tamalou.sqlite3"
+    guild_id: int | None = None
+    log_level: str = "INFO"
+    reorder_ms: int = 250
+    ai_delay_ms: int = 1500
+    lobby_timeout_s: int = 600
+    edit_interval_ms: int = 1000
+    sync_commands: bool = True
+
+    @classmethod
+    def from_env(cls, env_file: str | None = ".env") -> Config:
+        if env_file:
+            load_dotenv(env_file, override=False)
+        e = os.environ
+        guild = e.get("TAMALOU_GUILD_ID", "").strip()
+        return cls(
+            token=e.get("DISCORD_TOKEN", "").strip(),
+            database=e.get("TAMALOU_DB", "tamalou.sqlite3"),
+            guild_id=int(guild) if guild else None,
+            log_level=e.get("TAMALOU_LOG_LEVEL", "INFO").upper(),
+            reorder_ms=int(e.get("TAMALOU_REORDER_MS", "250")),
+            ai_delay_ms=int(e.get("TAMALOU_AI_DELAY_MS", "1500")),
+            lobby_timeout_s=int(e.get("TAMALOU_LOBBY_TIMEOUT_S", "600")),
+            edit_interval_ms=int(e.get("TAMALOU_EDIT_INTERVAL_MS", "1000")),
+            sync_commands=e.get("TAMALOU_SYNC_COMMANDS", "1") not in ("0", "false", "no"),
+        )
