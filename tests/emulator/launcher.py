@@ -1,0 +1,293 @@
+"""Runs a bot module against the local Discord emulator.
+
+    python -m tests.emulator.launcher --port P -- MODULE [ARGS...]
+    EMU_PORT=P python -m tests.emulator.launcher MODULE [ARGS...]
+
+It points discord.py at the emulator (``Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``),
+installs observation-only hooks, then runs MODULE as ``__main__`` (like ``python -m MODULE``).
+The bot needs no test-specific code. The hooks report to the emulator (POST /_emu/events):
+
+* ``consumed``: a REST reply was read by discord.py (sent two event-loop turns later, so the
+  View that the reply registers is stored); clicks wait for it, so none is lost to the race
+  between a click and ``store_view``.
+* ``handled`` / ``settled``: every task discord.py spawned for an interaction finished
+  (``settled``: also every task those tasks spawned, View timeouts excepted).
+* ``log``: ERROR records (tracebacks), tagged with the interaction being handled.
+* ``ready``: ``on_ready`` was dispatched.
+
+``--ready-timeout`` (default 0.05 s) shortens discord.py's 2 s wait for more GUILD_CREATEs
+before ``on_ready``; the emulator sends every guild at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import atexit
+import contextvars
+import http.client
+import json
+import logging
+import os
+import queue
+import runpy
+import sys
+import threading
+import traceback
+from collections.abc import Coroutine
+from typing import Any
+
+CURRENT_INTERACTION: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "emulator_interaction", default=None
+)
+
+
+class Reporter:
+    """Sends events to the emulator from a background thread (never blocks the bot's loop)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host = host
+        self.port = port
+        self.queue: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.idle = threading.Event()
+        self.idle.set()
+        self.thread = threading.Thread(target=self._run, name="emulator-reporter", daemon=True)
+        self.thread.start()
+
+    def send(self, kind: str, **data: Any) -> None:
+        self.idle.clear()
+        self.queue.put({"kind": kind, "pid": os.getpid(), **data})
+
+    def flush(self, timeout: float = 2.0) -> None:
+        self.idle.wait(timeout)
+
+    def _run(self) -> None:
+        conn: http.client.HTTPConnection | None = None
+        while True:
+            first = self.queue.get()
+            batch = [first] if first is not None else []
+            while True:
+                try:
+                    item = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is not None:
+                    batch.append(item)
+            # merge acks into one event
+            acks = [r for e in batch if e["kind"] == "consumed" for r in e["request_ids"]]
+            events = [e for e in batch if e["kind"] != "consumed"]
+            if acks:
+                events.insert(0, {"kind": "consumed", "request_ids": acks})
+            body = json.dumps(events)
+            for _attempt in range(2):
+                try:
+                    if conn is None:
+                        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
+                    conn.request("POST", "/_emu/events", body=body,
+                                 headers={"Content-Type": "application/json"})
+                    conn.getresponse().read()
+                    break
+                except (OSError, http.client.HTTPException):
+                    if conn is not None:
+                        conn.close()
+                    conn = None
+            if self.queue.empty():
+                self.idle.set()
+
+
+class InteractionTracker:
+    """Counts the tasks spawned for each interaction and reports when they are done."""
+
+    def __init__(self, reporter: Reporter) -> None:
+        self.reporter = reporter
+        self.direct: dict[int, int] = {}
+        self.deep: dict[int, int] = {}
+
+    def track_direct(self, iid: int, tasks: list[asyncio.Task[Any]]) -> None:
+        if not tasks:
+            self.reporter.send("handled", interaction_id=iid, tasks=0)
+            return
+        self.direct[iid] = len(tasks)
+        for task in tasks:
+            task.add_done_callback(lambda _t, iid=iid: self._direct_done(iid))
+
+    def _direct_done(self, iid: int) -> None:
+        self.direct[iid] -= 1
+        if self.direct[iid] == 0:
+            del self.direct[iid]
+            self.reporter.send("handled", interaction_id=iid)
+            if self.deep.get(iid, 0) == 0:
+                self.reporter.send("settled", interaction_id=iid, idle=True)
+
+    def track_deep(self, iid: int, task: asyncio.Task[Any]) -> None:
+        count = self.deep.get(iid, 0)
+        self.deep[iid] = count + 1
+        if count == 0 and iid not in self.direct:
+            self.reporter.send("settled", interaction_id=iid, idle=False)
+        task.add_done_callback(lambda _t: self._deep_done(iid))
+
+    def _deep_done(self, iid: int) -> None:
+        self.deep[iid] -= 1
+        if self.deep[iid] == 0 and iid not in self.direct:
+            self.reporter.send("settled", interaction_id=iid, idle=True)
+
+
+def _ignored_for_settle(coro: Any) -> bool:
+    name = getattr(coro, "__qualname__", "") or ""
+    return "__timeout_task_impl" in name
+
+
+def install(host: str, port: int, *, ready_timeout: float | None = 0.05) -> Reporter:
+    """Points discord.py at the emulator and installs the observation hooks."""
+    import discord
+    import discord.http
+    import discord.state
+    import discord.webhook.async_
+    import yarl
+
+    discord.http.Route.BASE = f"http://{host}:{port}/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://{host}:{port}/gateway")
+
+    reporter = Reporter(host, port)
+    tracker = InteractionTracker(reporter)
+    atexit.register(reporter.flush)
+
+    # 1. consumed acks for every REST reply (both modules hold their own reference).
+    original_json_or_text = discord.http.json_or_text
+
+    async def json_or_text(response: Any) -> Any:
+        data = await original_json_or_text(response)
+        rid = response.headers.get("X-Emu-Request-Id")
+        if rid is not None:
+            loop = asyncio.get_running_loop()
+            loop.call_soon(loop.call_soon, _ack, int(rid))
+        return data
+
+    def _ack(rid: int) -> None:
+        reporter.send("consumed", request_ids=[rid])
+
+    discord.http.json_or_text = json_or_text
+    discord.webhook.async_.json_or_text = json_or_text  # type: ignore[attr-defined]
+
+    # 2. interaction tracking.
+    state_cls = discord.state.ConnectionState
+    original_parse = state_cls.parse_interaction_create
+    factory_loops: set[int] = set()
+
+    def ensure_task_factory(loop: asyncio.AbstractEventLoop) -> None:
+        if id(loop) in factory_loops:
+            return
+        factory_loops.add(id(loop))
+        previous = loop.get_task_factory()
+
+        def factory(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, Any],
+                    **kwargs: Any) -> asyncio.Task[Any]:
+            if previous is not None:
+                task = previous(loop, coro, **kwargs)
+            else:
+                task = asyncio.Task(coro, loop=loop, **kwargs)
+            ctx = kwargs.get("context")
+            iid = ctx.get(CURRENT_INTERACTION) if ctx is not None else CURRENT_INTERACTION.get()
+            if iid is not None and not _ignored_for_settle(coro):
+                tracker.track_deep(iid, task)
+            return task
+
+        loop.set_task_factory(factory)  # type: ignore[arg-type]
+
+    def parse_interaction_create(self: Any, data: Any) -> None:
+        iid = int(data["id"])
+        loop = asyncio.get_running_loop()
+        ensure_task_factory(loop)
+        before = asyncio.all_tasks(loop)
+        token = CURRENT_INTERACTION.set(iid)
+        try:
+            original_parse(self, data)
+        finally:
+            CURRENT_INTERACTION.reset(token)
+            new = [t for t in asyncio.all_tasks(loop) if t not in before]
+            tracker.track_direct(iid, new)
+
+    state_cls.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
+
+    # 3. ERROR records (tracebacks), whoever logs them and however logging is configured.
+    original_handle = logging.Logger.handle
+
+    def handle(self: logging.Logger, record: logging.LogRecord) -> Any:
+        if record.levelno >= logging.ERROR and not getattr(record, "_emu_seen", False):
+            setattr(record, "_emu_seen", True)  # noqa: B010
+            tb = ""
+            if record.exc_info and record.exc_info[0] is not None:
+                tb = "".join(traceback.format_exception(*record.exc_info))
+            elif record.stack_info:
+                tb = record.stack_info
+            try:
+                message = record.getMessage()
+            except Exception:
+                message = str(record.msg)
+            reporter.send(
+                "log",
+                level=record.levelname,
+                logger=record.name,
+                message=message,
+                traceback=tb,
+                interaction_id=CURRENT_INTERACTION.get(),
+            )
+        return original_handle(self, record)
+
+    logging.Logger.handle = handle  # type: ignore[method-assign]
+
+    # 4. on_ready, and a short guild_ready_timeout.
+    original_dispatch = discord.Client.dispatch
+
+    def dispatch(self: Any, event: str, /, *args: Any, **kwargs: Any) -> None:
+        if event == "ready":
+            reporter.send("ready")
+        original_dispatch(self, event, *args, **kwargs)
+
+    discord.Client.dispatch = dispatch  # type: ignore[method-assign]
+
+    if ready_timeout is not None:
+        original_init = state_cls.__init__
+
+        def init(self: Any, *args: Any, **kwargs: Any) -> None:
+            original_init(self, *args, **kwargs)
+            self.guild_ready_timeout = min(self.guild_ready_timeout, ready_timeout)
+
+        state_cls.__init__ = init  # type: ignore[method-assign]
+
+    reporter.send("hello")
+    return reporter
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default=os.environ.get("EMU_HOST", "127.0.0.1"))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("EMU_PORT", "0")))
+    parser.add_argument("--ready-timeout", type=float,
+                        default=float(os.environ.get("EMU_READY_TIMEOUT", "0.05")))
+    parser.add_argument("module", help="module to run as __main__, e.g. bot")
+    parser.add_argument("args", nargs=argparse.REMAINDER)
+    ns = parser.parse_args(argv)
+    if not ns.port:
+        parser.error("--port (or EMU_PORT) is required")
+    if ns.host not in ("127.0.0.1", "localhost", "::1"):
+        parser.error("the emulator only runs on the loopback interface")
+    reporter = install(ns.host, ns.port, ready_timeout=ns.ready_timeout)
+    args = ns.args[1:] if ns.args[:1] == ["--"] else ns.args
+    sys.argv = [ns.module, *args]
+    try:
+        runpy.run_module(ns.module, run_name="__main__", alter_sys=True)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:
+        reporter.send("log", level="CRITICAL", logger="launcher",
+                      message=f"bot module {ns.module} crashed: {exc!r}",
+                      traceback=traceback.format_exc(), interaction_id=None)
+        reporter.flush()
+        raise
+    finally:
+        reporter.flush()
+
+
+if __name__ == "__main__":
+    main()

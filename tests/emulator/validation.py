@@ -1,0 +1,208 @@
+"""Discord's payload limits, checked the way Discord does (400, code 50035 Invalid Form Body)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .model import IS_COMPONENTS_V2, walk_components
+
+BUTTON_STYLES = {1, 2, 3, 4, 5, 6}
+SELECT_TYPES = {3, 5, 6, 7, 8}
+
+
+class FormErrors:
+    """Collects errors into Discord's nested ``errors`` object."""
+
+    def __init__(self) -> None:
+        self.errors: dict[str, Any] = {}
+        self.flat: list[str] = []
+
+    def add(self, path: list[str | int], code: str, message: str) -> None:
+        node = self.errors
+        for part in path:
+            node = node.setdefault(str(part), {})
+        node.setdefault("_errors", []).append({"code": code, "message": message})
+        self.flat.append(f"{'.'.join(str(p) for p in path)}: {message}")
+
+    def max_len(self, path: list[str | int], value: Any, limit: int) -> None:
+        if isinstance(value, str) and len(value) > limit:
+            self.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+
+    def __bool__(self) -> bool:
+        return bool(self.errors)
+
+    def body(self) -> dict[str, Any]:
+        return {"code": 50035, "errors": self.errors, "message": "Invalid Form Body"}
+
+
+def _embed_chars(embed: dict[str, Any]) -> int:
+    total = len(embed.get("title") or "") + len(embed.get("description") or "")
+    total += len((embed.get("footer") or {}).get("text") or "")
+    total += len((embed.get("author") or {}).get("name") or "")
+    for fld in embed.get("fields") or []:
+        total += len(fld.get("name") or "") + len(fld.get("value") or "")
+    return total
+
+
+def check_embeds(err: FormErrors, embeds: Any) -> None:
+    if not isinstance(embeds, list):
+        return
+    if len(embeds) > 10:
+        err.add(["embeds"], "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
+    total = 0
+    for i, embed in enumerate(embeds):
+        path: list[str | int] = ["embeds", i]
+        err.max_len([*path, "title"], embed.get("title"), 256)
+        err.max_len([*path, "description"], embed.get("description"), 4096)
+        err.max_len([*path, "footer", "text"], (embed.get("footer") or {}).get("text"), 2048)
+        err.max_len([*path, "author", "name"], (embed.get("author") or {}).get("name"), 256)
+        fields = embed.get("fields") or []
+        if len(fields) > 25:
+            err.add([*path, "fields"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+        for j, fld in enumerate(fields):
+            if not fld.get("name"):
+                err.add([*path, "fields", j, "name"], "BASE_TYPE_REQUIRED", "This field is required")
+            if not fld.get("value"):
+                err.add([*path, "fields", j, "value"], "BASE_TYPE_REQUIRED", "This field is required")
+            err.max_len([*path, "fields", j, "name"], fld.get("name"), 256)
+            err.max_len([*path, "fields", j, "value"], fld.get("value"), 1024)
+        total += _embed_chars(embed)
+    if total > 6000:
+        err.add(["embeds"], "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
+
+
+def _check_interactive(err: FormErrors, path: list[str | int], comp: dict[str, Any]) -> None:
+    ctype = comp.get("type")
+    if ctype == 2:
+        style = comp.get("style")
+        if style not in BUTTON_STYLES:
+            err.add([*path, "style"], "BASE_TYPE_CHOICES", f"Value must be one of {BUTTON_STYLES}.")
+        err.max_len([*path, "label"], comp.get("label"), 80)
+        if style == 5:
+            if not comp.get("url"):
+                err.add([*path, "url"], "BASE_TYPE_REQUIRED", "This field is required")
+            if comp.get("custom_id"):
+                err.add([*path, "custom_id"], "COMPONENT_LINK_BUTTON_CUSTOM_ID",
+                        "A link button cannot have a custom_id")
+        elif style != 6 and not comp.get("custom_id"):
+            err.add([*path, "custom_id"], "BASE_TYPE_REQUIRED", "This field is required")
+        if not comp.get("label") and not comp.get("emoji"):
+            err.add([*path], "COMPONENT_BUTTON_EMPTY", "A button needs a label or an emoji")
+    elif ctype in SELECT_TYPES:
+        if not comp.get("custom_id"):
+            err.add([*path, "custom_id"], "BASE_TYPE_REQUIRED", "This field is required")
+        err.max_len([*path, "placeholder"], comp.get("placeholder"), 150)
+        options = comp.get("options") or []
+        if ctype == 3:
+            if not 1 <= len(options) <= 25:
+                err.add([*path, "options"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 25 in length.")
+            values = [o.get("value") for o in options]
+            if len(set(values)) != len(values):
+                err.add([*path, "options"], "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                        "Select option values must be unique")
+            for k, opt in enumerate(options):
+                err.max_len([*path, "options", k, "label"], opt.get("label"), 100)
+                err.max_len([*path, "options", k, "value"], opt.get("value"), 100)
+                err.max_len([*path, "options", k, "description"], opt.get("description"), 100)
+        min_v = int(comp.get("min_values", 1))
+        max_v = int(comp.get("max_values", 1))
+        if not 0 <= min_v <= 25 or not 1 <= max_v <= 25 or min_v > max_v:
+            err.add([*path, "max_values"], "BASE_TYPE_BAD_VALUE", "Invalid min_values/max_values")
+        if ctype == 3 and max_v > len(options) and options:
+            err.add([*path, "max_values"], "BASE_TYPE_MAX", f"Must be {len(options)} or fewer.")
+    elif ctype == 4:
+        err.max_len([*path, "label"], comp.get("label"), 45)
+        err.max_len([*path, "placeholder"], comp.get("placeholder"), 100)
+        err.max_len([*path, "value"], comp.get("value"), 4000)
+    cid = comp.get("custom_id")
+    if cid is not None and (not isinstance(cid, str) or not 1 <= len(cid) <= 100):
+        err.add([*path, "custom_id"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+
+
+def check_components(err: FormErrors, components: Any, flags: int, *, modal: bool = False) -> None:
+    if not isinstance(components, list):
+        return
+    v2 = bool(flags & IS_COMPONENTS_V2)
+    if v2:
+        total = sum(1 for _ in walk_components(components))
+        if total > 40:
+            err.add(["components"], "BASE_TYPE_MAX_LENGTH", "Must be 40 or fewer in length.")
+        text_len = sum(len(c.get("content") or "") for c in walk_components(components)
+                       if c.get("type") == 10)
+        if text_len > 4000:
+            err.add(["components"], "MAX_TEXT_DISPLAY_LENGTH", "Text display content exceeds 4000")
+    else:
+        if len(components) > 5:
+            err.add(["components"], "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
+        for i, row in enumerate(components):
+            path: list[str | int] = ["components", i]
+            rtype = row.get("type")
+            if modal and rtype == 18:  # Label wrapping one component
+                inner = row.get("component") or {}
+                _check_interactive(err, [*path, "component"], inner)
+                err.max_len([*path, "label"], row.get("label"), 45)
+                continue
+            if modal and rtype == 10:
+                continue
+            if rtype != 1:
+                err.add([*path, "type"], "UNION_TYPE_CHOICES",
+                        "Value of field \"type\" must be one of (1,).")
+                continue
+            children = row.get("components") or []
+            if not children:
+                err.add([*path, "components"], "BASE_TYPE_BAD_LENGTH",
+                        "Must be between 1 and 5 in length.")
+            if len(children) > 5:
+                err.add([*path, "components"], "BASE_TYPE_BAD_LENGTH",
+                        "Must be between 1 and 5 in length.")
+            kinds = {c.get("type") for c in children}
+            if kinds & (SELECT_TYPES | {4}) and len(children) > 1:
+                err.add([*path, "components"], "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                        "The specified component exceeds the maximum width")
+            for j, child in enumerate(children):
+                if child.get("type") == 1:
+                    err.add([*path, "components", j, "type"], "UNION_TYPE_CHOICES",
+                            "Action rows cannot be nested")
+                _check_interactive(err, [*path, "components", j], child)
+    if v2:
+        for i, comp in enumerate(walk_components(components)):
+            if comp.get("type") in ({2, 4} | SELECT_TYPES):
+                _check_interactive(err, ["components", i], comp)
+    ids = [c["custom_id"] for c in walk_components(components) if c.get("custom_id")]
+    dupes = sorted({c for c in ids if ids.count(c) > 1})
+    if dupes:
+        err.add(["components"], "COMPONENT_CUSTOM_ID_DUPLICATED",
+                f"Component custom id cannot be duplicated: {', '.join(dupes)}")
+
+
+def check_message(payload: dict[str, Any], flags: int) -> FormErrors:
+    """Checks a message create/edit payload (only the fields present)."""
+    err = FormErrors()
+    content = payload.get("content")
+    if content is not None and not isinstance(content, str):
+        err.add(["content"], "BASE_TYPE_STRING", "Must be a string.")
+    else:
+        err.max_len(["content"], content, 2000)
+    if "embeds" in payload:
+        check_embeds(err, payload.get("embeds") or [])
+    if "components" in payload:
+        check_components(err, payload.get("components") or [], flags)
+    if flags & IS_COMPONENTS_V2 and (payload.get("content") or payload.get("embeds")):
+        err.add(["content"], "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                "The 'content' and 'embeds' fields cannot be used with components v2")
+    return err
+
+
+def check_modal(data: dict[str, Any]) -> FormErrors:
+    err = FormErrors()
+    if not data.get("title"):
+        err.add(["data", "title"], "BASE_TYPE_REQUIRED", "This field is required")
+    err.max_len(["data", "title"], data.get("title"), 45)
+    cid = data.get("custom_id")
+    if not cid or len(cid) > 100:
+        err.add(["data", "custom_id"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+    comps = data.get("components") or []
+    if not 1 <= len(comps) <= 5:
+        err.add(["data", "components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
+    check_components(err, comps, 0, modal=True)
+    return err

@@ -1,0 +1,3 @@
+from tests.emulator_sample.bot import main
+
+main()

@@ -1,0 +1,347 @@
+"""Tests of the Discord emulator itself, driving the sample bot in tests/emulator_sample.
+
+Most tests share one emulator and one bot process (module scope) to stay fast; each test
+starts with no recorded problem and fails at teardown on any problem it did not take.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import discord.utils
+import pytest
+import pytest_asyncio
+
+from tests.emulator import (
+    CommandNotAvailableError,
+    ComponentDisabledError,
+    Emulator,
+    EmulatorError,
+    running_emulator,
+    snowflake_from_ms,
+    snowflake_time_ms,
+)
+from tests.emulator.validation import check_message
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+SAMPLE = "tests.emulator_sample"
+
+
+def sample_env(emu: Emulator) -> dict[str, str]:
+    return {"EMU_SAMPLE_GUILD_ID": str(emu.guild.id)}
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Emulator]:
+    log_dir = tmp_path_factory.mktemp("emulator")
+    async with running_emulator(log_dir=log_dir, check=False) as emu:
+        await emu.start_bot(SAMPLE, env=sample_env(emu))
+        yield emu
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def emu(shared: Emulator) -> AsyncIterator[Emulator]:
+    shared.take_problems()
+    deadline = shared.response_deadline
+    yield shared
+    await shared.settle()
+    shared.response_deadline = deadline
+    shared.check()
+
+
+async def api(emu: Emulator, method: str, path: str, **kwargs: object) -> tuple[int, str, object]:
+    headers = {"Authorization": f"Bot {emu.token}"}
+    async with aiohttp.ClientSession() as session, session.request(
+        method, emu.api_base + path, headers=headers, **kwargs  # type: ignore[arg-type]
+    ) as resp:
+        body = await resp.json() if resp.status != 204 else None
+        return resp.status, resp.headers.get("Content-Type", ""), body
+
+
+# ---------------------------------------------------------------------- pure units
+async def test_snowflake_round_trip() -> None:
+    at = 1_700_000_000_123
+    sf = snowflake_from_ms(at, increment=7)
+    assert snowflake_time_ms(sf) == at
+    assert int(discord.utils.snowflake_time(sf).timestamp() * 1000) == at
+
+
+async def test_message_limits() -> None:
+    row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "b", "custom_id": "x"}]}
+    assert not check_message({"content": "x" * 2000, "components": [row]}, 0)
+    assert check_message({"content": "x" * 2001}, 0)
+    six_rows = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "b",
+                                             "custom_id": f"c{i}"}]} for i in range(6)]
+    assert check_message({"components": six_rows}, 0)
+    six_buttons = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "b",
+                                                "custom_id": f"c{i}"} for i in range(6)]}]
+    assert check_message({"components": six_buttons}, 0)
+    select_and_button = [{"type": 1, "components": [
+        {"type": 3, "custom_id": "s", "options": [{"label": "a", "value": "a"}]},
+        {"type": 2, "style": 1, "label": "b", "custom_id": "b"}]}]
+    assert check_message({"components": select_and_button}, 0)
+    assert check_message({"components": [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "b", "custom_id": "c" * 101}]}]}, 0)
+    assert check_message({"components": [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "l" * 81, "custom_id": "c"}]}]}, 0)
+    dupes = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "b", "custom_id": "same"}
+                                        for _ in range(2)]}]
+    err = check_message({"components": dupes}, 0)
+    assert "duplicated" in str(err.flat)
+    assert check_message({"embeds": [{"title": "t" * 257}]}, 0)
+    assert check_message({"embeds": [{"description": "d" * 4097}]}, 0)
+    assert check_message({"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]}, 0)
+    assert check_message({"embeds": [{"fields": [{"name": "n" * 257, "value": "v"}]}]}, 0)
+    assert check_message({"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]}, 0)
+    assert check_message({"embeds": [{"footer": {"text": "f" * 2049}}]}, 0)
+    assert check_message({"embeds": [{"title": "t"}] * 11}, 0)
+    big = [{"description": "d" * 4000}, {"description": "d" * 2001}]
+    assert "6000" in str(check_message({"embeds": big}, 0).flat)
+
+
+# ---------------------------------------------------------------------- REST rules
+async def test_json_content_type_is_exact(emu: Emulator) -> None:
+    status, ctype, body = await api(emu, "GET", "/users/@me")
+    assert status == 200 and ctype == "application/json"
+    assert isinstance(body, dict) and body["id"] == str(emu.app_id)
+
+
+async def test_unknown_endpoint_detected(emu: Emulator) -> None:
+    inter = await emu.slash("alice", "demo unknown")
+    assert [m.content for m in inter.followups] == ["not found"]
+    problems = emu.take_problems("unknown_endpoint")
+    assert len(problems) == 1 and "/emu-sample/nothing" in problems[0].message
+
+
+async def test_command_sync_rejects_bad_localized_names(emu: Emulator) -> None:
+    cmd = {"name": "x", "description": "d", "type": 1,
+           "name_localizations": {"fr": "Avec Espace"}}
+    status, _, body = await api(emu, "POST", f"/applications/{emu.app_id}/commands", json=cmd)
+    assert status == 400 and isinstance(body, dict) and body["code"] == 50035
+    assert emu.take_problems("rejected")
+
+
+# ---------------------------------------------------------------------- interactions
+async def test_slash_public_reply(emu: Emulator) -> None:
+    inter = await emu.slash("alice", "demo hello")
+    assert inter.response_type == 4 and not inter.ephemeral
+    msg = emu.last_message("general")
+    assert msg is inter.response and msg.content == "hello alice"
+    assert [b.label for b in msg.buttons()] == ["Count", "Off", "Boom", "Secret"]
+    assert emu.history()[-1].public
+    assert msg in emu.visible_messages("erin")
+
+
+async def test_button_ephemeral_only_for_clicker(emu: Emulator) -> None:
+    await emu.slash("alice", "demo hello")
+    table = emu.last_message()
+    click = await emu.click("bob", table, "Secret")
+    reply = click.response
+    assert reply is not None and reply.ephemeral and reply.content.startswith("secret #")
+    assert reply in emu.ephemerals("bob")
+    assert reply not in emu.ephemerals("alice")
+    assert reply not in emu.visible_messages("carol")
+    assert reply not in emu.channel_messages()
+    assert emu.leaks(reply.content, owner="bob") == []
+    assert all(e.audience == emu.member("bob").id for e in emu.history()
+               if reply.content in e.text)
+    with pytest.raises(EmulatorError):  # carol cannot click bob's ephemeral
+        await emu.click("carol", reply, "Secret")
+
+
+async def test_view_button_updates_message(emu: Emulator) -> None:
+    await emu.slash("alice", "demo hello")
+    table = emu.last_message()
+    inter = await emu.click("carol", table, "Count")
+    assert inter.response_type == 7
+    assert table.content == "count=1" and table.buttons()[0].label == "Count (1)"
+    await emu.click("dave", table, custom_id=table.buttons()[0].custom_id)
+    assert table.content == "count=2"
+    versions = [e.content for e in emu.history() if e.message_id == table.id]
+    assert versions == ["hello alice", "count=1", "count=2"]
+
+
+async def test_disabled_and_unknown_buttons_refused(emu: Emulator) -> None:
+    await emu.slash("alice", "demo hello")
+    table = emu.last_message()
+    with pytest.raises(ComponentDisabledError):
+        await emu.click("bob", table, "Off")
+    with pytest.raises(EmulatorError, match="no button"):
+        await emu.click("bob", table, "Nope")
+
+
+async def test_select_menu(emu: Emulator) -> None:
+    await emu.slash("alice", "demo hello")
+    inter = await emu.select("erin", emu.last_message(), None, ["Blue"])
+    assert inter.response is not None and inter.response.content == "picked ['b']"
+    with pytest.raises(EmulatorError):
+        await emu.select("erin", emu.last_message(), None, ["Green"])
+
+
+async def test_defer_then_followups(emu: Emulator) -> None:
+    inter = await emu.slash("alice", "demo deferred")
+    assert inter.response_type == 5
+    original = inter.response
+    assert original is not None and original.content == "done after defer"
+    assert not original.loading and not original.ephemeral
+    (second,) = inter.followups
+    assert second.ephemeral and second.recipient_id == emu.member("alice").id
+    loading = next(e for e in emu.history() if e.message_id == original.id)
+    assert loading.flags & 128  # the "thinking..." state was shown first
+
+    inter = await emu.slash("bob", "demo deferred", ephemeral=True)
+    assert inter.response is not None and inter.response.ephemeral
+    assert inter.response.content == "done after defer"
+
+
+async def test_edit_original(emu: Emulator) -> None:
+    inter = await emu.slash("alice", "demo edit")
+    assert inter.response is not None and inter.response.content == "v2"
+    assert [e.content for e in emu.history() if e.message_id == inter.response.id] == ["v1", "v2"]
+    assert [m.content for m in inter.followups] == ["original says v2"]
+
+
+async def test_channel_message_send_edit_and_file(emu: Emulator) -> None:
+    await emu.slash("alice", "demo post", channel="tables")
+    texts = [m.content for m in emu.channel_messages("tables")]
+    assert texts[-2:] == ["channel v2", "a file"]
+    sent = emu.channel_messages("tables")[-2]
+    assert [e.content for e in emu.history() if e.message_id == sent.id] == ["channel v1",
+                                                                             "channel v2"]
+    (att,) = emu.last_message("tables").attachments
+    assert att.filename == "card.png" and att.data == b"PNGDATA"
+
+
+async def test_typed_options_and_subcommand_group(emu: Emulator) -> None:
+    inter = await emu.slash("alice", "demo pick", who="bob", times=3)
+    assert inter.text == "who=bob times=3 note=None roles=1"
+    inter = await emu.slash("alice", "demo pick", who="alice", times=10, note="hi")
+    assert inter.text == "who=alice times=10 note=hi roles=2"
+    with pytest.raises(EmulatorError, match="above"):
+        await emu.slash("alice", "demo pick", who="bob", times=11)
+    with pytest.raises(EmulatorError, match="needs option"):
+        await emu.slash("alice", "demo pick", who="bob")
+    with pytest.raises(EmulatorError, match="no option"):
+        await emu.slash("alice", "demo pick", who="bob", times=1, colour="red")
+    inter = await emu.slash("carol", "demo season start", name="Spring")
+    assert inter.text == "season Spring started"
+    with pytest.raises(CommandNotAvailableError):
+        await emu.slash("carol", "demo nothing")
+
+
+async def test_permissions_and_locales(emu: Emulator) -> None:
+    inter = await emu.slash("alice", "demo admin")
+    assert inter.text == "admin=True locale=en-US guild=en-US"
+    inter = await emu.slash("bob", "demo admin")
+    assert inter.text == "admin=False locale=fr guild=en-US"
+    inter = await emu.slash("bob", "demo admin", locale="de")
+    assert "locale=de" in inter.text
+    with pytest.raises(CommandNotAvailableError):
+        await emu.slash("bob", "adminonly")
+    assert (await emu.slash("alice", "adminonly")).text == "admin stuff"
+
+
+async def test_modal(emu: Emulator) -> None:
+    opened = await emu.slash("dave", "demo modal")
+    assert opened.response_type == 9 and opened.modal is not None
+    submitted = await emu.submit_modal("dave", opened, {"Name": "Zed"})
+    assert submitted.text == "hello Zed"
+
+
+async def test_dm_and_member_chunk(emu: Emulator) -> None:
+    await emu.slash("carol", "demo dm")
+    assert [m.content for m in emu.dms("carol")] == ["psst, a secret DM"]
+    assert emu.leaks("psst", owner="carol") == []
+    inter = await emu.slash("alice", "demo members", prefix="ca")
+    assert inter.text == "carol"
+
+
+async def test_second_initial_response_rejected(emu: Emulator) -> None:
+    inter = await emu.slash("alice", "demo twice")
+    assert [m.content for m in inter.followups] == ["second: 400 40060"]
+
+
+async def test_late_response_rejected(emu: Emulator) -> None:
+    emu.response_deadline = 0.2
+    inter = await emu.slash("alice", "demo slow", delay=0.5)
+    assert inter.expired and not inter.responded and inter.late_responses == 1
+    assert any("10062" in e or "Unknown interaction" in e for e in inter.errors)
+    assert [p.kind for p in emu.take_problems()] == ["lost_interaction", "traceback"]
+    late = emu.requests_to("POST", f"/interactions/{inter.id}/")
+    assert late[-1].status == 404 and late[-1].response["code"] == 10062
+
+
+async def test_out_of_order_delivery_keeps_timestamps(emu: Emulator) -> None:
+    base = emu.clock.now_ms() - 1000
+    later = await emu.slash("bob", "demo when", at=base + 120, wait=False)
+    earlier = await emu.slash("carol", "demo when", at=base, wait=False)
+    await emu.handled(later)
+    await emu.handled(earlier)
+    assert earlier.id < later.id
+    assert earlier.text == f"t={base}" and later.text == f"t={base + 120}"
+    assert earlier.delivered_ms >= later.delivered_ms
+
+
+async def test_invalid_payloads_rejected_like_discord(emu: Emulator) -> None:
+    for kind in ("rows", "long", "embed"):
+        inter = await emu.slash("alice", "demo invalid", kind=kind)
+        assert inter.text == "rejected 400 50035", kind
+    assert len(emu.take_problems("rejected")) == 3
+
+
+async def test_bot_traceback_detected(emu: Emulator) -> None:
+    emu.response_deadline = 0.2
+    inter = await emu.slash("alice", "demo boom")
+    assert any("command exploded" in e for e in inter.errors)
+    await emu.slash("alice", "demo hello")
+    click = await emu.click("bob", emu.last_message(), "Boom")
+    assert any("button exploded" in e for e in click.errors)
+    await emu.settle()
+    kinds = [p.kind for p in emu.take_problems()]
+    # /demo boom never answers: a traceback and a lost interaction
+    assert sorted(kinds) == ["lost_interaction", "traceback", "traceback"]
+
+
+async def test_token_expiry_for_followups(emu: Emulator) -> None:
+    inter = await emu.slash("alice", "demo hello")
+    path = f"/webhooks/{emu.app_id}/{inter.token}/messages/@original"
+    status, _, _ = await api(emu, "PATCH", path, json={"content": "edited"})
+    assert status == 200 and inter.response is not None and inter.response.content == "edited"
+    emu.advance(minutes=15, seconds=1)
+    status, _, body = await api(emu, "PATCH", path, json={"content": "too late"})
+    assert status == 401 and isinstance(body, dict) and body["code"] == 50027
+
+
+async def test_no_click_lost_right_after_the_reply(emu: Emulator) -> None:
+    for _ in range(15):
+        inter = await emu.slash("alice", "demo hello", wait=False)
+        await emu.responded(inter)
+        msg = inter.response
+        assert msg is not None
+        click = await emu.click("bob", msg, "Count")  # view stored only after the reply
+        assert click.response_type == 7
+
+
+# ---------------------------------------------------------------------- process control
+async def test_restart_keeps_state_and_persistent_buttons(tmp_path: Path) -> None:
+    async with running_emulator(log_dir=tmp_path, response_deadline=0.3) as emu:
+        await emu.start_bot(SAMPLE, env=sample_env(emu))
+        await emu.slash("alice", "demo hello")
+        table = emu.last_message()
+        await emu.kill_bot()
+        with pytest.raises(EmulatorError):
+            await emu.slash("alice", "demo hello")
+        await emu.start_bot(SAMPLE, env=sample_env(emu))
+        assert emu.last_message() is table
+        click = await emu.click("erin", table, "Secret")
+        assert click.response is not None and click.response.content.startswith("secret #")
+        lost = await emu.click("erin", table, "Count")  # a non-persistent View died
+        await emu.settle()
+        assert lost.expired
+        (problem,) = emu.take_problems()
+        assert problem.kind == "lost_interaction"
+        await emu.stop_bot()
+        assert emu.take_problems() == []
