@@ -184,6 +184,13 @@ class DiscordPresenter:
             if at_once
             else max(0.0, self._last_edit.get(table.id, 0) + interval - time.monotonic())
         )
+        if wait <= 0:  # edit now, inside the interaction that changed the table
+            self._last_edit[table.id] = time.monotonic()
+            try:
+                await self._show(table)
+            except Exception:
+                log.exception("table %s: could not refresh its message", table.id)
+            return
         self._pending[table.id] = asyncio.create_task(self._edit_later(table, wait))
 
     async def _edit_later(self, table: LiveTable, wait: float) -> None:

@@ -24,8 +24,12 @@ DEFAULT_LANGUAGE = "fr"
 
 @cache
 def catalog(lang: str) -> dict[str, str]:
-    text = (resources.files("bot") / "locales" / f"{lang}.json").read_text(encoding="utf-8")
-    data: dict[str, str] = json.loads(text)
+    """``locales/<lang>.json`` merged with every ``locales/<part>.<lang>.json``."""
+    data: dict[str, str] = {}
+    folder = resources.files("bot") / "locales"
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name == f"{lang}.json" or entry.name.endswith(f".{lang}.json"):
+            data.update(json.loads(entry.read_text(encoding="utf-8")))
     return data
 
 
