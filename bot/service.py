@@ -466,14 +466,12 @@ class TableService:
         self._feed_ai(table, events)
 
     async def _after(self, table: LiveTable, events: list[E.Event]) -> None:
-        if table.game is not None and table.game.over and table.match is not None:
-            if self.on_match_finished is not None and any(
-                isinstance(e, E.RoundEnded) and e.match_over for e in events
-            ):
-                try:
-                    await self.on_match_finished(table.match.id)
-                except Exception:
-                    log.exception("match %s: recording the season failed", table.match.id)
+        finished = any(isinstance(e, E.RoundEnded) and e.match_over for e in events)
+        if finished and table.match is not None and self.on_match_finished is not None:
+            try:
+                await self.on_match_finished(table.match.id)
+            except Exception:
+                log.exception("match %s: recording the season failed", table.match.id)
         if any(isinstance(e, E.RoundStarted) for e in events):
             await self.presenter.round_started(table)
         else:
