@@ -171,7 +171,13 @@ class RandomPlayer(AIPlayer):
         return rng.choice(legal)
 
     def wants_double(self, view: PlayerView, at: int) -> A.Double | None:
-        return None
+        """Now and then, a blind double on a random slot of its own (R-D3, R-D5)."""
+        pub = view.public
+        rng = self._rng()
+        if not view.can_double or pub.discard_seq is None or rng.random() >= 0.05:
+            return None
+        slots = [sv.slot for sv in view.row if sv.present]
+        return A.Double(self.seat, rng.choice(slots), pub.discard_seq, at) if slots else None
 
 
 class HeuristicPlayer(AIPlayer):
