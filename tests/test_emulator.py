@@ -345,3 +345,27 @@ async def test_restart_keeps_state_and_persistent_buttons(tmp_path: Path) -> Non
         assert problem.kind == "lost_interaction"
         await emu.stop_bot()
         assert emu.take_problems() == []
+
+
+async def test_two_shards(tmp_path: Path) -> None:
+    async with running_emulator(log_dir=tmp_path, shard_count=2) as emu:
+        await emu.start_bot(SAMPLE, env={**sample_env(emu), "EMU_IDENTIFY_DELAY": "0"})
+        assert sorted(emu.sessions) == [0, 1]
+        inter = await emu.slash("bob", "demo hello")
+        assert inter.text.startswith("hello bob")
+
+
+async def test_problems_fail_at_exit(tmp_path: Path) -> None:
+    with pytest.raises(AssertionError, match=r"unknown_endpoint.*GET /api/v10/nope"):
+        async with running_emulator(log_dir=tmp_path) as emu:
+            status, ctype, _ = await api(emu, "GET", "/nope")
+            assert status == 404 and ctype == "application/json"
+
+
+@pytest.mark.asyncio(loop_scope="function")
+@pytest.mark.emulator(response_deadline=0.5, preferred_locale="fr")
+async def test_emulator_fixture(emulator: Emulator) -> None:
+    assert emulator.response_deadline == 0.5 and emulator.guild.preferred_locale == "fr"
+    await emulator.start_bot(SAMPLE, env=sample_env(emulator), wait="connected")
+    inter = await emulator.slash("alice", "demo admin")
+    assert inter.text == "admin=True locale=en-US guild=fr"

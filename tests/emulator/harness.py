@@ -286,12 +286,12 @@ class Emulator(DiscordServer):
             message_id=message.id if message is not None else None,
         )
 
-    async def _send(self, inter: Interaction, wait: bool, timeout: float) -> Interaction:
+    async def _send(self, inter: Interaction, wait: bool | str, timeout: float) -> Interaction:
         if self.bot is not None and not self.bot.alive:
             raise EmulatorError(f"the bot process exited:\n{self.bot.log_tail()}")
         await self.deliver(inter)
         if wait:
-            await self.handled(inter, timeout=timeout)
+            await self.handled(inter, deep=wait == "deep", timeout=timeout)
         return inter
 
     def _resolve_option(
@@ -432,7 +432,7 @@ class Emulator(DiscordServer):
         locale: str | None = None,
         at: int | None = None,
         options: Mapping[str, Any] | None = None,
-        wait: bool = True,
+        wait: bool | str = True,
         timeout: float = 10.0,
         **kwargs: Any,
     ) -> Interaction:
@@ -440,8 +440,9 @@ class Emulator(DiscordServer):
 
         Options come as keyword arguments (or ``options=`` for names such as "channel").
         Users may be given as names, channels as names. ``at`` (Unix ms) sets the timestamp
-        of the interaction's snowflake. With ``wait`` (default) returns once the bot finished
-        handling it (see :meth:`handled`).
+        of the interaction's snowflake. ``wait``: True (default) returns once the tasks
+        discord.py spawned for it are done, "deep" also waits for the tasks they spawned,
+        False returns right after delivery (see :meth:`handled`).
         """
         member = self.member(user)
         values = {**(options or {}), **kwargs}
@@ -513,7 +514,7 @@ class Emulator(DiscordServer):
         custom_id: str | None = None,
         at: int | None = None,
         locale: str | None = None,
-        wait: bool = True,
+        wait: bool | str = True,
         timeout: float = 10.0,
     ) -> Interaction:
         """Presses the button with that label (or custom_id) on ``message`` as ``user``."""
@@ -550,7 +551,7 @@ class Emulator(DiscordServer):
         placeholder: str | None = None,
         at: int | None = None,
         locale: str | None = None,
-        wait: bool = True,
+        wait: bool | str = True,
         timeout: float = 10.0,
     ) -> Interaction:
         """Picks ``values`` in a select menu (string values, or members/channels/roles)."""
@@ -608,7 +609,7 @@ class Emulator(DiscordServer):
         *,
         at: int | None = None,
         locale: str | None = None,
-        wait: bool = True,
+        wait: bool | str = True,
         timeout: float = 10.0,
     ) -> Interaction:
         """Fills and submits the modal the bot opened in answer to ``opened_by``.
@@ -695,8 +696,9 @@ class Emulator(DiscordServer):
                             f"a response to {inter!r}")
         return inter
 
-    async def settle(self, timeout: float | None = None) -> None:
-        """Waits until every delivered interaction was answered (or expired) and handled."""
+    async def settle(self, timeout: float | None = None, *, deep: bool = False) -> None:
+        """Waits until every delivered interaction was answered (or expired) and handled
+        (``deep``: and every task spawned for it finished)."""
         limit = timeout if timeout is not None else self.response_deadline + 5.0
 
         def quiet() -> bool:
@@ -704,7 +706,8 @@ class Emulator(DiscordServer):
                 if inter.type != 4 and not (inter.responded or inter.expired):
                     return False
                 if (inter.generation == self.generation and self.instrumented
-                        and self._bot_alive() and not inter.handled):
+                        and self._bot_alive()
+                        and not (inter.handled and (inter.settled or not deep))):
                     return False
             return True
 

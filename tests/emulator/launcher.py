@@ -16,7 +16,8 @@ The bot needs no test-specific code. The hooks report to the emulator (POST /_em
 * ``ready``: ``on_ready`` was dispatched.
 
 ``--ready-timeout`` (default 0.05 s) shortens discord.py's 2 s wait for more GUILD_CREATEs
-before ``on_ready``; the emulator sends every guild at once.
+before ``on_ready``; the emulator sends every guild at once. ``EMU_IDENTIFY_DELAY=0``
+shortens the 5 s pause an AutoShardedClient makes between its shards' IDENTIFYs.
 """
 
 from __future__ import annotations
@@ -106,6 +107,8 @@ class InteractionTracker:
     def track_direct(self, iid: int, tasks: list[asyncio.Task[Any]]) -> None:
         if not tasks:
             self.reporter.send("handled", interaction_id=iid, tasks=0)
+            if self.deep.get(iid, 0) == 0:
+                self.reporter.send("settled", interaction_id=iid, idle=True)
             return
         self.direct[iid] = len(tasks)
         for task in tasks:
@@ -137,7 +140,8 @@ def _ignored_for_settle(coro: Any) -> bool:
     return "__timeout_task_impl" in name
 
 
-def install(host: str, port: int, *, ready_timeout: float | None = 0.05) -> Reporter:
+def install(host: str, port: int, *, ready_timeout: float | None = 0.05,
+            identify_delay: float | None = None) -> Reporter:
     """Points discord.py at the emulator and installs the observation hooks."""
     import discord
     import discord.http
@@ -255,6 +259,15 @@ def install(host: str, port: int, *, ready_timeout: float | None = 0.05) -> Repo
 
         state_cls.__init__ = init  # type: ignore[method-assign]
 
+    # 5. optional: shorten discord.py's 5 s pause between shard IDENTIFYs (EMU_IDENTIFY_DELAY).
+    if identify_delay is not None:
+        async def before_identify_hook(self: Any, shard_id: int | None, *,
+                                       initial: bool = False) -> None:
+            if not initial:
+                await asyncio.sleep(identify_delay)
+
+        discord.Client.before_identify_hook = before_identify_hook  # type: ignore[method-assign]
+
     reporter.send("hello")
     return reporter
 
@@ -272,7 +285,9 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--port (or EMU_PORT) is required")
     if ns.host not in ("127.0.0.1", "localhost", "::1"):
         parser.error("the emulator only runs on the loopback interface")
-    reporter = install(ns.host, ns.port, ready_timeout=ns.ready_timeout)
+    delay = os.environ.get("EMU_IDENTIFY_DELAY")
+    reporter = install(ns.host, ns.port, ready_timeout=ns.ready_timeout,
+                       identify_delay=float(delay) if delay else None)
     args = ns.args[1:] if ns.args[:1] == ["--"] else ns.args
     sys.argv = [ns.module, *args]
     try:
