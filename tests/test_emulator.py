@@ -293,12 +293,12 @@ async def test_invalid_payloads_rejected_like_discord(emu: Emulator) -> None:
 
 
 async def test_bot_traceback_detected(emu: Emulator) -> None:
-    emu.response_deadline = 0.2
-    inter = await emu.slash("alice", "demo boom")
-    assert any("command exploded" in e for e in inter.errors)
     await emu.slash("alice", "demo hello")
     click = await emu.click("bob", emu.last_message(), "Boom")
     assert any("button exploded" in e for e in click.errors)
+    emu.response_deadline = 0.2
+    inter = await emu.slash("alice", "demo boom")
+    assert any("command exploded" in e for e in inter.errors)
     await emu.settle()
     kinds = [p.kind for p in emu.take_problems()]
     # /demo boom never answers: a traceback and a lost interaction
@@ -327,17 +327,20 @@ async def test_no_click_lost_right_after_the_reply(emu: Emulator) -> None:
 
 # ---------------------------------------------------------------------- process control
 async def test_restart_keeps_state_and_persistent_buttons(tmp_path: Path) -> None:
-    async with running_emulator(log_dir=tmp_path, response_deadline=0.3) as emu:
+    async with running_emulator(log_dir=tmp_path) as emu:
         await emu.start_bot(SAMPLE, env=sample_env(emu))
         await emu.slash("alice", "demo hello")
         table = emu.last_message()
+        ids = [c["id"] for c in emu.commands()]
         await emu.kill_bot()
         with pytest.raises(EmulatorError):
             await emu.slash("alice", "demo hello")
         await emu.start_bot(SAMPLE, env=sample_env(emu))
         assert emu.last_message() is table
+        assert [c["id"] for c in emu.commands()] == ids  # re-sync keeps command ids
         click = await emu.click("erin", table, "Secret")
         assert click.response is not None and click.response.content.startswith("secret #")
+        emu.response_deadline = 0.3
         lost = await emu.click("erin", table, "Count")  # a non-persistent View died
         await emu.settle()
         assert lost.expired

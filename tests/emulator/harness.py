@@ -446,12 +446,10 @@ class Emulator(DiscordServer):
         """
         member = self.member(user)
         values = {**(options or {}), **kwargs}
-        if self._find_command(command.strip().lstrip("/").split()[0]) is None:
+        if not self.commands():  # the bot may sync after on_ready
             with contextlib.suppress(TimeoutError):
-                await self.wait_for(
-                    lambda: self._find_command(command.strip().lstrip("/").split()[0]),
-                    timeout=min(timeout, 5.0), what="command sync",
-                )
+                await self.wait_for(self.commands, timeout=min(timeout, 5.0),
+                                    what="command sync")
         data, path = self._command_data(member, command, values)
         inter = self._new_interaction(2, member, self.channel(channel), path, data,
                                       locale=locale, at=at)

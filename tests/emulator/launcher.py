@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import atexit
 import contextvars
+import functools
 import http.client
 import json
 import logging
@@ -112,9 +113,9 @@ class InteractionTracker:
             return
         self.direct[iid] = len(tasks)
         for task in tasks:
-            task.add_done_callback(lambda _t, iid=iid: self._direct_done(iid))
+            task.add_done_callback(functools.partial(self._direct_done, iid))
 
-    def _direct_done(self, iid: int) -> None:
+    def _direct_done(self, iid: int, _task: object = None) -> None:
         self.direct[iid] -= 1
         if self.direct[iid] == 0:
             del self.direct[iid]
@@ -122,14 +123,14 @@ class InteractionTracker:
             if self.deep.get(iid, 0) == 0:
                 self.reporter.send("settled", interaction_id=iid, idle=True)
 
-    def track_deep(self, iid: int, task: asyncio.Task[Any]) -> None:
+    def track_deep(self, iid: int, task: asyncio.Future[Any]) -> None:
         count = self.deep.get(iid, 0)
         self.deep[iid] = count + 1
         if count == 0 and iid not in self.direct:
             self.reporter.send("settled", interaction_id=iid, idle=False)
-        task.add_done_callback(lambda _t: self._deep_done(iid))
+        task.add_done_callback(functools.partial(self._deep_done, iid))
 
-    def _deep_done(self, iid: int) -> None:
+    def _deep_done(self, iid: int, _task: object = None) -> None:
         self.deep[iid] -= 1
         if self.deep[iid] == 0 and iid not in self.direct:
             self.reporter.send("settled", interaction_id=iid, idle=True)
@@ -171,7 +172,7 @@ def install(host: str, port: int, *, ready_timeout: float | None = 0.05,
         reporter.send("consumed", request_ids=[rid])
 
     discord.http.json_or_text = json_or_text
-    discord.webhook.async_.json_or_text = json_or_text  # type: ignore[attr-defined]
+    discord.webhook.async_.json_or_text = json_or_text
 
     # 2. interaction tracking.
     state_cls = discord.state.ConnectionState
@@ -185,7 +186,8 @@ def install(host: str, port: int, *, ready_timeout: float | None = 0.05,
         previous = loop.get_task_factory()
 
         def factory(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, Any],
-                    **kwargs: Any) -> asyncio.Task[Any]:
+                    **kwargs: Any) -> asyncio.Future[Any]:
+            task: asyncio.Future[Any]
             if previous is not None:
                 task = previous(loop, coro, **kwargs)
             else:

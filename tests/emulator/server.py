@@ -693,7 +693,7 @@ class DiscordServer:
         return data
 
     @staticmethod
-    def _find_command(store: list[dict[str, Any]], cmd: dict[str, Any]) -> dict[str, Any] | None:
+    def _match_command(store: list[dict[str, Any]], cmd: dict[str, Any]) -> dict[str, Any] | None:
         key = (cmd.get("name"), int(cmd.get("type", 1)))
         return next((c for c in store if (c["name"], int(c.get("type", 1))) == key), None)
 
@@ -710,7 +710,7 @@ class DiscordServer:
         commands = body if isinstance(body, list) else []
         self._validate_commands(commands)
         store, gid = self._command_list(request)
-        new = [self._store_command(cmd, gid, self._find_command(store, cmd)) for cmd in commands]
+        new = [self._store_command(cmd, gid, self._match_command(store, cmd)) for cmd in commands]
         store[:] = new
         self._notify()
         return json_response(store)
@@ -721,7 +721,7 @@ class DiscordServer:
         cmd = self._body(request)
         self._validate_commands([cmd])
         store, gid = self._command_list(request)
-        old = self._find_command(store, cmd)
+        old = self._match_command(store, cmd)
         data = self._store_command(cmd, gid, old)
         if old is not None:
             store[store.index(old)] = data
