@@ -585,7 +585,7 @@ class TableService:
                 soonest = due if soonest is None else min(soonest, due)
             delay = 3600.0 if soonest is None else max(0.01, (soonest - now) / 1000)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wakeup.wait(), timeout=min(delay, 60.0))
+                await asyncio.wait_for(self._wakeup.wait(), timeout=min(delay, 1.0))
 
     async def _wake(self, table: LiveTable) -> None:
         try:

@@ -1,0 +1,269 @@
+"""End to end: the real bot process and discord.py against the Discord emulator.
+
+Each test drives simulated members through slash commands and clicks, and checks what each
+member sees (public messages, their own ephemerals). Deals are scripted by choosing the
+match seed (tests/e2e_bot.py); the oracle rebuilds the game from the bot's own log.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tamalou import cards
+from tamalou.rules import TAMALOU
+from tamalou.state import Game
+from tests.bot_harness import BotHarness, find_seed
+from tests.emulator import Emulator
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
+    return BotHarness(emulator, tmp_path)
+
+
+def label(card: int | None) -> str:
+    assert card is not None
+    return cards.label(card)
+
+
+def total(game: Game, seat: int) -> float:
+    value = TAMALOU.compiled.value
+    return sum(value[c] for c in game.round.seats[seat].row if c is not None)
+
+
+async def open_table(h: BotHarness, players: list[str], **options: int) -> None:
+    emu = h.emu
+    await emu.slash(players[0], "tamalou new", **options)
+    for p in players[1:]:
+        await emu.click(p, h.table_message(), "Join")
+    await emu.click(players[0], h.table_message(), "Start")
+
+
+async def peek_all(h: BotHarness, players: list[str]) -> None:
+    """Everybody opens their peek; then the peek phase ends (R-S5)."""
+    for p in players:
+        await h.emu.click(p, h.table_message(), "My cards")
+    h.advance(5_100)
+    await h.emu.wait_for(lambda: "to play" in h.table_message().text, 10, "the first turn")
+
+
+async def test_lobby_join_start_and_refusals(harness: BotHarness) -> None:
+    """A table opens, players join by button and command, only the host starts it."""
+    h, emu = harness, harness.emu
+    await h.start()
+    inter = await emu.slash("alice", "tamalou new")
+    assert "Table 1 is open" in emu.last_ephemeral("alice").content
+    assert inter.response_data is not None
+    lobby = h.table_message()
+    assert "alice" in lobby.text and "waiting for players" in lobby.text
+    await emu.click("bob", lobby, "Join")
+    await emu.slash("carol", "tamalou join")
+    assert "carol" in h.table_message().text
+    await emu.slash("bob", "tamalou join")
+    assert "déjà à cette table" in emu.last_ephemeral("bob").content  # bob reads French
+    await emu.slash("alice", "tamalou new")
+    assert "already has a live table" in emu.last_ephemeral("alice").content
+    await emu.click("dave", h.table_message(), "Start")
+    assert "Only the host" in emu.last_ephemeral("dave").content
+    await emu.click("carol", h.table_message(), "Leave")
+    assert "carol" not in h.table_message().text
+    await emu.click("alice", h.table_message(), "Start")
+    table = h.table_message()
+    assert "round 1" in table.text and "Peek phase" in table.text
+    await emu.click("dave", table, "My cards")
+    assert "not at this table" in emu.last_ephemeral("dave").content
+    await emu.slash("dave", "tamalou join")
+    assert "already started" in emu.last_ephemeral("dave").content
+    await emu.slash("erin", "tamalou hand", channel="tables")
+    assert "no Tamalou table in this channel" in emu.last_ephemeral("erin").content
+
+
+async def test_r_s2_peek_is_private_and_hidden_after_5_seconds(harness: BotHarness) -> None:
+    """R-S2, R-S5: each player sees only their own cards 1 and 4, for 5 s, privately."""
+    h, emu = harness, harness.emu
+    await h.start()
+    await open_table(h, ["alice", "bob"])
+    await emu.click("alice", h.table_message(), "My cards")
+    game = h.game()
+    row = game.round.seats[0].row
+    panel = emu.last_ephemeral("alice")
+    assert label(row[0]) in panel.content and label(row[3]) in panel.content
+    assert label(row[1]) not in panel.content and label(row[2]) not in panel.content
+    for secret in (row[0], row[3]):
+        assert emu.leaks(label(secret), owner="alice") == []
+    h.advance(5_100)
+    await emu.wait_for(
+        lambda: label(row[0]) not in emu.last_ephemeral("alice").content,
+        10,
+        "the peek to be hidden",
+    )
+    await emu.click("alice", h.table_message(), "My cards")
+    assert label(row[0]) not in emu.last_ephemeral("alice").content
+
+
+async def test_r_t3_draw_then_replace_through_the_private_panel(harness: BotHarness) -> None:
+    """R-T2, R-T3, R-T4: the drawn card reaches only the drawer; replacing discards the old card."""
+    h, emu = harness, harness.emu
+    seed = find_seed(
+        2,
+        lambda g: (
+            g.round.first_player == 0
+            and cards.rank(g.round.pile[-1]) not in ("J", "Q", "K")
+            and cards.rank(g.round.seats[0].row[1] or 0) not in ("J", "Q", "K")
+        ),
+    )
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    game = h.game()
+    drawn = game.round.pile[-1]
+    old = game.round.seats[0].row[1]
+    await emu.click("bob", h.table_message(), "Draw")
+    assert "pas votre tour" in emu.last_ephemeral("bob").content
+    await emu.click("alice", h.table_message(), "Draw")
+    panel = emu.last_ephemeral("alice")
+    assert f"You drew **{label(drawn)}**" in panel.content
+    assert emu.leaks(label(drawn), owner="alice") == []
+    await emu.click("alice", panel, "Replace 2")
+    table = h.table_message()
+    assert label(old) in table.text  # the replaced card is face up on the discard
+    assert emu.leaks(label(drawn), owner="alice") == []  # the kept card stays secret
+    assert h.game().round.seats[0].row[1] == drawn
+    assert "**bob** to play" in table.text
+
+
+async def test_r_d4_earlier_press_wins_even_when_it_arrives_later(harness: BotHarness) -> None:
+    """R-D4: two doubles on one card, delivered out of order: the earlier press wins."""
+    h, emu = harness, harness.emu
+
+    def wanted(g: Game) -> bool:
+        top = cards.rank(g.round.pile[-1])
+        rows = [g.round.seats[s].row for s in (1, 2)]
+        return (
+            g.round.first_player == 0
+            and top not in ("J", "Q", "K")
+            and all(any(cards.rank(c or 0) == top for c in row) for row in rows)
+        )
+
+    seed = find_seed(3, wanted)
+    await h.start(seeds=[seed], reorder_ms=400)
+    await open_table(h, ["alice", "bob", "carol"])
+    await peek_all(h, ["alice", "bob", "carol"])
+    game = h.game()
+    rank = cards.rank(game.round.pile[-1])
+    bob_slot = 1 + next(
+        i for i, c in enumerate(game.round.seats[1].row) if cards.rank(c or 0) == rank
+    )
+    carol_slot = 1 + next(
+        i for i, c in enumerate(game.round.seats[2].row) if cards.rank(c or 0) == rank
+    )
+    await emu.click("alice", h.table_message(), "Draw")
+    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    table = h.table_message()
+    now = emu.clock.now_ms()
+    late = await emu.click("carol", table, f"Double {carol_slot}", at=now + 200, wait=False)
+    early = await emu.click("bob", table, f"Double {bob_slot}", at=now + 100, wait=False)
+    await emu.handled(late)
+    await emu.handled(early)
+    game = h.game()
+    assert game.round.seats[1].row[bob_slot - 1] is None  # bob's card left: his double won
+    assert game.round.seats[2].row[carol_slot - 1] is not None
+    assert len(game.round.seats[2].row) == 5  # carol drew a penalty card (R-D5)
+    assert "Trop tard" in emu.last_ephemeral("carol").content
+    assert "Double !" in emu.last_ephemeral("bob").content
+    assert "bob doubled" in h.table_message().text
+
+
+async def test_r_a2_right_tamalou_ends_the_round_and_the_match(harness: BotHarness) -> None:
+    """R-A2, R-A3, R-E2, R-M2, R-M3: a right call, the last turn, the final window, the scores."""
+    h, emu = harness, harness.emu
+
+    def wanted(g: Game) -> bool:
+        return (
+            g.round.first_player == 0
+            and total(g, 0) <= 5
+            and total(g, 1) > 10
+            and (cards.rank(g.round.pile[-1]) not in ("J", "Q", "K"))
+        )
+
+    seed = find_seed(2, wanted)
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"], target=10)
+    await peek_all(h, ["alice", "bob"])
+    await emu.click("alice", h.table_message(), "Tamalou!")
+    table = h.table_message()
+    assert "alice called Tamalou! Right" in table.text
+    assert "🔒" in table.text
+    game = h.game()
+    for card in game.round.seats[0].row:
+        assert label(card) in table.text  # the caller's cards are face up for everyone
+    await emu.click("bob", table, "Draw")
+    await emu.click("bob", emu.last_ephemeral("bob"), "Jeter")
+    assert "doubles stay open" in h.table_message().text or "Last turns" in h.table_message().text
+    h.advance(5_100)
+    await emu.wait_for(lambda: "match is over" in h.table_message().text, 10, "the match end")
+    over = h.table_message().text
+    assert "Winner" in over and "alice" in over
+    game = h.game()
+    assert game.over and game.winners == [0]
+    assert game.history[0].scores[0] == 0  # R-M2: the caller nobody beat scores 0
+    await emu.click("bob", h.table_message(), "Rematch")
+    await emu.wait_for(lambda: "round 1" in h.table_message().text, 10, "the rematch")
+    assert len(h.sql("SELECT id FROM matches")) == 2
+
+
+async def test_r_a4_wrong_tamalou_shows_cards_and_gives_a_penalty(harness: BotHarness) -> None:
+    """R-A4: a wrong call shows the cards to everyone for 5 s and costs a penalty card."""
+    h, emu = harness, harness.emu
+    seed = find_seed(2, lambda g: g.round.first_player == 0 and total(g, 0) > 5)
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    row = list(h.game().round.seats[0].row)
+    await emu.click("alice", h.table_message(), "Tamalou!")
+    text = h.table_message().text
+    assert "wrong" in text
+    assert all(label(c) in text for c in row)
+    game = h.game()
+    assert len(game.round.seats[0].row) == 5 and game.round.current == 1
+
+
+async def test_r_k2_turn_timeout_plays_for_the_player(harness: BotHarness) -> None:
+    """R-K1, R-K2, R-K3: when the turn clock runs out the bot draws and throws for them."""
+    h, emu = harness, harness.emu
+    seed = find_seed(2, lambda g: g.round.first_player == 0)
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    h.advance(45_100)
+    await emu.wait_for(lambda: "ran out of time" in h.table_message().text, 10, "the auto-play")
+    game = h.game()
+    assert game.round.current == 1 and game.round.seats[0].short
+    assert len(game.round.discard) == 1
+
+
+async def test_restart_mid_turn_loses_nothing(harness: BotHarness) -> None:
+    """SIGKILL while a player holds a drawn card: a new process rebuilds the table from the log."""
+    h, emu = harness, harness.emu
+    seed = find_seed(
+        2,
+        lambda g: g.round.first_player == 0 and cards.rank(g.round.pile[-1]) not in ("J", "Q", "K"),
+    )
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    drawn = h.game().round.pile[-1]
+    await emu.click("alice", h.table_message(), "Draw")
+    await h.restart()
+    await emu.slash("alice", "tamalou hand")
+    panel = emu.last_ephemeral("alice")
+    assert f"You drew **{label(drawn)}**" in panel.content
+    await emu.click("alice", panel, "Throw it")
+    assert label(drawn) in h.table_message().text
+    assert h.game().round.current == 1
+    h.advance(45_100)  # the timers run on after the restart
+    await emu.wait_for(lambda: "bob ran out of time" in h.table_message().text, 10, "a timeout")
