@@ -473,7 +473,8 @@ async def _hide_later(
     until: int,
 ) -> None:
     """R-S2/R-P3: the ephemeral is edited to hide the cards when their time is up."""
-    await asyncio.sleep(max(0.0, (until - now_ms()) / 1000) + 0.05)
+    while (remaining := until - now_ms()) > 0:  # short naps: the clock may jump (tests)
+        await asyncio.sleep(min(0.25, remaining / 1000) + 0.01)
     if table.game is None:
         return
     text, view = render.panel(table, seat, lang, max(now_ms(), until))

@@ -12,6 +12,7 @@ runs as usual.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -29,10 +30,8 @@ def _offset_ms() -> float:
     now = time.monotonic()
     if now - _cache["checked"] > 0.005:
         _cache["checked"] = now
-        try:
+        with contextlib.suppress(OSError, ValueError):
             _cache["offset"] = float(Path(_clock_file).read_text() or 0)
-        except (OSError, ValueError):
-            pass
     return _cache["offset"]
 
 
