@@ -204,15 +204,40 @@ async def test_edit_original(emu: Emulator) -> None:
     assert [m.content for m in inter.followups] == ["original says v2"]
 
 
-async def test_channel_message_send_edit_and_file(emu: Emulator) -> None:
-    await emu.slash("alice", "demo post", channel="tables")
+async def test_followup_and_original_lifecycle(emu: Emulator) -> None:
+    inter = await emu.slash("bob", "demo lifecycle")
+    assert inter.response is not None and inter.response.deleted  # @original deleted
+    first, gone, last = inter.followups
+    assert first.content == "f2" and not first.deleted
+    assert gone.deleted and gone not in emu.channel_messages()
+    assert last.content == "fetched f2" and last.ephemeral
+    assert [m.content for m in inter.messages] == ["f2", "fetched f2"]
+    actions = [(e.action, e.content) for e in emu.history() if e.interaction_id == inter.id]
+    assert actions == [("create", "r1"), ("create", "f1"), ("edit", "f2"), ("create", "gone"),
+                       ("delete", "gone"), ("delete", "r1"), ("create", "fetched f2")]
+
+
+async def test_channel_message_send_edit_delete_and_file(emu: Emulator) -> None:
+    inter = await emu.slash("alice", "demo post", channel="tables")
     texts = [m.content for m in emu.channel_messages("tables")]
     assert texts[-2:] == ["channel v2", "a file"]
     sent = emu.channel_messages("tables")[-2]
     assert [e.content for e in emu.history() if e.message_id == sent.id] == ["channel v1",
                                                                              "channel v2"]
+    assert "temporary" not in texts
     (att,) = emu.last_message("tables").attachments
     assert att.filename == "card.png" and att.data == b"PNGDATA"
+    report = inter.followups[0].content
+    assert "fetched=channel v2" in report and "recent=['channel v2'" in report
+    url = report.split("url=")[1]
+    async with aiohttp.ClientSession() as session, session.get(url) as resp:
+        assert await resp.read() == b"PNGDATA"
+
+
+async def test_gateway_resume(emu: Emulator) -> None:
+    await emu.reconnect_gateway()
+    inter = await emu.slash("erin", "demo when")
+    assert inter.text.startswith("t=")
 
 
 async def test_typed_options_and_subcommand_group(emu: Emulator) -> None:

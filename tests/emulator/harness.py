@@ -731,6 +731,8 @@ class Emulator(DiscordServer):
         """
         if self.bot is not None and self.bot.alive:
             raise EmulatorError("a bot process is already running; stop_bot() or kill_bot()")
+        if not self.port:
+            raise EmulatorError("start the emulator (await emu.start()) before the bot")
         self.generation += 1
         self.instrumented = False
         self.bot_ready = False
@@ -773,8 +775,8 @@ class Emulator(DiscordServer):
 
     async def _monitor(self, bot: BotProcess) -> None:
         code = await bot.proc.wait()
-        if not bot.stopping and code != 0:
-            self.add_problem("bot_exit", f"bot {bot.module} exited with code {code}",
+        if not bot.stopping:
+            self.add_problem("bot_exit", f"bot {bot.module} exited on its own (code {code})",
                              bot.log_tail())
         self._notify()
 

@@ -180,7 +180,9 @@ class DiscordServer:
         self.problems: list[Problem] = []
         self.emulator_errors: list[str] = []
         self.acked: set[int] = set()
-        self.sessions: dict[int, GatewaySession] = {}
+        self.sessions: dict[int, GatewaySession] = {}  # live sessions by shard id
+        self._known_sessions: dict[str, GatewaySession] = {}  # by session id, for RESUME
+        self.resumes = 0
         self.generation = 0  # bumps at each bot (re)start
         self.instrumented = False
         self.bot_ready = False
@@ -1132,6 +1134,7 @@ class DiscordServer:
             session.intents = int(d.get("intents") or 0)
             session.identified = True
             self.sessions[session.shard_id] = session
+            self._known_sessions[session.session_id] = session
             guilds = [self.guild] if (self.guild.id >> 22) % session.shard_count == \
                 session.shard_id else []
             await session.dispatch(
@@ -1157,9 +1160,8 @@ class DiscordServer:
             self._notify()
         elif op == 6:
             assert isinstance(d, dict)
-            old = next((s for s in self.sessions.values() if s.session_id == d.get("session_id")),
-                       None)
-            if old is None or d.get("token") != self.token:
+            old = self._known_sessions.get(str(d.get("session_id")))
+            if old is None or d.get("token") != self.token or old.generation != self.generation:
                 await session.send({"op": 9, "d": False})
                 return
             session.session_id = old.session_id
@@ -1168,7 +1170,9 @@ class DiscordServer:
             session.intents = old.intents
             session.identified = True
             self.sessions[session.shard_id] = session
+            self._known_sessions[session.session_id] = session
             await session.dispatch("RESUMED", {})
+            self.resumes += 1
             self._notify()
         elif op == 8:
             assert isinstance(d, dict)
@@ -1213,6 +1217,19 @@ class DiscordServer:
             if session is None:
                 raise EmulatorError(f"no gateway session for the shard of guild {guild_id}")
         return session
+
+    async def reconnect_gateway(self, *, timeout: float = 10.0) -> None:
+        """Asks every connected shard to reconnect (op 7); waits until they RESUMEd."""
+        if not self.sessions:
+            raise EmulatorError("the bot is not connected to the gateway")
+        old = dict(self.sessions)
+        target = self.resumes + len(old)
+        for session in old.values():
+            await session.send({"op": 7, "d": None})
+        await self.wait_for(
+            lambda: self.resumes >= target and all(
+                self.sessions.get(k) not in (None, s) for k, s in old.items()),
+            timeout, "the bot to resume its gateway session(s)")
 
     # ------------------------------------------------------------------ delivery
     async def deliver(self, inter: Interaction) -> Interaction:

@@ -105,14 +105,34 @@ async def edit(interaction: discord.Interaction) -> None:
     await interaction.followup.send(f"original says {original.content}", ephemeral=True)
 
 
-@demo.command(description="Channel message send + edit + file")
+@demo.command(description="Followup and @original lifecycle")
+async def lifecycle(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("r1")
+    first = await interaction.followup.send("f1", wait=True)
+    await first.edit(content="f2")
+    fetched = await interaction.followup.fetch_message(first.id)
+    gone = await interaction.followup.send("gone", wait=True)
+    await gone.delete()
+    await interaction.delete_original_response()
+    await interaction.followup.send(f"fetched {fetched.content}", ephemeral=True)
+
+
+@demo.command(description="Channel message send + edit + fetch + delete + file")
 async def post(interaction: discord.Interaction) -> None:
     await interaction.response.send_message("posting", ephemeral=True)
-    assert isinstance(interaction.channel, discord.TextChannel)
-    msg = await interaction.channel.send("channel v1")
+    channel = interaction.channel
+    assert isinstance(channel, discord.TextChannel)
+    msg = await channel.send("channel v1")
     await msg.edit(content="channel v2")
+    temp = await channel.send("temporary")
+    await temp.delete()
+    fetched = await channel.fetch_message(msg.id)
+    recent = [m.content async for m in channel.history(limit=2)]
     data = io.BytesIO(b"PNGDATA")
-    await interaction.channel.send("a file", file=discord.File(data, filename="card.png"))
+    sent = await channel.send("a file", file=discord.File(data, filename="card.png"))
+    await interaction.followup.send(
+        f"fetched={fetched.content} recent={recent} url={sent.attachments[0].url}",
+        ephemeral=True)
 
 
 @demo.command(description="Answers after a delay")
