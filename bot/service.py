@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import heapq
 import itertools
 import logging
@@ -472,6 +473,18 @@ class TableService:
                 await self.on_match_finished(table.match.id)
             except Exception:
                 log.exception("match %s: recording the season failed", table.match.id)
+        game = table.game
+        if (
+            game is not None
+            and not game.over
+            and game.round.phase == "over"
+            and game.next_round_deadline is None
+            and table.row.status == "playing"
+            and all(s.away for s in game.round.seats if not s.is_ai)
+        ):
+            with contextlib.suppress(TableError):
+                await self.cancel(table, "humans_left")  # R-K4: nobody left to play
+            return
         if any(isinstance(e, E.RoundStarted) for e in events):
             await self.presenter.round_started(table)
         else:
@@ -533,6 +546,7 @@ class TableService:
             table.ai_due = self.clock() + self.ai_delay_ms
 
     async def _ai_step(self, table: LiveTable) -> None:
+        """One AI move: a double it is sure of, or its turn's next action (human-like pace)."""
         from tamalou.engine import legal_actions
         from tamalou.views import view
 
@@ -542,15 +556,15 @@ class TableService:
             return
         now = self.clock()
         for seat, player in list(table.ai.items()):
-            options = legal_actions(game, seat, now)
-            choice = None
-            if options:
-                choice = player.decide(view(game, seat, now), options, now)
+            seen = view(game, seat, now)
+            choice = player.wants_double(seen, now) or player.decide(
+                seen, legal_actions(game, seat, now), now
+            )
             if choice is None:
                 continue
-            outcome = await self.act(table, choice, None)
+            outcome = await self.act(table, dataclasses.replace(choice, at=now), None)
             if outcome.error is not None:
-                log.warning("AI seat %s chose an illegal action: %s", seat, outcome.error.reason)
+                log.warning("AI seat %s: refused %s (%s)", seat, choice.kind, outcome.error.reason)
             return  # one AI action at a time: the others see its result first
 
     # -- the scheduler -----------------------------------------------------------------

@@ -267,3 +267,35 @@ async def test_restart_mid_turn_loses_nothing(harness: BotHarness) -> None:
     assert h.game().round.current == 1
     h.advance(45_100)  # the timers run on after the restart
     await emu.wait_for(lambda: "bob ran out of time" in h.table_message().text, 10, "a timeout")
+
+
+async def test_ai_seat_plays_its_turns_and_an_ai_only_table_is_refused(harness: BotHarness) -> None:
+    """AI seats (issue: AI players) peek, draw and discard by themselves at a human pace."""
+    h, emu = harness, harness.emu
+    seed = find_seed(2, lambda g: g.round.first_player == 1)
+    await h.start(seeds=[seed])
+    await emu.slash("alice", "tamalou new")
+    await emu.slash("alice", "tamalou addbot", level="medium")
+    assert "AI 1 (medium)" in h.table_message().text
+    await emu.slash("bob", "tamalou addbot", level="easy")
+    assert "Seul l'hôte" in emu.last_ephemeral("bob").content
+    await emu.click("alice", h.table_message(), "Start")
+    await emu.click("alice", h.table_message(), "My cards")
+    await emu.wait_for(lambda: h.game().round.seats[1].peek_until is not None, 10, "the AI peek")
+    h.advance(5_100)
+    await emu.wait_for(lambda: h.game().round.current == 0, 15, "the AI to play its turn")
+    kinds = [a.kind for a in h.actions() if a.player == 1]
+    assert kinds[0] == "peek" and "draw" in kinds or "take_discard" in kinds or "call" in kinds
+    assert "AI 1 (medium)" in h.table_message().text
+
+
+async def test_ai_only_lobby_closes_when_the_last_human_leaves(harness: BotHarness) -> None:
+    """A table needs a human: the host leaving a lobby of AI seats closes it."""
+    h, emu = harness, harness.emu
+    await h.start()
+    await emu.slash("alice", "tamalou new")
+    await emu.click("alice", h.table_message(), "Add AI")
+    await emu.click("alice", h.table_message(), "Leave")
+    assert "Everybody left the table" in emu.channel_messages()[-1].text
+    await emu.slash("alice", "tamalou join")
+    assert "no Tamalou table" in emu.last_ephemeral("alice").content
