@@ -370,7 +370,7 @@ async def test_restart_keeps_state_and_persistent_buttons(tmp_path: Path) -> Non
         await emu.settle()
         assert lost.expired
         (problem,) = emu.take_problems()
-        assert problem.kind == "lost_interaction"
+        assert problem.kind == "lost_interaction" and "no stored View" in problem.message
         await emu.stop_bot()
         assert emu.take_problems() == []
 

@@ -487,8 +487,13 @@ class Emulator(DiscordServer):
 
     async def _wait_consumed(self, msg: Message, timeout: float = 5.0) -> None:
         """Waits until the bot read the REST reply that last shaped ``msg``."""
-        rid = msg.last_request_id
-        if rid is None or msg.last_request_generation != self.generation:
+        await self._wait_request_consumed(msg.last_request_id, msg.last_request_generation,
+                                          timeout)
+
+    async def _wait_request_consumed(self, rid: int | None, generation: int,
+                                     timeout: float = 5.0) -> None:
+        """Waits until discord.py read the reply to request ``rid`` (and stored its View)."""
+        if rid is None or generation != self.generation:
             return
         if self.instrumented:
             await self.wait_for(lambda: rid in self.acked or not self._bot_alive(), timeout,
@@ -657,6 +662,9 @@ class Emulator(DiscordServer):
         unknown = set(given) - used
         if unknown:
             raise EmulatorError(f"modal has no input {sorted(unknown)}")
+        if opened_by.callback_request_id is not None:  # send_modal stores the Modal after it
+            rec = self.requests[opened_by.callback_request_id - 1]
+            await self._wait_request_consumed(rec.id, rec.generation)
         source = self.messages.get(opened_by.message_id) if opened_by.message_id else None
         data = {"custom_id": modal["custom_id"], "components": components}
         inter = self._new_interaction(5, member, self.channels[opened_by.channel_id],

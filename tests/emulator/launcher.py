@@ -103,6 +103,7 @@ class InteractionTracker:
     def __init__(self, reporter: Reporter) -> None:
         self.reporter = reporter
         self.direct: dict[int, int] = {}
+        self.started: dict[int, int] = {}
         self.deep: dict[int, int] = {}
 
     def track_direct(self, iid: int, tasks: list[asyncio.Task[Any]]) -> None:
@@ -112,6 +113,7 @@ class InteractionTracker:
                 self.reporter.send("settled", interaction_id=iid, idle=True)
             return
         self.direct[iid] = len(tasks)
+        self.started[iid] = len(tasks)
         for task in tasks:
             task.add_done_callback(functools.partial(self._direct_done, iid))
 
@@ -119,7 +121,7 @@ class InteractionTracker:
         self.direct[iid] -= 1
         if self.direct[iid] == 0:
             del self.direct[iid]
-            self.reporter.send("handled", interaction_id=iid)
+            self.reporter.send("handled", interaction_id=iid, tasks=self.started.pop(iid, 0))
             if self.deep.get(iid, 0) == 0:
                 self.reporter.send("settled", interaction_id=iid, idle=True)
 

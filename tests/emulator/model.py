@@ -533,6 +533,8 @@ class Interaction:
     late_responses: int = 0
     handled: bool = False
     settled: bool = False
+    tasks: int | None = None  # tasks discord.py started for it (from the launcher)
+    callback_request_id: int | None = None
     generation: int = 0
     errors: list[str] = field(default_factory=list)
     modal: dict[str, Any] | None = None

@@ -1021,6 +1021,7 @@ class DiscordServer:
             raise fail(400, 50035, f"Invalid interaction response type {rtype}")
         inter.response_type = rtype
         inter.response_data = copy.deepcopy(data)
+        inter.callback_request_id = request[REC_KEY].id
         handle = self._deadline_handles.pop(inter.id, None)
         if handle is not None:
             handle.cancel()
@@ -1255,10 +1256,14 @@ class DiscordServer:
             return
         inter.expired = True
         who = self.users[inter.user_id].name
+        hint = ""
+        if inter.tasks == 0:
+            hint = (" - discord.py started no task for it (no stored View, DynamicItem, "
+                    "Modal or command matched)")
         self.add_problem(
             "lost_interaction",
             f"{inter.kind} {inter.name!r} by {who} got no response within "
-            f"{self.response_deadline}s (Discord: 'This interaction failed')",
+            f"{self.response_deadline}s (Discord: 'This interaction failed'){hint}",
             "\n".join(inter.errors),
         )
 
@@ -1283,6 +1288,8 @@ class DiscordServer:
             inter = self.interactions.get(int(ev["interaction_id"]))
             if inter is not None:
                 inter.handled = True
+                if ev.get("tasks") is not None:
+                    inter.tasks = int(ev["tasks"])
         elif kind == "settled":
             inter = self.interactions.get(int(ev["interaction_id"]))
             if inter is not None:
