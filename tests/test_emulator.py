@@ -173,6 +173,18 @@ async def test_disabled_and_unknown_buttons_refused(emu: Emulator) -> None:
         await emu.click("bob", table, "Nope")
 
 
+async def test_moderator_deletes_a_message(emu: Emulator) -> None:
+    await emu.slash("alice", "demo hello")
+    table = emu.last_message()
+    await emu.delete_message(table)
+    assert table.deleted and table not in emu.channel_messages()
+    with pytest.raises(EmulatorError, match="deleted"):
+        await emu.click("bob", table, "Secret")
+    status, _, body = await api(emu, "PATCH", f"/channels/{table.channel_id}/messages/{table.id}",
+                                json={"content": "x"})
+    assert status == 404 and isinstance(body, dict) and body["code"] == 10008
+
+
 async def test_select_menu(emu: Emulator) -> None:
     await emu.slash("alice", "demo hello")
     inter = await emu.select("erin", emu.last_message(), None, ["Blue"])

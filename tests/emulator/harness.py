@@ -131,6 +131,21 @@ class Emulator(DiscordServer):
         """Moves the emulator clock forward (token expiry, timestamps of new ids)."""
         self.clock.advance(ms, seconds=seconds, minutes=minutes)
 
+    async def delete_message(self, message: MessageRef) -> None:
+        """A moderator deletes a public message (the bot gets MESSAGE_DELETE)."""
+        msg = self._message(message)
+        if msg.ephemeral:
+            raise EmulatorError("ephemeral messages cannot be deleted by other users")
+        self._delete(msg)
+        self._notify()
+        data = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
+        if msg.guild_id is not None:
+            data["guild_id"] = str(msg.guild_id)
+        with contextlib.suppress(EmulatorError):
+            session = self.session_for_guild(msg.guild_id)
+            if session.intents & (1 << 9 if msg.guild_id else 1 << 12):
+                await session.dispatch("MESSAGE_DELETE", data)
+
     # ================================================================== reading
     def channel_messages(self, channel: ChannelRef = None) -> list[Message]:
         """Public messages of a channel (latest state, deleted ones removed), oldest first."""
