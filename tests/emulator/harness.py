@@ -26,7 +26,7 @@ from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .model import Channel, HistoryEntry, Interaction, Message, Problem, User
+from .model import ADMINISTRATOR, Channel, HistoryEntry, Interaction, Message, Problem, User
 from .server import DiscordServer, EmulatorError
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -390,7 +390,8 @@ class Emulator(DiscordServer):
         required = cmd.get("default_member_permissions")
         if required is not None:
             perms = self.guild.permissions_of(user)
-            if int(required) & perms != int(required):
+            needed = int(required)  # "0": administrators only
+            if not perms & ADMINISTRATOR and (needed == 0 or perms & needed != needed):
                 raise CommandNotAvailableError(
                     f"{user.name} cannot use /{cmd['name']} (default_member_permissions)")
         data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1}

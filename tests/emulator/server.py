@@ -1241,7 +1241,10 @@ class DiscordServer:
         inter.emulator = self
         self.interactions[inter.id] = inter
         self._by_token[inter.token] = inter
-        await session.dispatch("INTERACTION_CREATE", inter.payload)
+        try:
+            await session.dispatch("INTERACTION_CREATE", inter.payload)
+        except (ConnectionError, RuntimeError) as exc:
+            raise EmulatorError(f"the bot's gateway connection is gone: {exc!r}") from exc
         if inter.type != 4:
             loop = asyncio.get_running_loop()
             self._deadline_handles[inter.id] = loop.call_later(
