@@ -34,6 +34,7 @@ from typing import Any
 import aiosqlite
 from openskill.models import PlackettLuce
 
+from bot.service import TableError
 from bot.storage import MatchRow
 from tamalou import events as E
 from tamalou.codec import action_from_dict
@@ -71,13 +72,8 @@ def default_min_matches() -> int:
     return int(raw) if raw.isdigit() else DEFAULT_MIN_MATCHES
 
 
-class SeasonError(Exception):
-    """A refusal the user must read (``season.err.<reason>`` in the catalogues)."""
-
-    def __init__(self, reason: str, **detail: object) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.detail = detail
+class SeasonError(TableError):
+    """A refusal the user must read: ``err.<reason>`` in ``locales/seasons.<lang>.json``."""
 
 
 # -- rows ----------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from tamalou import events as E
 from tamalou.codec import action_to_dict
 from tamalou.engine import apply, legal_actions, new_game
 from tamalou.rules import TAMALOU
+from tests.emulator import Emulator
 
 GUILD = 4242
 START = 1_700_000_000_000
@@ -522,3 +523,75 @@ async def _match_row(storage: Storage, match_id: int) -> MatchRow | None:
         r["ended_at"],
         r["status"],
     )
+
+
+# -- end to end: the real bot through the Discord emulator --------------------------------------
+
+
+@pytest.mark.e2e
+async def test_leaderboard_and_stats_through_discord(emulator: Emulator, tmp_path: Path) -> None:
+    """Matches stored before the bot starts are swept into Season 1; the board pages."""
+    emu = emulator
+    db = tmp_path / "t.db"
+    storage = Storage(db)
+    await storage.open()
+    names = ["bob", "carol", "dave", "erin"]
+    others: list[Seat] = [(emu.member(n).id, n, None) for n in names]
+    others += [(900_000 + i, f"guest{i}", None) for i in range(7)]
+    guild = emu.guild.id
+    for i in range(9):  # everybody but alice plays 3 or 4 matches: ranked
+        await store_match(storage, [others[(4 * i + k) % 11] for k in range(4)], 80 + i, guild)
+    alice: Seat = (emu.member("alice").id, "alice", None)
+    await store_match(storage, [alice, others[0], (1, "AI 1", "easy")], 95, guild)  # 1 match
+    await storage.close()
+
+    env = {"TAMALOU_DB": str(db), "TAMALOU_GUILD_ID": str(guild)}
+    await emu.start_bot("bot", env=env)
+    await emu.slash("alice", "tamalou leaderboard")
+    board = emu.last_message()
+    assert not board.ephemeral and "Season 1" in board.text
+    assert "Page 1/2" in board.text and "12 players, 11 ranked" in board.text
+    assert board.text.count(" · wins ") == 11  # ten lines and alice's own
+    assert "Where alice stands" in board.text and "**–** alice" in board.text
+    assert board.button("◀ Previous").disabled and not board.button("Next ▶").disabled
+
+    await emu.click("alice", board, "Next ▶")
+    assert "Page 2/2" in board.text and "**11.**" in board.text and "**–** alice" in board.text
+    assert "Where alice stands" not in board.text  # she is on this page
+    assert board.button("Next ▶").disabled
+
+    await emu.stop_bot()  # the buttons keep working after a restart
+    await emu.start_bot("bot", env=env)
+    await emu.click("dave", board, "◀ Previous")
+    assert "Page 1/2" in board.text and "**1.**" in board.text
+
+    await emu.slash("bob", "tamalou stats")
+    card = emu.last_message()
+    assert not card.ephemeral and "bob — Season 1" in card.text
+    assert [a.filename for a in card.attachments] == ["rating.png"]
+    assert card.attachments[0].data.startswith(b"\x89PNG")
+    assert card.embed is not None and card.embed["image"]["url"].endswith("rating.png")
+
+    await emu.slash("dave", "tamalou stats", member="alice")
+    assert "Not ranked yet: 1 of 3 matches" in emu.last_message().text
+
+    await emu.slash("alice", "tamalou season export")
+    export = emu.last_ephemeral("alice")
+    assert [a.filename for a in export.attachments] == ["tamalou-season-1.csv"]
+    lines = export.attachments[0].data.decode().splitlines()
+    assert lines[0].startswith("rank,user_id,name") and len(lines) == 13
+
+    await emu.slash("dave", "tamalou season export")
+    assert "Manage Server" in emu.last_ephemeral("dave").content
+
+    await emu.slash("alice", "tamalou season end")
+    announce = emu.last_message()
+    assert not announce.ephemeral
+    assert "Season 1** is over" in announce.text and "Season 2** (season 2)" in announce.text
+    await emu.slash("alice", "tamalou season list")
+    listed = emu.last_ephemeral("alice").text
+    assert "1. Season 1** — " in listed and "2. Season 2** — current" in listed
+    await emu.slash("erin", "tamalou leaderboard", season=1)
+    assert "this board is frozen" in emu.last_message().text
+    await emu.slash("erin", "tamalou leaderboard")
+    assert "Nobody has finished a match this season yet" in emu.last_message().text
