@@ -69,6 +69,9 @@ class TamalouBot(commands.Bot):
         await self.storage.open()
         await self.tree.set_translator(Translator())
         self.add_dynamic_items(TableButton, TableSelect)
+        from bot import seasons_commands  # registers leaderboard, stats, season on the group
+
+        self.seasons = await seasons_commands.install(self)
         self.tree.add_command(tamalou_group)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         count = await self.service.load()
