@@ -28,6 +28,8 @@ from tamalou import events as E
 from tamalou.codec import action_to_dict
 from tamalou.engine import apply, legal_actions, new_game
 from tamalou.rules import TAMALOU
+from tamalou.state import Game
+from tests.bot_harness import BotHarness, find_seed
 from tests.emulator import Emulator
 
 GUILD = 4242
@@ -595,3 +597,36 @@ async def test_leaderboard_and_stats_through_discord(emulator: Emulator, tmp_pat
     assert "this board is frozen" in emu.last_message().text
     await emu.slash("erin", "tamalou leaderboard")
     assert "Nobody has finished a match this season yet" in emu.last_message().text
+
+
+@pytest.mark.e2e
+async def test_a_match_played_on_discord_lands_in_the_season(
+    emulator: Emulator, tmp_path: Path
+) -> None:
+    """The live hook: a match ends at a table, the season records it at once."""
+    h, emu = BotHarness(emulator, tmp_path), emulator
+
+    def wanted(g: Game) -> bool:
+        value = TAMALOU.compiled.value
+        low = sum(value[c] for c in g.round.seats[0].row if c is not None)
+        return g.round.first_player == 0 and low <= 5
+
+    seed = find_seed(2, wanted)
+    await h.start(seeds=[seed])
+    await emu.slash("alice", "tamalou new", target=10)
+    await emu.click("bob", h.table_message(), "Join")
+    await emu.click("alice", h.table_message(), "Start")
+    for p in ("alice", "bob"):
+        await emu.click(p, h.table_message(), "My cards")
+    h.advance(5_100)
+    await emu.wait_for(lambda: "to play" in h.table_message().text, 10, "the first turn")
+    await emu.click("alice", h.table_message(), "Tamalou!")
+    await emu.click("bob", h.table_message(), "Draw")
+    await emu.click("bob", emu.last_ephemeral("bob"), "Jeter")
+    h.advance(5_100)
+    await emu.wait_for(lambda: "match is over" in h.table_message().text, 10, "the match end")
+    await emu.wait_for(lambda: h.sql("SELECT * FROM season_matches"), 10, "the season record")
+    await emu.slash("alice", "tamalou leaderboard", by="wins")
+    board = emu.last_message().text
+    assert "Season 1" in board and "Sorted by wins" in board
+    assert "**–** alice — **1** · wins 1/1" in board and "**–** bob — **0** · wins 0/1" in board
