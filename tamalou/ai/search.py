@@ -19,6 +19,7 @@ import random
 import time
 
 from tamalou import actions as A
+from tamalou import cards
 from tamalou.ai.estimate import Estimate
 from tamalou.ai.memory import HOLE, UNKNOWN
 from tamalou.ai.policy import MEDIUM, HeuristicPlayer
@@ -257,6 +258,33 @@ class SearchPlayer(HeuristicPlayer):
             if len(candidates) > 1:
                 return self.search(view, candidates, default, est)
         return default
+
+    def gamble_double(self, view: PlayerView, at: int) -> A.Double | None:
+        """R-D3: double an unseen card of its own only if the expected gain is positive.
+
+        Gain: P(same rank) x the card's value (and a card fewer); loss: a penalty card
+        (worth the mean unseen card) and a block (R-D5, R-D6). In the default rules this
+        is almost never positive, so ``hard`` almost never gambles.
+        """
+        pub = view.public
+        m = self.memory
+        if pub.discard_seq is None or pub.discard_top is None or m.caller is not None:
+            return None
+        unknown = [i + 1 for i, c in enumerate(m.row(self.seat)) if c == UNKNOWN]
+        if not unknown:
+            return None
+        est = Estimate.of(m)
+        top_rank = self.rules.compiled.rank[cards.from_code(pub.discard_top)]
+        rank = self.rules.compiled.rank
+        same = [c for c in est.pool if rank[c] == top_rank]
+        if not same:
+            return None
+        p = len(same) / len(est.pool)
+        gain = p * (est.value[same[0]] + 0.5)
+        loss = (1 - p) * (est.mean + 1.0)
+        if gain <= loss:
+            return None
+        return A.Double(self.seat, unknown[0], pub.discard_seq, at)
 
     def candidates(
         self, options: list[tuple[float, A.Action]], legal: list[A.Action], est: Estimate
