@@ -230,6 +230,9 @@ class DiscordPresenter:
 
     async def round_started(self, table: LiveTable) -> None:
         """R-M1: a new round gets a new message (old messages are hard to edit after an hour)."""
+        if table.game is not None and table.game.round.round_no == 1:
+            await self.table_changed(table, at_once=True)  # the lobby message becomes the table
+            return
         lock = self._locks.setdefault(table.id, asyncio.Lock())
         async with lock:
             old = table.row.message_id

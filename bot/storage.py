@@ -7,6 +7,7 @@ round, the round's scores) in one transaction.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from dataclasses import dataclass, field
@@ -89,6 +90,9 @@ class Storage:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._db: aiosqlite.Connection | None = None
+        # One connection is shared by every coroutine: a write or a transaction holds this
+        # lock, so no other coroutine's statement can slip into an open transaction.
+        self.lock = asyncio.Lock()
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -129,8 +133,12 @@ class Storage:
                 await self.db.execute("ROLLBACK")
                 raise
 
-    async def transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+    def transaction(self) -> _Transaction:
+        return _Transaction(self)
+
+    async def _write(self, sql: str, args: tuple[Any, ...]) -> None:
+        async with self.lock:
+            await self.db.execute(sql, args)
 
     # -- guild settings ----------------------------------------------------------------
 
@@ -146,7 +154,7 @@ class Storage:
     async def set_guild_settings(
         self, guild_id: int, language: str | None, turn_seconds: int | None
     ) -> None:
-        await self.db.execute(
+        await self._write(
             "INSERT INTO guild_settings (guild_id, language, turn_seconds) VALUES (?, ?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET "
             "language = COALESCE(excluded.language, language), "
@@ -161,7 +169,7 @@ class Storage:
     ) -> TableRow | None:
         """A new lobby; ``None`` if the channel already has a live table."""
         try:
-            async with _Transaction(self.db):
+            async with _Transaction(self):
                 cur = await self.db.execute(
                     "INSERT INTO tables (guild_id, channel_id, host_id, status, settings, "
                     "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?)",
@@ -182,21 +190,19 @@ class Storage:
         )
 
     async def save_seats(self, table_id: int, seats: list[SeatRow], host_id: int) -> None:
-        async with _Transaction(self.db):
+        async with _Transaction(self):
             await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             for seat in seats:
                 await self._insert_seat(table_id, seat)
             await self.db.execute("UPDATE tables SET host_id = ? WHERE id = ?", (host_id, table_id))
 
     async def set_table_status(self, table_id: int, status: str, now: int) -> None:
-        await self.db.execute(
+        await self._write(
             "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?", (status, now, table_id)
         )
 
     async def set_table_message(self, table_id: int, message_id: int | None) -> None:
-        await self.db.execute(
-            "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id)
-        )
+        await self._write("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
     async def live_tables(self) -> list[TableRow]:
         async with self.db.execute(
@@ -238,7 +244,7 @@ class Storage:
         seats: list[dict[str, Any]],
         now: int,
     ) -> int:
-        async with _Transaction(self.db):
+        async with _Transaction(self):
             cur = await self.db.execute(
                 "INSERT INTO matches (table_id, guild_id, seed, rules, seats, started_at, status) "
                 "VALUES (?, ?, ?, ?, ?, ?, 'playing')",
@@ -277,7 +283,7 @@ class Storage:
         table_id: int | None = None,
     ) -> None:
         """Commit actions (``(at, payload, user_id)``), ended rounds, and a finished match."""
-        async with _Transaction(self.db):
+        async with _Transaction(self):
             await self.db.executemany(
                 "INSERT INTO actions (match_id, n, at, payload, user_id) VALUES (?, ?, ?, ?, ?)",
                 [
@@ -319,23 +325,31 @@ class Storage:
                     )
 
     async def cancel_match(self, match_id: int, now: int) -> None:
-        await self.db.execute(
+        await self._write(
             "UPDATE matches SET status = 'cancelled', ended_at = ? WHERE id = ?", (now, match_id)
         )
 
 
 class _Transaction:
-    """``async with`` block: BEGIN IMMEDIATE … COMMIT, or ROLLBACK on error."""
+    """``async with`` block: the storage lock, BEGIN IMMEDIATE … COMMIT (ROLLBACK on error)."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self.db = db
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
 
     async def __aenter__(self) -> aiosqlite.Connection:
-        await self.db.execute("BEGIN IMMEDIATE")
-        return self.db
+        await self.storage.lock.acquire()
+        try:
+            await self.storage.db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.storage.lock.release()
+            raise
+        return self.storage.db
 
     async def __aexit__(self, exc_type: object, exc: object, tb: object) -> None:
-        await self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        try:
+            await self.storage.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        finally:
+            self.storage.lock.release()
 
 
 def _statements(sql: str) -> list[str]:

@@ -162,8 +162,8 @@ def _reshuffle(game: Game, ev: Events) -> bool:
     random.Random(seed).shuffle(cards)
     r.pile = cards + r.pile
     del r.discard[:-1], r.discard_seqs[:-1], r.discard_spent[:-1]
-    ev.append(E.Reshuffled(len(r.pile), seed))
-    ev.append(E.ReshuffleOrder(tuple(r.pile)))
+    ev.append(E.Reshuffled(len(r.pile)))
+    ev.append(E.ReshuffleOrder(tuple(r.pile), seed))
     return True
 
 

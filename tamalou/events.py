@@ -235,14 +235,17 @@ class Reshuffled:
     """R-T7: the discard but its top became the new draw pile."""
 
     size: int
-    seed: str
     to: tuple[int, ...] | None = PUBLIC
     kind: ClassVar[str] = "reshuffled"
 
 
 @dataclass(frozen=True, slots=True)
 class ReshuffleOrder:
+    """The new pile's order and the seed that shuffled it: the log only (a seed gives away
+    every hidden card)."""
+
     pile: tuple[int, ...]
+    seed: str = ""
     to: tuple[int, ...] | None = LOG_ONLY
     kind: ClassVar[str] = "reshuffle_order"
 

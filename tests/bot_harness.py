@@ -8,6 +8,7 @@ hook in the bot.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,8 @@ from tamalou.engine import apply, new_game
 from tamalou.rules import TAMALOU, Rules
 from tamalou.state import Game
 from tests.emulator import Emulator, Message
+
+TABLE_BUTTON = re.compile(r"tamalou:(join|draw|next|rematch):")
 
 
 def find_seed(
@@ -75,7 +78,7 @@ class BotHarness:
     def table_message(self) -> Message:
         """The newest public message that carries the table's buttons."""
         for msg in reversed(self.emu.channel_messages()):
-            if msg.components and "tamalou:" in json.dumps(msg.components):
+            if msg.components and TABLE_BUTTON.search(json.dumps(msg.components)):
                 return msg
         raise AssertionError("no table message in the channel")
 
