@@ -13,7 +13,7 @@ import time
 import tracemalloc
 
 from tamalou import actions as A
-from tamalou.engine import apply, legal_actions, new_game, next_deadline
+from tamalou.engine import apply, double_actions, legal_actions, new_game, next_deadline
 from tamalou.errors import IllegalAction
 from tamalou.rules import TAMALOU
 from tamalou.state import Game
@@ -38,15 +38,14 @@ def play_round(game: Game, rng: random.Random, max_actions: int = 5_000) -> int:
             apply(game, A.Tick(at))
             applied += 1
             continue
-        player = r.current if r.phase == "play" and rng.random() < 0.75 else rng.randrange(n)
-        options = legal_actions(game, player, at)
+        if r.phase == "play" and rng.random() < 0.85:
+            options = legal_actions(game, r.current, at)  # the turn (and that player's doubles)
+        else:  # someone else tries a double on the discard top, right or wrong
+            options = double_actions(game, rng.randrange(n), at)
         if not options:
             continue
-        choice = options[rng.randrange(len(options))]
-        if choice.kind == "double" and rng.random() < 0.5:
-            continue  # doubles are tempting but random players should not spam them
         try:
-            apply(game, choice)
+            apply(game, options[rng.randrange(len(options))])
         except IllegalAction:
             continue
         applied += 1

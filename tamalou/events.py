@@ -15,7 +15,7 @@ PUBLIC: None = None
 LOG_ONLY: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Dealt:
     round_no: int
     seed: str
@@ -26,7 +26,7 @@ class Dealt:
     kind: ClassVar[str] = "dealt"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RoundStarted:
     round_no: int
     first_player: int
@@ -36,7 +36,7 @@ class RoundStarted:
     kind: ClassVar[str] = "round_started"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Peeked:
     player: int
     until: int
@@ -44,7 +44,7 @@ class Peeked:
     kind: ClassVar[str] = "peeked"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PeekShown:
     """R-S2: the peek cards, to their owner only."""
 
@@ -55,7 +55,7 @@ class PeekShown:
     kind: ClassVar[str] = "peek_shown"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class TurnStarted:
     player: int
     deadline: int
@@ -66,7 +66,7 @@ class TurnStarted:
     kind: ClassVar[str] = "turn_started"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Drew:
     """R-T2. ``card`` is set when it came from the discard (everybody saw it there)."""
 
@@ -77,7 +77,7 @@ class Drew:
     kind: ClassVar[str] = "drew"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DrawnCard:
     """The card drawn from the pile, to the drawer only (R-T2)."""
 
@@ -87,7 +87,7 @@ class DrawnCard:
     kind: ClassVar[str] = "drawn_card"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Replaced:
     """R-T3: ``discarded`` went face up; ``kept`` is set if everybody knows it (from the discard)."""
 
@@ -100,7 +100,7 @@ class Replaced:
     kind: ClassVar[str] = "replaced"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Threw:
     player: int
     card: int
@@ -109,7 +109,7 @@ class Threw:
     kind: ClassVar[str] = "threw"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PowerOffered:
     player: int
     power: str
@@ -117,7 +117,7 @@ class PowerOffered:
     kind: ClassVar[str] = "power_offered"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PowerPassed:
     player: int
     power: str
@@ -125,14 +125,14 @@ class PowerPassed:
     kind: ClassVar[str] = "power_passed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Replayed:
     player: int
     to: tuple[int, ...] | None = PUBLIC
     kind: ClassVar[str] = "replayed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Swapped:
     """R-P2: which two positions changed; nobody sees the cards."""
 
@@ -146,7 +146,7 @@ class Swapped:
     kind: ClassVar[str] = "swapped"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Looked:
     player: int
     target: int
@@ -156,7 +156,7 @@ class Looked:
     kind: ClassVar[str] = "looked"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class LookShown:
     """R-P3: the looked-at card, to the looker only, for ``look_ms``."""
 
@@ -169,7 +169,7 @@ class LookShown:
     kind: ClassVar[str] = "look_shown"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Doubled:
     """R-D1: ``player`` threw ``card`` from ``slot`` on the discard; the slot is now a hole."""
 
@@ -181,7 +181,7 @@ class Doubled:
     kind: ClassVar[str] = "doubled"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DoubleMissed:
     """R-D5: the card is shown to everyone and goes back; ``reason`` wrong_rank or too_late."""
 
@@ -195,7 +195,7 @@ class DoubleMissed:
     kind: ClassVar[str] = "double_missed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PenaltyCard:
     """A face-down card nobody has seen, at the end of the row (R-D5, R-A4)."""
 
@@ -206,7 +206,7 @@ class PenaltyCard:
     kind: ClassVar[str] = "penalty_card"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Called:
     """R-A2/R-A4: Tamalou! ``cards`` are shown to everyone (until ``reveal_until``, or for good)."""
 
@@ -219,7 +219,7 @@ class Called:
     kind: ClassVar[str] = "called"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class TimedOut:
     """R-K2: the clock played for ``player``; ``away`` after R-K4."""
 
@@ -230,7 +230,7 @@ class TimedOut:
     kind: ClassVar[str] = "timed_out"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Reshuffled:
     """R-T7: the discard but its top became the new draw pile."""
 
@@ -239,7 +239,7 @@ class Reshuffled:
     kind: ClassVar[str] = "reshuffled"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ReshuffleOrder:
     """The new pile's order and the seed that shuffled it: the log only (a seed gives away
     every hidden card)."""
@@ -250,7 +250,7 @@ class ReshuffleOrder:
     kind: ClassVar[str] = "reshuffle_order"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class FinalWindow:
     """R-A3: the last turns are over; doubles stay open until ``until``."""
 
@@ -259,7 +259,7 @@ class FinalWindow:
     kind: ClassVar[str] = "final_window"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RoundEnded:
     """R-E: every card revealed, totals, places and scores."""
 
