@@ -422,8 +422,21 @@ class TableService:
         except IllegalAction as exc:
             error = exc
         if entries:
-            await self._commit(table, entries, events)
+            try:
+                await self._commit(table, entries, events)
+            except Exception:
+                # The log is the truth: never keep a state the database did not take.
+                log.exception("table %s: could not commit; rebuilding it from the log", table.id)
+                await self._reload(table)
+                raise
         return Outcome(events, error)
+
+    async def _reload(self, table: LiveTable) -> None:
+        match = await self.storage.current_match(table.id)
+        table.game, table.match, table.logged = None, None, 0
+        table.recent.clear()
+        if match is not None:
+            await self._rebuild(table, match)
 
     async def _commit(
         self,

@@ -1,0 +1,160 @@
+"""The table service without Discord: ordering by press time, commit-before-show, rebuild."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.service import LiveTable, TableError, TableService
+from bot.storage import Storage
+from tamalou import actions as A
+from tamalou import cards
+from tamalou.codec import game_to_dict
+from tamalou.engine import legal_actions
+
+T0 = 1_800_000_000_000
+
+
+class Presenter:
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    async def table_changed(self, table: LiveTable) -> None:
+        self.calls.append("changed")
+
+    async def round_started(self, table: LiveTable) -> None:
+        self.calls.append("round")
+
+    async def table_closed(self, table: LiveTable, reason: str) -> None:
+        self.calls.append(f"closed:{reason}")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> int:
+        return self.now
+
+
+async def make(tmp_path: Path, reorder_ms: int = 50) -> tuple[TableService, Storage, Clock]:
+    storage = Storage(tmp_path / "t.sqlite3")
+    await storage.open()
+    clock = Clock()
+    service = TableService(storage, Presenter(), reorder_ms=reorder_ms, clock=clock)
+    return service, storage, clock
+
+
+async def started_table(service: TableService, players: int = 3) -> LiveTable:
+    table = await service.open_table(1, 10, 100, "p0", {"target": 100})
+    for i in range(1, players):
+        await service.join(table, 100 + i, f"p{i}")
+    await service.start(table, 100)
+    assert table.game is not None
+    for seat in range(players):
+        await service.act(table, A.Peek(seat, T0 + 10), 100 + seat)
+    return table
+
+
+async def test_lobby_refusals(tmp_path: Path) -> None:
+    service, storage, _ = await make(tmp_path)
+    table = await service.open_table(1, 10, 100, "host", {})
+    with pytest.raises(TableError, match="table_exists"):
+        await service.open_table(1, 10, 101, "other", {})
+    with pytest.raises(TableError, match="not_enough_players"):
+        await service.start(table, 100)
+    await service.join(table, 101, "bob")
+    with pytest.raises(TableError, match="host_only"):
+        await service.start(table, 101)
+    with pytest.raises(TableError, match="already_seated"):
+        await service.join(table, 101, "bob")
+    await service.leave(table, 100)
+    assert table.row.host_id == 101  # the host hands the table on
+    await storage.close()
+
+
+async def test_r_d4_actions_apply_in_press_order_not_arrival_order(tmp_path: Path) -> None:
+    """R-D4: the later press arrives first; after the reorder window the earlier one wins."""
+    service, storage, clock = await make(tmp_path, reorder_ms=80)
+    table = await started_table(service)
+    game = table.game
+    assert game is not None
+    clock.now = T0 + 40_000
+    await service.tick(table)  # the peek phase ends
+    current = game.round.current
+    await service.act(table, A.Draw(current, T0 + 40_100), None)
+    await service.act(table, A.Throw(current, T0 + 40_200), None)
+    top = game.round.discard[-1]
+    seq = game.round.discard_seqs[-1]
+    others = [s for s in range(3) if s != current]
+    # force both others to hold the rank on top, in slot 1
+    rank_mates = [
+        c for c in game.rules.compiled.deck if cards.rank(c) == cards.rank(top) and c != top
+    ]
+    for seat, card in zip(others, rank_mates, strict=False):
+        for other_seat in game.round.seats:  # keep every card once: swap with its holder
+            for i, c in enumerate(other_seat.row):
+                if c == card:
+                    other_seat.row[i] = game.round.seats[seat].row[0]
+        if card in game.round.pile:
+            game.round.pile[game.round.pile.index(card)] = game.round.seats[seat].row[0]
+        game.round.seats[seat].row[0] = card
+    late = asyncio.create_task(service.act(table, A.Double(others[1], 1, seq, T0 + 40_300), None))
+    await asyncio.sleep(0.01)
+    early = asyncio.create_task(service.act(table, A.Double(others[0], 1, seq, T0 + 40_250), None))
+    await asyncio.gather(late, early)
+    assert game.round.seats[others[0]].row[0] is None  # the earlier press doubled
+    assert game.round.seats[others[1]].row[0] is not None  # the later one was too late
+    assert len(game.round.seats[others[1]].row) == 5
+    await storage.close()
+
+
+async def test_restart_rebuilds_the_same_game_from_the_log(tmp_path: Path) -> None:
+    service, storage, clock = await make(tmp_path, reorder_ms=0)
+    table = await started_table(service)
+    game = table.game
+    assert game is not None
+    clock.now = T0 + 40_000
+    await service.tick(table)
+    for step in range(6):
+        seat = game.round.current
+        options = [a for a in legal_actions(game, seat) if a.kind != "call"]
+        await service.act(
+            table, type(options[0])(**{**_fields(options[0]), "at": T0 + 41_000 + step}), None
+        )
+    await storage.close()
+    again, storage2, _ = await make(tmp_path)
+    assert await again.load() == 1
+    rebuilt = again.tables[table.id].game
+    assert rebuilt is not None
+    assert game_to_dict(rebuilt) == game_to_dict(game)
+    await storage2.close()
+
+
+async def test_a_failed_commit_leaves_the_table_as_the_log_says(tmp_path: Path) -> None:
+    """Every accepted action is committed before it is shown; a failed commit is undone."""
+    service, storage, clock = await make(tmp_path, reorder_ms=0)
+    table = await started_table(service)
+    game = table.game
+    assert game is not None
+    clock.now = T0 + 40_000
+    await service.tick(table)
+    before = game_to_dict(table.game)  # type: ignore[arg-type]
+    real = storage.append_actions
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise OSError("disk full")
+
+    storage.append_actions = broken  # type: ignore[method-assign]
+    with pytest.raises(OSError):
+        await service.act(table, A.Draw(game.round.current, T0 + 40_500), None)
+    storage.append_actions = real  # type: ignore[method-assign]
+    assert table.game is not None
+    assert game_to_dict(table.game) == before
+    await storage.close()
+
+
+def _fields(action: A.Action) -> dict[str, object]:
+    return {name: getattr(action, name) for name in action.__slots__}  # type: ignore[union-attr]
