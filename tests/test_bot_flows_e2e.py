@@ -1,0 +1,334 @@
+"""End to end, every flow a player sees: powers, discard, doubles, rounds, refusals, commands.
+
+The real bot process and discord.py against the Discord emulator, several simulated
+members, deals scripted by the match seed (``find_seed``) and the game rebuilt from the
+bot's own log as the oracle (``h.game()``). Members: alice (en-US, Manage Server), bob and
+carol (French: their ephemerals and panel buttons are French), dave (en-GB), erin (en-US).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tamalou import cards
+from tamalou.rules import TAMALOU
+from tamalou.state import Game
+from tests.bot_harness import BotHarness, find_seed
+from tests.emulator import CommandNotAvailableError, Emulator, Interaction, Message
+
+pytestmark = pytest.mark.e2e
+
+FACES = ("J", "Q", "K")
+
+
+@pytest.fixture
+async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
+    return BotHarness(emulator, tmp_path)
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def label(card: int | None) -> str:
+    assert card is not None
+    return cards.label(card)
+
+
+def rank(card: int | None) -> str:
+    assert card is not None
+    return cards.rank(card)
+
+
+def total(row: list[int | None]) -> float:
+    value = TAMALOU.compiled.value
+    return sum(value[c] for c in row if c is not None)
+
+
+def deal(seed: str, round_no: int, players: int) -> tuple[list[list[int]], list[int]]:
+    """The rows and pile of a later round of ``seed`` (as the engine deals it)."""
+    rng = random.Random(f"{seed}:{round_no}:deal")
+    deck = list(TAMALOU.compiled.deck)
+    rng.shuffle(deck)
+    k = TAMALOU.cards_per_player
+    return [deck[i * k : (i + 1) * k] for i in range(players)], deck[players * k :]
+
+
+def table_id(h: BotHarness) -> int:
+    return int(h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
+
+
+async def open_table(h: BotHarness, players: list[str], **options: int) -> None:
+    emu = h.emu
+    await emu.slash(players[0], "tamalou new", **options)
+    for p in players[1:]:
+        await emu.click(p, h.table_message(), "Join")
+    await emu.click(players[0], h.table_message(), "Start")
+
+
+async def peek_all(h: BotHarness, players: list[str]) -> None:
+    """Everybody opens their peek; then the peek phase ends (R-S5)."""
+    for p in players:
+        await h.emu.click(p, h.table_message(), "My cards")
+    h.advance(5_100)
+    await h.emu.wait_for(lambda: "to play" in h.table_message().text, 10, "the first turn")
+
+
+async def forged_click(
+    h: BotHarness,
+    user: str,
+    custom_id: str,
+    *,
+    on: Message | None = None,
+    values: list[str] | None = None,
+    wait: bool = True,
+) -> Interaction:
+    """A press on a component the bot never sent (a stale or crafted custom_id).
+
+    The interaction's message carries a button (or select) with that custom_id, as a
+    message from an older round, table or bot version would.
+    """
+    emu = h.emu
+    msg = on if on is not None else h.table_message()
+    member = emu.member(user)
+    if values is None:
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        comp: dict[str, Any] = {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}
+    else:
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        comp = {
+            "type": 3,
+            "custom_id": custom_id,
+            "options": [{"label": v, "value": v} for v in values],
+        }
+    inter = emu._new_interaction(
+        3, member, emu.channel(None), custom_id, data, locale=None, at=None, message=msg
+    )
+    inter.payload["message"]["components"] = [{"type": 1, "components": [comp]}]
+    return await emu._send(inter, wait, 10.0)
+
+
+def public_text(emu: Emulator) -> str:
+    return "\n".join(m.text for m in emu.channel_messages())
+
+
+# -- powers (R-P) ---------------------------------------------------------------------------
+
+
+async def test_r_p1_jack_play_again_is_a_pile_only_extra_turn(harness: BotHarness) -> None:
+    """R-P1, R-T5: a thrown Jack offers "Play again"; the extra turn draws from the pile only."""
+    h, emu = harness, harness.emu
+    seed = find_seed(
+        2,
+        lambda g: (
+            g.round.first_player == 0
+            and rank(g.round.pile[-1]) == "J"
+            and rank(g.round.pile[-2]) not in FACES
+        ),
+    )
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    game = h.game()
+    jack, second = game.round.pile[-1], game.round.pile[-2]
+    tid = table_id(h)
+    await emu.click("alice", h.table_message(), "Draw")
+    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    panel = emu.last_ephemeral("alice")
+    assert "Jack: play a whole new turn" in panel.content
+    assert {b.label for b in panel.buttons()} == {"Play again (Jack)", "Pass"}
+    assert "may use the Jack (play again)" in h.table_message().text
+    await emu.click("alice", panel, "Play again (Jack)")
+    panel = emu.last_ephemeral("alice")
+    labels = {b.label for b in panel.buttons()}
+    assert "Draw" in labels and not any(str(b).startswith("Take") for b in labels)
+    assert "Tamalou!" not in labels  # no call in the Jack's extra turn
+    table = h.table_message()
+    assert "alice plays again (Jack)" in table.text
+    assert "extra turn of the Jack: pile only" in table.text
+    # the discard (a face card anyway) cannot be taken, whatever button is pressed
+    await forged_click(h, "alice", f"tamalou:take:{tid}:1")
+    assert "draw from the pile" in emu.last_ephemeral("alice").content
+    await emu.click("alice", panel, "Draw")
+    assert f"You drew **{label(second)}**" in emu.last_ephemeral("alice").content
+    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    game = h.game()
+    assert game.round.discard == [jack, second]
+    assert game.round.current == 1 and game.round.transmitted is None  # never transmitted
+    await emu.click("bob", h.table_message(), "My cards")
+    labels = {b.label for b in emu.last_ephemeral("bob").buttons()}
+    assert "Piocher" in labels and "Rejouer (Valet)" not in labels
+
+
+async def test_r_p2_queen_swap_pauses_doubles_and_is_transmitted_once(
+    harness: BotHarness,
+) -> None:
+    """R-P2, R-D7, R-P6: the Queen's blind swap through buttons and a select; the next
+    player may use it instead of drawing; the player after them may not."""
+    h, emu = harness, harness.emu
+
+    def wanted(g: Game) -> bool:
+        r = g.round
+        return r.first_player == 0 and rank(r.pile[-1]) == "Q" and rank(r.pile[-2]) not in FACES
+
+    seed = find_seed(3, wanted)
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob", "carol"])
+    await peek_all(h, ["alice", "bob", "carol"])
+    before = h.game()
+    a2, b3 = before.round.seats[0].row[1], before.round.seats[1].row[2]
+    await emu.click("alice", h.table_message(), "Draw")
+    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    panel = emu.last_ephemeral("alice")
+    assert "Queen: choose one of your cards" in panel.content
+    assert {b.label for b in panel.buttons()} == {
+        "My card 1",
+        "My card 2",
+        "My card 3",
+        "My card 4",
+        "Pass",
+    }
+    await emu.click("alice", panel, "My card 2")
+    panel = emu.last_ephemeral("alice")
+    (select,) = panel.selects()
+    options = {o["label"] for o in select.options}
+    assert "bob — card 3" in options and "carol — card 1" in options
+    assert not any(o.startswith("alice") for o in options)  # never yourself
+    await emu.select("alice", panel, None, ["bob — card 3"])
+    game = h.game()
+    assert game.round.seats[0].row[1] == b3 and game.round.seats[1].row[2] == a2
+    table = h.table_message()
+    assert "alice swapped their card 2 with bob's card 3" in table.text
+    for card in (a2, b3):  # nobody saw the swapped cards
+        assert label(card) not in table.text
+    # R-D7: doubles are paused for 2 s while the swap is shown
+    await emu.click("carol", table, "Double 1")
+    assert "suspendus" in emu.last_ephemeral("carol").content
+    assert len(h.game().round.seats[2].row) == 4  # refused: no penalty
+    # R-P6: bob may use the Queen instead of drawing
+    await emu.click("bob", table, "My cards")
+    panel = emu.last_ephemeral("bob")
+    assert "pouvoir" in panel.content.lower()
+    labels = {b.label for b in panel.buttons()}
+    assert {"Piocher", "Ma carte 1"} <= labels
+    h.advance(2_100)
+    await emu.click("bob", panel, "Ma carte 1")
+    panel = emu.last_ephemeral("bob")
+    (select,) = panel.selects()
+    assert {o["value"] for o in select.options} >= {"2.1", "0.4"}
+    b1, c4 = h.game().round.seats[1].row[0], h.game().round.seats[2].row[3]
+    await emu.select("bob", panel, None, ["2.4"])
+    game = h.game()
+    assert game.round.seats[1].row[0] == c4 and game.round.seats[2].row[3] == b1
+    assert "bob swapped their card 1 with carol's card 4" in h.table_message().text
+    assert game.round.current == 2 and game.round.transmitted is None  # not transmitted again
+    await emu.click("carol", h.table_message(), "My cards")
+    labels = {b.label for b in emu.last_ephemeral("carol").buttons()}
+    assert "Piocher" in labels and not any(lb.startswith("Ma carte") for lb in labels)
+
+
+async def test_r_p3_king_look_is_private_hidden_after_2_s_and_transmitted(
+    harness: BotHarness,
+) -> None:
+    """R-P3, R-P6: "Look at n" shows one card to the looker only, hidden after 2 s by an
+    edit of the ephemeral; the next player may look too instead of drawing."""
+    h, emu = harness, harness.emu
+
+    def wanted(g: Game) -> bool:
+        r = g.round
+        return r.first_player == 0 and rank(r.pile[-1]) == "K"
+
+    seed = find_seed(2, wanted)
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    game = h.game()
+    a3, b2 = game.round.seats[0].row[2], game.round.seats[1].row[1]
+    await emu.click("alice", h.table_message(), "Draw")
+    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    panel = emu.last_ephemeral("alice")
+    assert "King: look at one of your cards" in panel.content
+    assert {b.label for b in panel.buttons()} >= {"Look at 1", "Look at 4", "Pass"}
+    await emu.click("alice", panel, "Look at 3")
+    panel = emu.last_ephemeral("alice")
+    assert f"alice's card 3 is **{label(a3)}**" in panel.content
+    assert emu.leaks(label(a3), owner="alice") == []
+    assert "alice looked at their card 3" in h.table_message().text
+    h.advance(2_100)
+    await emu.wait_for(
+        lambda: label(a3) not in emu.last_ephemeral("alice").content, 10, "the look to be hidden"
+    )
+    assert emu.last_ephemeral("alice").id == panel.id  # the same ephemeral, edited
+    # R-P6: bob may look instead of drawing
+    await emu.click("bob", h.table_message(), "My cards")
+    panel = emu.last_ephemeral("bob")
+    assert {"Piocher", "Regarder 2"} <= {b.label for b in panel.buttons()}
+    await emu.click("bob", panel, "Regarder 2")
+    assert label(b2) in emu.last_ephemeral("bob").content
+    assert emu.leaks(label(b2), owner="bob") == []
+    game = h.game()
+    assert game.round.current == 0 and game.round.transmitted is None  # not transmitted again
+    assert len(game.round.discard) == 1  # bob used the power: he did not draw
+
+
+# -- the discard (R-T2, R-T3) -------------------------------------------------------------
+
+
+async def test_r_t2_take_the_discard_must_keep_and_faces_are_never_offered(
+    harness: BotHarness,
+) -> None:
+    """R-T2, R-T3, R-T5: bob takes alice's thrown card (it must replace one of his); the
+    Queen he discards offers a power he passes (R-P6: a passed power is not transmitted);
+    a face card on the discard is never offered to take."""
+    h, emu = harness, harness.emu
+
+    def wanted(g: Game) -> bool:
+        r = g.round
+        return (
+            r.first_player == 0
+            and rank(r.pile[-1]) not in FACES
+            and rank(r.seats[1].row[1]) == "Q"
+        )
+
+    seed = find_seed(2, wanted)
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    game = h.game()
+    thrown, queen = game.round.pile[-1], game.round.seats[1].row[1]
+    tid = table_id(h)
+    await emu.click("alice", h.table_message(), "Draw")
+    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    table = h.table_message()
+    assert table.button(f"Take {label(thrown)}").disabled is False
+    await emu.click("bob", table, "My cards")
+    panel = emu.last_ephemeral("bob")
+    await emu.click("bob", panel, f"Prendre {label(thrown)}")
+    panel = emu.last_ephemeral("bob")
+    assert label(thrown) in panel.content
+    labels = {b.label for b in panel.buttons()}
+    assert "Remplacer 2" in labels and "Jeter" not in labels  # R-T3: it must be kept
+    assert f"bob took {label(thrown)} from the discard" in h.table_message().text
+    await forged_click(h, "bob", f"tamalou:throw:{tid}:1", on=panel)
+    assert "doit remplacer" in emu.last_ephemeral("bob").content
+    await emu.click("bob", panel, "Remplacer 2")  # the panel is edited in place
+    assert {b.label for b in panel.buttons()} >= {"Ma carte 1", "Passer"}  # R-T5
+    await emu.click("bob", panel, "Passer")
+    game = h.game()
+    assert game.round.seats[1].row[1] == thrown and game.round.discard[-1] == queen
+    assert game.round.current == 0 and game.round.transmitted is None
+    table = h.table_message()
+    assert "bob passed the power (Queen (blind swap))" in table.text
+    assert table.button(f"Take {label(queen)}").disabled  # never a face card
+    await emu.click("alice", table, "My cards")
+    labels = {b.label for b in emu.last_ephemeral("alice").buttons()}
+    assert "Draw" in labels and f"Take {label(queen)}" not in labels
+    assert not any(lb.startswith("My card") for lb in labels)  # passed: not transmitted
+    await forged_click(h, "alice", f"tamalou:take:{tid}:1")
+    assert "never taken from the discard" in emu.last_ephemeral("alice").content
+    assert h.game().round.stage == "start"
