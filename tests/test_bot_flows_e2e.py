@@ -59,6 +59,10 @@ def deal(seed: str, round_no: int, players: int) -> tuple[list[list[int]], list[
     return [deck[i * k : (i + 1) * k] for i in range(players)], deck[players * k :]
 
 
+def h_rows(seed: str, players: int = 2) -> list[list[int]]:
+    return deal(seed, 1, players)[0]
+
+
 def table_id(h: BotHarness) -> int:
     return int(h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
 
@@ -290,9 +294,7 @@ async def test_r_t2_take_the_discard_must_keep_and_faces_are_never_offered(
     def wanted(g: Game) -> bool:
         r = g.round
         return (
-            r.first_player == 0
-            and rank(r.pile[-1]) not in FACES
-            and rank(r.seats[1].row[1]) == "Q"
+            r.first_player == 0 and rank(r.pile[-1]) not in FACES and rank(r.seats[1].row[1]) == "Q"
         )
 
     seed = find_seed(2, wanted)
@@ -332,3 +334,151 @@ async def test_r_t2_take_the_discard_must_keep_and_faces_are_never_offered(
     await forged_click(h, "alice", f"tamalou:take:{tid}:1")
     assert "never taken from the discard" in emu.last_ephemeral("alice").content
     assert h.game().round.stage == "start"
+
+
+# -- doubles (R-D) --------------------------------------------------------------------------
+
+
+async def test_r_d5_wrong_rank_then_blocked_and_a_double_click_is_free(harness: BotHarness) -> None:
+    """R-D5: a wrong-rank double is shown to all and costs a penalty card; R-D6: after the
+    second miss doubles are blocked ("blocked until"), refused without penalty; a double
+    click on a winning double is refused without penalty."""
+    h, emu = harness, harness.emu
+
+    def wanted(g: Game) -> bool:
+        r = g.round
+        top = rank(r.pile[-1])
+        return (
+            r.first_player == 0
+            and top not in FACES
+            and all(rank(c) != top for c in r.seats[1].row[:3])
+            and rank(r.seats[2].row[2]) == top
+        )
+
+    seed = find_seed(3, wanted)
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob", "carol"])
+    await peek_all(h, ["alice", "bob", "carol"])
+    game = h.game()
+    b1, b2, c3 = game.round.seats[1].row[0], game.round.seats[1].row[1], game.round.seats[2].row[2]
+    await emu.click("alice", h.table_message(), "Draw")
+    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    await emu.click("bob", h.table_message(), "Double 1")
+    assert f"Mauvaise valeur : votre {label(b1)}" in emu.last_ephemeral("bob").content
+    assert f"bob missed a double: {label(b1)} shown, penalty card" in h.table_message().text
+    game = h.game()
+    assert len(game.round.seats[1].row) == 5 and game.round.seats[1].row[0] == b1  # back in place
+    await emu.click("bob", h.table_message(), "Double 2")  # the 1st miss blocks nothing
+    assert label(b2) in emu.last_ephemeral("bob").content
+    assert len(h.game().round.seats[1].row) == 6
+    assert "🚫" in h.table_message().text
+    await emu.click("bob", h.table_message(), "Double 3")
+    refusal = emu.last_ephemeral("bob").content
+    assert "bloqués jusqu'à <t:" in refusal
+    assert len(h.game().round.seats[1].row) == 6  # refused: no penalty
+    # carol presses her winning double twice
+    button = h.table_message().button("Double 3")
+    assert button.custom_id is not None
+    first = await forged_click(h, "carol", button.custom_id, wait=False)
+    second = await forged_click(h, "carol", button.custom_id, wait=False)
+    await emu.handled(first)
+    await emu.handled(second)
+    answers = [m.content for m in emu.ephemerals("carol")[-2:]]
+    assert any("Double !" in a for a in answers)
+    assert any("déjà doublé" in a for a in answers)
+    game = h.game()
+    assert game.round.seats[2].row == [
+        *game.round.seats[2].row[:2],
+        None,
+        game.round.seats[2].row[3],
+    ]
+    assert len(game.round.seats[2].row) == 4 and game.round.discard[-1] == c3
+    assert f"carol doubled a {label(c3)} (card 3)" in h.table_message().text
+
+
+# -- rounds and the match (R-M) -------------------------------------------------------------
+
+
+async def test_next_round_timeouts_away_and_the_match_end(harness: BotHarness) -> None:
+    """R-E1, R-M4: "Next round" re-posts the table (the old message says it continues
+    below) and the round winner starts; R-S5: the peek phase ends by itself after 30 s;
+    R-K3: short turns after a timeout; R-K4: away after two, the round ends when all but
+    one are away; R-M3: the standings, Rematch, and buttons of a finished table refused."""
+    h, emu = harness, harness.emu
+
+    def wanted(g: Game) -> bool:
+        r = g.round
+        a, b = total(r.seats[0].row), total(r.seats[1].row)
+        if not (
+            r.first_player == 1
+            and a <= 5 < b
+            and rank(r.pile[-1]) not in FACES
+            and rank(r.pile[-2]) not in FACES
+        ):
+            return False
+        rows, _ = deal(g.seed, 2, 2)
+        return max(total(rows[0]), b + total(rows[1])) > max(10, b)
+
+    seed = find_seed(2, wanted)
+    await h.start(seeds=[seed])
+    target = max(10, int(total(h_rows(seed)[1])))
+    await open_table(h, ["alice", "bob"], target=target)
+    await peek_all(h, ["alice", "bob"])
+    await emu.click("bob", h.table_message(), "My cards")
+    old_panel = emu.last_ephemeral("bob")  # a round-1 panel with round-1 buttons
+    await emu.click("bob", h.table_message(), "My cards")
+    await emu.click("bob", emu.last_ephemeral("bob"), "Piocher")
+    await emu.click("bob", emu.last_ephemeral("bob"), "Jeter")
+    await emu.click("alice", h.table_message(), "Tamalou!")
+    await emu.click("bob", h.table_message(), "Draw")
+    await emu.click("bob", emu.last_ephemeral("bob"), "Jeter")
+    h.advance(5_100)
+    await emu.wait_for(lambda: "round 1 is over" in h.table_message().text, 10, "the round end")
+    round1 = h.table_message()
+    assert "Next round starts" in round1.text and "after a right Tamalou" in round1.text
+    game = h.game()
+    assert game.history[0].places == [1, 2] and game.history[0].scores[0] == 0
+    await emu.click("bob", round1, "Next round")
+    await emu.wait_for(lambda: h.table_message().id != round1.id, 10, "the round-2 message")
+    assert round1.content == "This round is over: the table continues below."
+    assert round1.components == []
+    table = h.table_message()
+    assert "round 2" in table.text and "Peek phase" in table.text
+    game = h.game()
+    assert game.round.round_no == 2 and game.round.first_player == 0  # R-M4: alice won
+    # a round-1 button in round 2
+    await emu.click("bob", old_panel, "Piocher")
+    assert "manche précédente" in emu.last_ephemeral("bob").content
+    # R-S5: nobody peeks; the first turn starts 30 s after the deal
+    h.advance(30_100)
+    await emu.wait_for(lambda: "**alice** to play" in h.table_message().text, 10, "the 1st turn")
+    await emu.click("bob", h.table_message(), "My cards")
+    panel = emu.last_ephemeral("bob")
+    assert not any(b.label.startswith("Regarder les cartes") for b in panel.buttons())
+    assert not any(label(c) in panel.content for c in h.game().round.seats[1].row)  # lost peek
+    # R-K3, R-K4: alice, bob, then alice (short turn) let the clock play
+    h.advance(45_100)
+    await emu.wait_for(lambda: h.game().round.current == 1, 10, "alice's timeout")
+    assert "alice ran out of time" in h.table_message().text and "⏱" in h.table_message().text
+    h.advance(45_100)
+    await emu.wait_for(lambda: h.game().round.current == 0, 10, "bob's timeout")
+    r = h.game().round
+    assert r.turn_deadline - r.turn_started == 15_000  # R-K3: a short turn
+    h.advance(15_100)
+    await emu.wait_for(lambda: "match is over" in h.table_message().text, 10, "the match end")
+    over = h.table_message().text
+    assert "every player but one was away" in over
+    game = h.game()
+    assert game.over and game.history[1].reason == "away"
+    for s, name in enumerate(("alice", "bob")):
+        assert f"{name}**" in over and f"(total {game.cumulative[s]:g})" in over
+    winner = ("alice", "bob")[game.winners[0]]
+    assert f"Winner\n{winner}" in over
+    # the finished table refuses its old buttons
+    await emu.click("bob", old_panel, "Piocher")
+    assert "Cette table est fermée" in emu.last_ephemeral("bob").content
+    await emu.click("alice", h.table_message(), "Rematch")
+    await emu.wait_for(lambda: "round 1" in h.table_message().text, 10, "the rematch")
+    await forged_click(h, "bob", f"tamalou:rematch:{table_id(h) - 1}")
+    assert "déjà une table" in emu.last_ephemeral("bob").content
+    assert len(h.sql("SELECT id FROM matches")) == 2
