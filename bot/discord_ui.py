@@ -64,6 +64,22 @@ class TamalouBot(commands.Bot):
         )
         self.guild_languages: dict[int, str] = {}
         self._refreshed = False
+        self._item_templates: list[re.Pattern[str]] = []
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self._item_templates += [i.__discord_ui_compiled_template__ for i in items]
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A component no button of ours matches (a message of an older version): answer it,
+        or Discord shows "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data = cast(dict[str, Any], interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if any(p.fullmatch(custom_id) for p in self._item_templates):
+            return
+        await reply(interaction, t(lang_of(interaction.locale), "err.bad_button"))
 
     async def setup_hook(self) -> None:
         await self.storage.open()
