@@ -8,8 +8,6 @@ carol (French: their ephemerals and panel buttons are French), dave (en-GB), eri
 
 from __future__ import annotations
 
-import asyncio
-import json
 import random
 from pathlib import Path
 from typing import Any
@@ -20,7 +18,7 @@ from tamalou import cards
 from tamalou.rules import TAMALOU
 from tamalou.state import Game
 from tests.bot_harness import BotHarness, find_seed
-from tests.emulator import CommandNotAvailableError, Emulator, Interaction, Message
+from tests.emulator import Emulator, Interaction, Message
 
 pytestmark = pytest.mark.e2e
 
@@ -482,3 +480,96 @@ async def test_next_round_timeouts_away_and_the_match_end(harness: BotHarness) -
     await forged_click(h, "bob", f"tamalou:rematch:{table_id(h) - 1}")
     assert "déjà une table" in emu.last_ephemeral("bob").content
     assert len(h.sql("SELECT id FROM matches")) == 2
+
+
+# -- refusals -------------------------------------------------------------------------------
+
+
+async def test_refusals_forged_buttons_spam_and_a_cancelled_table(harness: BotHarness) -> None:
+    """Not your turn; forged, unknown and malformed custom ids are refused politely; a user
+    spamming a button applies it once; the host (not another player) cancels; a cancelled
+    table refuses its buttons."""
+    h, emu = harness, harness.emu
+
+    def wanted(g: Game) -> bool:
+        r = g.round
+        return r.first_player == 0 and rank(r.pile[-1]) not in FACES
+
+    seed = find_seed(3, wanted)
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob", "erin"])
+    await peek_all(h, ["alice", "bob", "erin"])
+    tid = table_id(h)
+    table = h.table_message()
+    await emu.click("erin", table, "Draw")
+    assert "It is not your turn" in emu.last_ephemeral("erin").content
+    await emu.click("bob", table, "Tamalou!")
+    assert "Ce n'est pas votre tour" in emu.last_ephemeral("bob").content
+    await emu.click("dave", table, "Draw")
+    assert "not at this table" in emu.last_ephemeral("dave").content
+    forged = {
+        f"tamalou:zzz:{tid}:1": "This button is not valid",  # unknown verb
+        f"tamalou:draw:{tid + 7}:1": "This table is closed",  # unknown table
+        f"tamalou:dbl:{tid}:1.2": "This button is not valid",  # an argument missing
+        f"tamalou:rep:{tid}": "This button is not valid",
+        f"tamalou:look:{tid}:1..": "This button is not valid",
+        f"tamalou:draw:{tid}:9": "earlier round",  # a round that does not match
+        f"tamalou:look:{tid}:1.3": "no power to use",  # a verb the player may not use now
+    }
+    for custom_id, answer in forged.items():
+        await forged_click(h, "alice", custom_id)
+        assert answer in emu.last_ephemeral("alice").content, custom_id
+    await forged_click(h, "alice", f"tamalou:qswap:{tid}:1.2", values=["x.y"])
+    assert "This button is not valid" in emu.last_ephemeral("alice").content
+    await forged_click(h, "alice", f"tamalou:qswap:{tid}:1.2", values=["1.1"])
+    assert "no power to use" in emu.last_ephemeral("alice").content
+    assert h.game().round.stage == "start" and len(h.actions()) == 4  # 3 peeks and the tick
+    # spam: ten concurrent presses on Draw apply one draw
+    presses = [await emu.click("alice", h.table_message(), "Draw", wait=False) for _ in range(10)]
+    for press in presses:
+        await emu.handled(press)
+    kinds = [a.kind for a in h.actions()]
+    assert kinds.count("draw") == 1
+    answers = [m.content for m in emu.ephemerals("alice")[-10:]]
+    assert sum("You drew" in a for a in answers) == 1
+    assert sum("You already hold a card" in a for a in answers) == 9
+    panel = next(m for m in emu.ephemerals("alice") if "You drew" in m.content)
+    throw = panel.button("Throw it").custom_id
+    assert throw is not None
+    presses = [await forged_click(h, "alice", throw, on=panel, wait=False) for _ in range(6)]
+    for press in presses:
+        await emu.handled(press)
+    game = h.game()
+    assert [a.kind for a in h.actions()].count("throw") == 1
+    assert len(game.round.discard) == 1 and game.round.current == 1 and game.round.stage == "start"
+    assert len(game.round.pile) == 52 - 12 - 1
+    # cancel: not bob (a player), not dave (outside), but the host
+    await emu.slash("bob", "tamalou cancel")
+    assert "Seul l'hôte" in emu.last_ephemeral("bob").content
+    await emu.slash("dave", "tamalou cancel")
+    assert "Only the host" in emu.last_ephemeral("dave").content
+    await emu.click("bob", h.table_message(), "My cards")
+    bob_panel = emu.last_ephemeral("bob")
+    await emu.slash("alice", "tamalou cancel")
+    assert f"Table {tid} is closed" in emu.last_ephemeral("alice").content
+    closed = emu.channel_messages()[-1]
+    assert "The table was cancelled" in closed.text and closed.components == []
+    await emu.click("bob", bob_panel, "Piocher")
+    assert "Cette table est fermée" in emu.last_ephemeral("bob").content
+    await forged_click(h, "erin", f"tamalou:draw:{tid}:1", on=closed)
+    assert "This table is closed" in emu.last_ephemeral("erin").content
+    assert h.sql("SELECT status FROM matches")[0]["status"] == "cancelled"
+
+
+async def test_a_custom_id_no_button_matches_is_still_answered(harness: BotHarness) -> None:
+    """A component whose custom_id matches no button of this bot version (an old message)
+    gets an answer, not Discord's "This interaction failed"."""
+    h, emu = harness, harness.emu
+    await h.start()
+    await emu.slash("alice", "tamalou new")
+    emu.response_deadline = 1.0
+    for custom_id in ("tamalou:draw:1:abc", "tamalou:qswap:1", "something:else"):
+        inter = await forged_click(h, "alice", custom_id)
+        await emu.responded(inter)
+        assert inter.responded and not inter.expired, custom_id
+        assert "This button is not valid" in emu.last_ephemeral("alice").content
