@@ -573,3 +573,64 @@ async def test_a_custom_id_no_button_matches_is_still_answered(harness: BotHarne
         await emu.responded(inter)
         assert inter.responded and not inter.expired, custom_id
         assert "This button is not valid" in emu.last_ephemeral("alice").content
+
+
+# -- commands -------------------------------------------------------------------------------
+
+
+async def test_commands_rules_settings_kick_cancel_and_lobby_expiry(harness: BotHarness) -> None:
+    """/tamalou rules (ephemeral, the reader's language); /tamalou settings (Manage Server
+    only; French makes public messages French); /tamalou kick (host); /tamalou cancel by a
+    Manage Server member; a lobby nobody starts closes after 10 minutes."""
+    h, emu = harness, harness.emu
+    await h.start()
+    await emu.slash("alice", "tamalou rules")
+    await emu.slash("bob", "tamalou rules")
+    assert "Tamalou in short" in emu.last_ephemeral("alice").content
+    assert "Le Tamalou en bref" in emu.last_ephemeral("bob").content
+    assert emu.channel_messages() == []  # nothing public
+    # a subcommand cannot be hidden by Discord (default permissions are per top-level
+    # command): the bot checks Manage Server itself
+    await emu.slash("bob", "tamalou settings", language="en")
+    assert "permission Gérer le serveur" in emu.last_ephemeral("bob").content
+    await emu.slash("alice", "tamalou settings", language="fr", turn_seconds=20)
+    assert "language fr, 20 s per turn" in emu.last_ephemeral("alice").content
+    await emu.slash("dave", "tamalou new")
+    lobby = h.table_message()
+    assert "en attente de joueurs" in lobby.text and "20 s par tour" in lobby.text
+    assert "Table 1 is open" in emu.last_ephemeral("dave").content  # ephemerals: dave's language
+    for p in ("bob", "carol", "erin"):
+        await emu.click(p, h.table_message(), "Rejoindre")
+    await emu.slash("carol", "tamalou kick", seat=2)
+    assert "Seul l'hôte" in emu.last_ephemeral("carol").content
+    await emu.slash("dave", "tamalou kick", seat=1)
+    assert "cannot remove yourself" in emu.last_ephemeral("dave").content
+    await emu.slash("dave", "tamalou kick", seat=6)
+    assert "nobody in that seat" in emu.last_ephemeral("dave").content
+    await emu.slash("dave", "tamalou kick", seat=2)
+    assert "bob was removed" in emu.last_ephemeral("dave").content
+    assert "bob" not in h.table_message().text and "carol" in h.table_message().text
+    await emu.slash("bob", "tamalou cancel")
+    assert "Seul l'hôte" in emu.last_ephemeral("bob").content
+    await emu.slash("alice", "tamalou cancel")  # not seated, but Manage Server
+    assert "Table 1 is closed" in emu.last_ephemeral("alice").content
+    assert "La table a été annulée" in emu.channel_messages()[-1].text
+    await emu.slash("erin", "tamalou join")
+    assert "no Tamalou table" in emu.last_ephemeral("erin").content
+    # a lobby expires after 10 minutes
+    await emu.slash("erin", "tamalou new")
+    await emu.click("carol", h.table_message(), "Rejoindre")
+    h.advance(599_000)
+    await emu.slash("dave", "tamalou join")
+    assert "You sit at table 2" in emu.last_ephemeral("dave").content
+    h.advance(1_500)
+    await emu.wait_for(
+        lambda: "Personne n'a lancé la table à temps" in emu.channel_messages()[-1].text,
+        10,
+        "the lobby to expire",
+    )
+    assert emu.channel_messages()[-1].components == []
+    await emu.slash("carol", "tamalou start")
+    assert "pas de table" in emu.last_ephemeral("carol").content
+    rows = h.sql("SELECT status FROM tables ORDER BY id")
+    assert [r["status"] for r in rows] == ["cancelled", "cancelled"]
