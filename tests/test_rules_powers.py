@@ -203,3 +203,13 @@ def test_r_p6_transmitted_power_goes_to_the_next_player_who_plays() -> None:
     assert game.round.transmitted == "look_own" and game.round.current == 1
     assert public_view(game).transmitted == "look_own"
     assert only(apply(game, A.Look(1, 1, 1, T0 + 2)), E.Looked).transmitted
+
+
+def test_r_p1_extra_turn_clears_no_miss() -> None:
+    """R-P1 (ruling 4): the Jack's turn is the same turn: its start clears no miss (R-D6)."""
+    game = game_with(ROWS, pile=["9h", "Jh", "9s"], discard=["4h"])
+    apply(game, A.Double(0, 1, 1, T0))  # seat 0 misses once (not blocked); takes the 9h
+    assert game.round.seats[0].misses == 1
+    _throw_power(game)
+    apply(game, A.Replay(0, T0 + 10))
+    assert game.round.extra and game.round.seats[0].misses == 1

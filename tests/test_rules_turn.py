@@ -5,6 +5,7 @@ from __future__ import annotations
 from tamalou import actions as A
 from tamalou import events as E
 from tamalou.engine import apply
+from tamalou.rules import Rules
 from tamalou.views import public_view, view
 
 from .engine_helpers import (
@@ -200,3 +201,14 @@ def test_r_t7_no_card_to_draw_ends_the_round() -> None:
     assert game.round.discard[-1] == c("9c")
     assert all(c("9c") not in hand for hand in ended.hands)
     assert kinds(ev)[-1] == "round_ended"
+
+
+def test_r_t7_penalty_card_with_no_card_left_is_skipped() -> None:
+    """R-T7 (ruling 3): a penalty card owed when no card is left anywhere is skipped."""
+    rules = Rules(miss_penalty_cards=2)
+    rows = crowded_rows(2, [["Ac", "2c", "3c", "4c"], ["5c", "6c", "7c", "8c"]], ["9c"], ["9d"])
+    game = game_with(rows, pile=["9c"], discard=["9d"], rules=rules)
+    ev = apply(game, A.Double(1, 1, 1, T0))  # a 5 on a 9: a miss, two penalty cards owed
+    assert only(ev, E.DoubleMissed).reason == "wrong_rank"
+    assert only(ev, E.PenaltyCard).slot == len(rows[1]) + 1  # only one could be given
+    assert only(ev, E.RoundEnded).reason == "no_cards"
