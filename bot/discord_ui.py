@@ -347,7 +347,6 @@ async def on_component(
     bot = bot_of(interaction)
     lang = lang_of(interaction.locale)
     try:
-        await interaction.response.defer()
         await _component(bot, interaction, verb, table_id, arg, values, lang)
     except TableError as exc:
         await reply(interaction, t(lang, f"err.{exc.reason}", **exc.detail))
@@ -380,13 +379,18 @@ async def _component(
 ) -> None:
     service = bot.service
     user = interaction.user
+    # Defer only before a wait (storage, the reorder window): "My cards" and the refusals
+    # known at once answer in one call instead of a defer and a followup.
+    defer = interaction.response.defer
     if verb == "rematch":
+        await defer()
         await service.rematch(table_id, user.id)
         return
     if verb not in LOBBY_VERBS | PANEL_VERBS | {"draw", "take", "call", "hand", "dbl", "next"}:
         raise TableError("bad_button")
     table = service.table(table_id)
     if verb in LOBBY_VERBS:
+        await defer()
         await lobby_verb(bot, interaction, table, verb, lang)
         return
     at = snowflake_ms(interaction.id)
@@ -398,6 +402,7 @@ async def _component(
         raise TableError("old_round")
     from_panel = verb in PANEL_VERBS
     if verb == "qmine":
+        await defer()
         await show_panel(interaction, table, seat, lang, edit=True, queen_slot=parts[1])
         return
     if verb == "hand":
@@ -407,6 +412,7 @@ async def _component(
             await show_panel(interaction, table, seat, lang, edit=False)
             return
     action = build_action(verb, seat, parts, values, at)
+    await defer()
     outcome = await service.act(table, action, user.id)
     if outcome.error is not None:
         raise outcome.error
@@ -468,9 +474,11 @@ async def show_panel(
     at = now_ms()
     text, view = render.panel(table, seat, lang, at, queen_slot)
     view = frozen_view(view)
+    message: discord.InteractionMessage | discord.WebhookMessage | None = None
     if edit:
         await interaction.edit_original_response(content=text, view=view)
-        message: discord.InteractionMessage | discord.WebhookMessage | None = None
+    elif not interaction.response.is_done():  # the panel is the answer (@original)
+        await interaction.response.send_message(text, view=view, ephemeral=True)
     else:
         message = await interaction.followup.send(text, view=view, ephemeral=True, wait=True)
     game = table.game
