@@ -440,6 +440,8 @@ def _double(game: Game, a: A.Double, at: int, ev: Events) -> None:
         raise refusal
     r = game.round
     seat = r.seats[a.player]
+    if not 1 <= a.seq <= r.seq:
+        raise IllegalAction("no_such_card")  # bad input, not a miss: no card had that number
     if a.seq == seat.last_double_seq:
         # a double click on your own winning double: its slot is a hole by now, so this
         # check comes before the slot's

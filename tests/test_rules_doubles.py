@@ -93,10 +93,11 @@ def test_r_d4_double_on_a_taken_card_is_too_late() -> None:
     assert only(ev, E.DoubleMissed).reason == "too_late"
 
 
-def test_r_d4_double_on_an_empty_discard_is_too_late() -> None:
-    """R-D4 (ruling 8): a double aimed at an empty discard is too late, a miss."""
-    game = game_with(ROWS, pile=["9h"])
-    ev = apply(game, A.Double(1, 2, 1, T0))
+def test_r_d4_double_on_an_emptied_discard_is_too_late() -> None:
+    """R-D4 (ruling 8): a double aimed at a card taken from the discard (now empty) is too late."""
+    game = game_with(ROWS, pile=["9h"], discard=["5h"])
+    apply(game, A.TakeDiscard(game.round.current, T0))
+    ev = apply(game, A.Double(1, 2, 1, T0 + 10))
     assert only(ev, E.DoubleMissed).reason == "too_late"
     assert has(ev, E.PenaltyCard)
 
@@ -298,3 +299,10 @@ def test_r_d_rules_have_the_default_penalty() -> None:
     """R-D5/R-D6: one penalty card per miss; blocks 0, 5 s, 20 s, 60 s, until the end."""
     assert TAMALOU.miss_penalty_cards == 1
     assert TAMALOU.double_blocks_ms == (0, 5_000, 20_000, 60_000, -1)
+
+
+def test_r_d4_a_double_aimed_at_a_card_that_never_existed_is_refused() -> None:
+    """R-D4 ruling: a double naming a discard number never given is bad input, not a miss."""
+    game = game_with(ROWS, pile=["9h"], discard=["5h"])
+    for seq in (0, 2, 99):
+        refused(game, A.Double(1, 1, seq, T0 + 100), "no_such_card")
