@@ -38,9 +38,14 @@ def play_round(game: Game, rng: random.Random, max_actions: int = 5_000) -> int:
             apply(game, A.Tick(at))
             applied += 1
             continue
-        if r.phase == "play" and rng.random() < 0.85:
+        if r.phase == "play" and rng.random() < 0.95:
             options = legal_actions(game, r.current, at)  # the turn (and that player's doubles)
-        else:  # someone else tries a double on the discard top, right or wrong
+            # random players who double or call at every chance fill their rows with
+            # penalty cards and never end a round: they do both now and then
+            turn = [a for a in options if a.kind not in ("double", "call")]
+            if turn and rng.random() < 0.95:
+                options = turn
+        else:  # someone tries a double on the discard top, right or wrong
             options = double_actions(game, rng.randrange(n), at)
         if not options:
             continue
