@@ -1,0 +1,682 @@
+"""Load benchmark of the real bot through the local Discord emulator (docs/benchmarks.md).
+
+    .venv/bin/python -m tools.bench_bot            # the figures of docs/benchmarks.md
+    .venv/bin/python -m tools.bench_bot --quick    # a smoke run in about 30 s
+
+What it does, all on 127.0.0.1, bounded in clicks and in time:
+
+1. Builds SQLite databases of live tables (``--tables`` for the load, ``--restart-tables``
+   for the restart) by driving :class:`bot.service.TableService` with a presenter that
+   shows nothing: each table has ``--players`` emulator members, every seat peeked and
+   ``--turns`` turns played (its action log is what a restart replays).
+2. Starts the real bot (``python -m bot`` through the emulator's launcher, default
+   settings: 250 ms reorder window, 1 s edit interval) on an empty database, then on the
+   load database. The bot posts every table message on ``on_ready``.
+3. Load: ``--concurrency`` simulated players each click a button of a random table
+   (``My cards``, ``Draw``, an enabled ``Double n``; after a successful draw, the drawer
+   clicks ``Replace n`` on their panel), click after click. The latency of a click is
+   from its delivery on the gateway to the moment the emulator receives the bot's first
+   response (the defer). Interactions/s counts first responses; the drain (every
+   interaction fully handled: panel sent, table edited) is timed too.
+4. Memory per live table: the bot's VmRSS with N live tables minus with none, over N.
+5. Restart: a bot with ``--restart-tables`` live tables is killed (SIGKILL) and started
+   again; timed from the process spawn to the log line ``loaded N live tables``, to
+   ``on_ready``, and to every table message refreshed.
+
+The summary is printed on the last lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime as dt
+import gc
+import json
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # python tools/bench_bot.py
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from aiohttp import web
+
+from bot.service import LiveTable, TableService
+from bot.storage import Storage
+from tamalou import actions as A
+from tamalou.engine import legal_actions
+from tests.emulator import Emulator, EmulatorError, Interaction, MemberSpec, Message, User
+
+WORK = {"dir": ""}  # databases and bot logs (removed at the end unless --keep)
+BOT_MODULE = {"name": "bot"}  # --bot-module: e.g. a wrapper that profiles bot.__main__
+GOALS = {"rate": 500.0, "p99_ms": 100.0, "kb_per_table": 200.0, "restart_s": 5.0}
+
+
+# -- the emulator, with cheap per-interaction signals ------------------------------------
+
+
+class BenchEmulator(Emulator):
+    """The emulator, plus a future per interaction for its first response and its end.
+
+    ``Emulator.responded``/``handled`` re-check a predicate on every request the emulator
+    sees; with 50 waiters that costs the emulator's core more than the bot it measures.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.sent_at: dict[int, float] = {}
+        self.answered: dict[int, asyncio.Future[float]] = {}
+        self.finished: dict[int, asyncio.Future[None]] = {}
+
+    async def deliver(self, inter: Interaction) -> Interaction:
+        loop = asyncio.get_running_loop()
+        self.answered[inter.id] = loop.create_future()
+        self.finished[inter.id] = loop.create_future()
+        self.sent_at[inter.id] = loop.time()
+        return await super().deliver(inter)
+
+    async def h_callback(self, request: web.Request) -> web.StreamResponse:
+        try:
+            return await super().h_callback(request)
+        finally:
+            iid = int(request.match_info["iid"])
+            inter = self.interactions.get(iid)
+            fut = self.answered.get(iid)
+            if inter is not None and inter.responded and fut is not None and not fut.done():
+                rid = inter.callback_request_id
+                fut.set_result(self.requests[rid - 1].mono if rid else 0.0)
+
+    def _deadline_passed(self, inter: Interaction) -> None:
+        super()._deadline_passed(inter)
+        fut = self.answered.get(inter.id)
+        if inter.expired and fut is not None and not fut.done():
+            fut.set_result(float("nan"))
+
+    def _on_bot_event(self, ev: dict[str, Any]) -> None:
+        super()._on_bot_event(ev)
+        if ev.get("kind") == "handled":
+            fut = self.finished.get(int(ev["interaction_id"]))
+            if fut is not None and not fut.done():
+                fut.set_result(None)
+
+
+def make_emulator(tables: int, players: int, log_dir: Path) -> BenchEmulator:
+    log_dir.mkdir(parents=True, exist_ok=True)
+    members = [MemberSpec(f"p{i:04d}", "en-US") for i in range(tables * players)]
+    channels = [f"t{i:04d}" for i in range(tables)]
+    # a generous deadline: a slow answer is measured, not turned into a failure
+    return BenchEmulator(members=members, channels=channels, response_deadline=3.0, log_dir=log_dir)
+
+
+# -- building live tables -----------------------------------------------------------------
+
+
+class NullPresenter:
+    async def table_changed(self, table: LiveTable, at_once: bool = False) -> None:
+        return None
+
+    async def round_started(self, table: LiveTable) -> None:
+        return None
+
+    async def table_closed(self, table: LiveTable, reason: str) -> None:
+        return None
+
+
+@dataclass
+class TableInfo:
+    id: int
+    channel_id: int
+    users: list[User]
+    message: Message | None = None
+
+
+async def prefill(
+    db: Path, emu: Emulator, count: int, players: int, turns: int, seed: int
+) -> list[TableInfo]:
+    """``count`` live tables in mid-round, one per channel, seated with emulator members."""
+    rng = random.Random(seed)
+    storage = Storage(db)
+    await storage.open()
+    clock = {"now": 0}
+    service = TableService(storage, NullPresenter(), reorder_ms=0, clock=lambda: clock["now"])
+    members = emu.members
+    out: list[TableInfo] = []
+    real_now = int(time.time() * 1000)
+    for i, channel in enumerate(emu.guild.channels[:count]):
+        # the table's history runs up to about now, so its turn clock is still running
+        clock["now"] = real_now - (10 + 2 * turns) * 1000
+        users = members[i * players : (i + 1) * players]
+        settings = {"target": 100, "turn_seconds": 45, "max_players": 5}
+        table = await service.open_table(
+            emu.guild.id, channel.id, users[0].id, users[0].name, settings
+        )
+        for user in users[1:]:
+            await service.join(table, user.id, user.name)
+        await service.start(table, users[0].id)
+        for seat, user in enumerate(users):
+            await service.act(table, A.Peek(seat, clock["now"]), user.id)
+        clock["now"] += 6000
+        await service.tick(table)  # the peek phase ends
+        for _ in range(turns):
+            game = table.game
+            if game is None or game.over or game.round.phase != "play":
+                break
+            clock["now"] += 1000
+            seat = game.round.current
+            legal = [a for a in legal_actions(game, seat, clock["now"]) if a.kind != "call"]
+            if not legal:
+                break
+            draws = [a for a in legal if a.kind == "draw"]
+            action = draws[0] if draws else rng.choice(legal)
+            await service.act(table, action, users[seat].id)
+        out.append(TableInfo(table.id, channel.id, list(users)))
+    await storage.close()
+    return out
+
+
+# -- the bot process ----------------------------------------------------------------------
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) used by a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_cpu_s() -> float:
+    """CPU seconds the whole machine spent busy (all cores), from /proc/stat."""
+    fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(f) for f in fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def bot_env(emu: Emulator, db: Path) -> dict[str, str]:
+    return {
+        "TAMALOU_DB": str(db),
+        "TAMALOU_GUILD_ID": str(emu.guild.id),
+        "TAMALOU_LOG_LEVEL": "INFO",
+        "TAMALOU_SYNC_COMMANDS": "1",
+    }
+
+
+def logged_at(log_path: Path, needle: str) -> float | None:
+    """Wall-clock time of the first log line containing ``needle`` (asctime, ms)."""
+    with contextlib.suppress(OSError):
+        for line in log_path.read_text(errors="replace").splitlines():
+            if needle in line:
+                stamp = line[:23]
+                with contextlib.suppress(ValueError):
+                    return dt.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S,%f").timestamp()
+    return None
+
+
+def table_messages(emu: Emulator, tables: list[TableInfo]) -> int:
+    """Points each table at its newest message with table buttons; how many have one."""
+    by_channel = {t.channel_id: t for t in tables}
+    for msg in emu.messages.values():
+        info = by_channel.get(msg.channel_id)
+        if info is None or msg.recipient_id is not None or msg.deleted:
+            continue
+        newer = info.message is None or msg.id >= info.message.id
+        if newer and "tamalou:draw:" in json.dumps(msg.components):
+            info.message = msg
+    return sum(1 for t in tables if t.message is not None)
+
+
+async def start_and_refresh(
+    emu: BenchEmulator, db: Path, tables: list[TableInfo], count: int
+) -> dict[str, float]:
+    """Start the bot; times to ``loaded``, ``on_ready``, and ``count`` table messages shown."""
+    first_request = len(emu.requests)
+    t0 = time.time()
+    await emu.start_bot(BOT_MODULE["name"], env=bot_env(emu, db), timeout=120)
+    ready = time.time() - t0
+    assert emu.bot is not None
+    log_path = emu.bot.log_path
+    generation = emu.generation
+    seen = {"cursor": first_request, "n": 0}
+
+    def shown() -> bool:
+        reqs = emu.requests
+        for rec in reqs[seen["cursor"] :]:
+            route = rec.route or ""
+            if rec.generation == generation and (
+                (rec.method == "POST" and route.endswith("/channels/{cid}/messages"))
+                or (rec.method == "PATCH" and route.endswith("/channels/{cid}/messages/{mid}"))
+            ):
+                seen["n"] += 1
+        seen["cursor"] = len(reqs)
+        return seen["n"] >= count
+
+    await emu.wait_for(shown, 300, f"{count} table messages")
+    refreshed = time.time() - t0
+    loaded_at = logged_at(log_path, "loaded ") or float("nan")
+    table_messages(emu, tables)
+    return {"loaded_s": loaded_at - t0, "ready_s": ready, "refreshed_s": refreshed}
+
+
+# -- the load ------------------------------------------------------------------------------
+
+
+@dataclass
+class Load:
+    latencies: list[float] = field(default_factory=list)  # ms, first response
+    kinds: dict[str, int] = field(default_factory=dict)
+    lost: int = 0
+    skipped: int = 0
+    started: float = 0.0
+    last_answer: float = 0.0
+    drained: float = 0.0
+    clicks: int = 0
+    requests: dict[str, int] = field(default_factory=dict)  # REST calls the bot made
+    # (time, bot CPU s, our CPU s, whole machine CPU s)
+    cpu_marks: list[tuple[float, float, float, float]] = field(default_factory=list)
+
+    def mark(self, pid: int) -> None:
+        loop = asyncio.get_running_loop()
+        self.cpu_marks.append((loop.time(), cpu_s(pid), time.process_time(), machine_cpu_s()))
+
+
+async def run_load(
+    emu: BenchEmulator,
+    tables: list[TableInfo],
+    concurrency: int,
+    clicks: int,
+    seconds: float,
+    rng: random.Random,
+    warmup: int,
+    trivial_cid: str | None = None,
+) -> Load:
+    load = Load()
+    first_request = len(emu.requests)
+    assert emu.bot is not None
+    pid = emu.bot.pid
+    followups: list[tuple[User, Message, str]] = []  # a drawer's "Replace n" to press
+    pending: set[asyncio.Task[None]] = set()
+    loop = asyncio.get_running_loop()
+    budget = {"left": clicks + warmup, "warm": warmup}
+    deadline = loop.time() + seconds
+
+    def choose() -> tuple[User, Message, str, str] | None:
+        if followups:
+            user, msg, cid = followups.pop()
+            return user, msg, cid, "replace"
+        table = rng.choice(tables)
+        if trivial_cid is not None and table.message is not None:
+            return rng.choice(table.users), table.message, trivial_cid, "trivial"
+        msg = table.message
+        if msg is None:
+            return None
+        buttons = {
+            b.custom_id.split(":")[1]: b for b in msg.buttons() if b.custom_id and not b.disabled
+        }
+        doubles = [
+            b
+            for b in msg.buttons()
+            if b.custom_id and b.custom_id.startswith("tamalou:dbl:") and not b.disabled
+        ]
+        roll = rng.random()
+        user = rng.choice(table.users)
+        if roll < 0.25 and "draw" in buttons:
+            return user, msg, buttons["draw"].custom_id or "", "draw"
+        if roll < 0.40 and doubles:
+            return user, msg, rng.choice(doubles).custom_id or "", "double"
+        if "hand" in buttons:
+            return user, msg, buttons["hand"].custom_id or "", "my cards"
+        return None
+
+    async def after(inter: Interaction) -> None:
+        """Once handled: a drawer presses "Replace n" on the panel the bot sent them."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(emu.finished[inter.id], 30)
+        for msg in (
+            emu.messages.get(m) for m in [inter.response_message_id, *inter.followup_ids] if m
+        ):
+            if msg is None:
+                continue
+            reps = [
+                b.custom_id
+                for b in msg.buttons()
+                if b.custom_id and b.custom_id.startswith("tamalou:rep:")
+            ]
+            if reps and len(followups) < concurrency:
+                followups.append((emu.users[inter.user_id], msg, rng.choice(reps)))
+                return
+
+    async def worker() -> None:
+        while budget["left"] > 0 and loop.time() < deadline:
+            picked = choose()
+            if picked is None:
+                load.skipped += 1
+                await asyncio.sleep(0)
+                continue
+            user, msg, cid, kind = picked
+            budget["left"] -= 1
+            try:
+                inter = await emu.click(user, msg, custom_id=cid, wait=False)
+            except EmulatorError:  # the button changed under the player's finger
+                load.skipped += 1
+                budget["left"] += 1
+                continue
+            if not load.started:
+                load.started = loop.time()
+            answered = await asyncio.wait_for(emu.answered[inter.id], 30)
+            if budget["warm"] > 0:
+                budget["warm"] -= 1
+                if budget["warm"] == 0:
+                    load.latencies.clear()
+                    load.kinds.clear()
+                    load.lost = 0
+                    load.started = loop.time()
+                    load.mark(pid)
+                continue
+            load.clicks += 1
+            load.last_answer = max(load.last_answer, answered if answered == answered else 0)
+            if answered != answered:  # nan: expired
+                load.lost += 1
+            else:
+                load.latencies.append((answered - emu.sent_at[inter.id]) * 1000)
+            load.kinds[kind] = load.kinds.get(kind, 0) + 1
+            if kind in ("draw", "my cards"):
+                task = asyncio.create_task(after(inter))
+                pending.add(task)
+                task.add_done_callback(pending.discard)
+
+    # The emulator keeps a deep copy of every message version: a full collection of that
+    # heap stalls its loop for up to half a second, which the clicks would then measure.
+    # The bot's own process is left as it is.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+    finally:
+        gc.enable()
+        gc.unfreeze()
+    load.mark(pid)
+    # drain: every click handled (defer, engine, log commit, panel, table edit)
+    await asyncio.gather(
+        *(asyncio.wait_for(f, 60) for f in emu.finished.values()), return_exceptions=True
+    )
+    load.drained = loop.time()
+    for rec in emu.requests[first_request:]:
+        key = f"{rec.method} {(rec.route or rec.path).removeprefix('/api/v{version}')}"
+        load.requests[key] = load.requests.get(key, 0) + 1
+    for task in list(pending):
+        task.cancel()
+    return load
+
+
+# -- the run --------------------------------------------------------------------------------
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def bench(args: argparse.Namespace) -> dict[str, Any]:
+    rng = random.Random(args.seed)
+    work = Path(tempfile.mkdtemp(prefix="tamalou-bench-"))
+    WORK["dir"] = str(work)
+    results: dict[str, Any] = {"work": str(work)}
+    say = print
+
+    # ---- load, memory with N tables
+    emu = make_emulator(args.tables, args.players, work / "logs-load")
+    await emu.start()
+    try:
+        t0 = time.perf_counter()
+        tables = await prefill(
+            work / "load.sqlite3", emu, args.tables, args.players, args.turns, args.seed
+        )
+        say(f"prefilled {len(tables)} live tables in {time.perf_counter() - t0:.1f} s")
+
+        await emu.start_bot(
+            BOT_MODULE["name"], env=bot_env(emu, work / "empty.sqlite3"), timeout=120
+        )
+        await asyncio.sleep(1.0)
+        assert emu.bot is not None
+        rss0 = rss_kb(emu.bot.pid)
+        await emu.stop_bot()
+
+        times = await start_and_refresh(emu, work / "load.sqlite3", tables, len(tables))
+        say(
+            f"bot up with {len(tables)} tables: loaded {times['loaded_s']:.2f} s, "
+            f"ready {times['ready_s']:.2f} s, messages {times['refreshed_s']:.2f} s"
+        )
+        await asyncio.sleep(1.0)
+        assert emu.bot is not None
+        rss_n = rss_kb(emu.bot.pid)
+        results["rss0_kb"] = rss0
+        results["rss_load_kb"] = rss_n
+        results["kb_per_table_200"] = (rss_n - rss0) / len(tables)
+        say(
+            f"RSS {rss0} kB empty, {rss_n} kB with {len(tables)} tables: "
+            f"{results['kb_per_table_200']:.1f} kB per table"
+        )
+
+        load = await run_load(
+            emu, tables, args.concurrency, args.clicks, args.seconds, rng, args.warmup
+        )
+        span = max(1e-9, load.last_answer - load.started)
+        (t0, bot0, me0, all0), (t1, bot1, me1, all1) = load.cpu_marks[0], load.cpu_marks[-1]
+        results["cpu_bot"] = (bot1 - bot0) / max(1e-9, t1 - t0)
+        results["cpu_emulator"] = (me1 - me0) / max(1e-9, t1 - t0)
+        results["cpu_others"] = (all1 - all0 - (bot1 - bot0) - (me1 - me0)) / max(1e-9, t1 - t0)
+        results["cpu_ms_per_click"] = (bot1 - bot0) * 1000 / max(1, load.clicks)
+        results["clicks"] = load.clicks
+        results["rate"] = len(load.latencies) / span
+        results["p50_ms"] = pct(load.latencies, 0.50)
+        results["p99_ms"] = pct(load.latencies, 0.99)
+        results["max_ms"] = max(load.latencies, default=float("nan"))
+        results["lost"] = load.lost
+        results["kinds"] = load.kinds
+        results["drain_rate"] = load.clicks / max(1e-9, load.drained - load.started)
+        assert emu.bot is not None
+        results["rss_after_load_kb"] = rss_kb(emu.bot.pid)
+        problems = emu.take_problems()
+        results["problems"] = {
+            k: sum(1 for p in problems if p.kind == k) for k in {p.kind for p in problems}
+        }
+        for p in problems[:5]:
+            say(f"  problem: {p}")
+        say(
+            "REST calls per click: "
+            + ", ".join(f"{k} {v / max(1, load.clicks):.2f}" for k, v in load.requests.items())
+            + f"\nload: {load.clicks} clicks {load.kinds}, skipped {load.skipped}, "
+            f"{results['rate']:.0f}/s first responses, p50 {results['p50_ms']:.1f} ms, "
+            f"p99 {results['p99_ms']:.1f} ms, max {results['max_ms']:.1f} ms, "
+            f"all handled at {results['drain_rate']:.0f}/s; CPU: bot {results['cpu_bot']:.0%} "
+            f"of a core ({results['cpu_ms_per_click']:.2f} ms a click), emulator and players "
+            f"{results['cpu_emulator']:.0%}, other processes {results['cpu_others']:.0%}"
+        )
+    finally:
+        await emu.close(graceful=True)
+
+    # ---- calibration: a trivial discord.py bot, same emulator, same load, same moment
+    if args.trivial:
+        emu = make_emulator(args.tables, args.players, work / "logs-trivial")
+        await emu.start()
+        try:
+            await emu.start_bot("tests.emulator_sample", timeout=120)
+            await emu.slash(emu.members[0], "demo hello")
+            hello = emu.last_message(emu.guild.channels[0])
+            secret = next(
+                b.custom_id for b in hello.buttons() if "demo:secret:" in (b.custom_id or "")
+            )
+            assert secret is not None
+            fake = [TableInfo(0, hello.channel_id, emu.members[: args.players * 10], hello)]
+            load = await run_load(
+                emu,
+                fake,
+                args.concurrency,
+                args.trivial,
+                args.seconds,
+                rng,
+                args.warmup,
+                trivial_cid=secret,
+            )
+            span = max(1e-9, load.last_answer - load.started)
+            results["trivial_rate"] = len(load.latencies) / span
+            results["trivial_p50_ms"] = pct(load.latencies, 0.50)
+            results["trivial_p99_ms"] = pct(load.latencies, 0.99)
+            t0, bot0, _, _ = load.cpu_marks[0]
+            t1, bot1, _, _ = load.cpu_marks[-1]
+            results["trivial_cpu_ms_per_click"] = (bot1 - bot0) * 1000 / max(1, load.clicks)
+            say(
+                f"trivial bot: {results['trivial_rate']:.0f}/s, p50 "
+                f"{results['trivial_p50_ms']:.1f} ms, p99 {results['trivial_p99_ms']:.1f} ms, "
+                f"{results['trivial_cpu_ms_per_click']:.2f} ms CPU a click"
+            )
+            emu.take_problems()
+        finally:
+            await emu.close(graceful=True)
+
+    # ---- restart with many tables
+    if args.restart_tables:
+        emu = make_emulator(args.restart_tables, args.players, work / "logs-restart")
+        await emu.start()
+        try:
+            t0 = time.perf_counter()
+            big = await prefill(
+                work / "big.sqlite3",
+                emu,
+                args.restart_tables,
+                args.players,
+                args.turns,
+                args.seed + 1,
+            )
+            say(f"prefilled {len(big)} live tables in {time.perf_counter() - t0:.1f} s")
+            await emu.start_bot(
+                BOT_MODULE["name"], env=bot_env(emu, work / "empty2.sqlite3"), timeout=120
+            )
+            await asyncio.sleep(1.0)
+            assert emu.bot is not None
+            rss0 = rss_kb(emu.bot.pid)
+            await emu.stop_bot()
+            first = await start_and_refresh(emu, work / "big.sqlite3", big, len(big))
+            await asyncio.sleep(1.0)
+            assert emu.bot is not None
+            rss_n = rss_kb(emu.bot.pid)
+            results["kb_per_table"] = (rss_n - rss0) / len(big)
+            say(
+                f"first start, {len(big)} tables (messages posted): loaded "
+                f"{first['loaded_s']:.2f} s, messages {first['refreshed_s']:.2f} s; RSS {rss0} "
+                f"-> {rss_n} kB: {results['kb_per_table']:.1f} kB per table"
+            )
+            runs = []
+            for i in range(args.restarts):
+                await emu.kill_bot()
+                runs.append(await start_and_refresh(emu, work / "big.sqlite3", big, len(big)))
+                r = runs[-1]
+                say(
+                    f"restart {i + 1}: loaded {r['loaded_s']:.2f} s, ready {r['ready_s']:.2f} "
+                    f"s, every table message refreshed {r['refreshed_s']:.2f} s"
+                )
+            for key in ("loaded_s", "ready_s", "refreshed_s"):
+                results[f"restart_{key}"] = statistics.median(r[key] for r in runs)
+            problems = emu.take_problems()
+            for p in problems[:5]:
+                say(f"  problem: {p}")
+        finally:
+            await emu.close(graceful=True)
+    return results
+
+
+def summary(args: argparse.Namespace, r: dict[str, Any]) -> str:
+    def mark(ok: bool) -> str:
+        return "ok" if ok else "MISSED"
+
+    lines = [
+        "",
+        f"== Tamalou bot load benchmark: {args.tables} live tables, {args.players} players "
+        f"each, {args.concurrency} concurrent clicks, default settings ==",
+        f"interactions/s (first response): {r['rate']:.0f}   "
+        f"[goal >= {GOALS['rate']:.0f}: {mark(r['rate'] >= GOALS['rate'])}]",
+        f"latency click -> first response: p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms"
+        f"   [goal p99 < {GOALS['p99_ms']:.0f}: {mark(r['p99_ms'] < GOALS['p99_ms'])}]",
+        f"fully handled (panel, engine, log, edits): {r['drain_rate']:.0f}/s; clicks "
+        f"{r['clicks']}, lost {r['lost']}, problems {r['problems'] or 'none'}",
+        f"bot CPU {r['cpu_ms_per_click']:.2f} ms a click ({r['cpu_bot']:.0%} of a core); "
+        f"emulator and players {r['cpu_emulator']:.0%}; other processes on this machine "
+        f"{r['cpu_others']:.0%} of a core",
+        f"memory per live table: {r['kb_per_table_200']:.1f} kB ({args.tables} tables)",
+    ]
+    if "trivial_rate" in r:
+        lines.insert(
+            5,
+            f"for scale, a trivial discord.py bot (one ephemeral answer a click) in this run: "
+            f"{r['trivial_rate']:.0f}/s, p50 {r['trivial_p50_ms']:.1f} ms, p99 "
+            f"{r['trivial_p99_ms']:.1f} ms, {r['trivial_cpu_ms_per_click']:.2f} ms CPU a click",
+        )
+    if "kb_per_table" in r:
+        lines.append(
+            f"memory per live table: {r['kb_per_table']:.1f} kB ({args.restart_tables} tables)"
+            f"   [goal < {GOALS['kb_per_table']:.0f}: "
+            f"{mark(r['kb_per_table'] < GOALS['kb_per_table'])}]"
+        )
+        lines.append(
+            f"restart with {args.restart_tables} live tables (median of {args.restarts}): "
+            f"all rebuilt {r['restart_loaded_s']:.2f} s, on_ready {r['restart_ready_s']:.2f} "
+            f"s, every message refreshed {r['restart_refreshed_s']:.2f} s   [goal < "
+            f"{GOALS['restart_s']:.0f} s: {mark(r['restart_loaded_s'] < GOALS['restart_s'])}]"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", type=int, default=200, help="live tables under load")
+    p.add_argument("--players", type=int, default=3, help="human players per table")
+    p.add_argument("--turns", type=int, default=30, help="turns already played per table")
+    p.add_argument("--concurrency", type=int, default=50, help="clicks in flight")
+    p.add_argument("--clicks", type=int, default=8000, help="measured clicks (bound)")
+    p.add_argument("--warmup", type=int, default=500, help="clicks before measuring")
+    p.add_argument("--seconds", type=float, default=60.0, help="load time limit")
+    p.add_argument("--restart-tables", type=int, default=1000, help="0: skip the restart")
+    p.add_argument("--restarts", type=int, default=3)
+    p.add_argument(
+        "--trivial",
+        type=int,
+        default=3000,
+        help="clicks on a trivial discord.py bot first, for scale (0: skip)",
+    )
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--bot-module", default="bot", help="module the launcher runs")
+    p.add_argument("--keep", action="store_true", help="keep the databases and bot logs")
+    p.add_argument("--quick", action="store_true", help="small smoke run")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.tables, args.clicks, args.warmup, args.restart_tables = 40, 1000, 100, 100
+        args.restarts, args.trivial = 1, 500
+    BOT_MODULE["name"] = args.bot_module
+    try:
+        results = asyncio.run(asyncio.wait_for(bench(args), 900))
+    finally:
+        if not args.keep:
+            shutil.rmtree(WORK["dir"], ignore_errors=True)
+    print(summary(args, results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
