@@ -190,13 +190,6 @@ def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.Vie
     v = discord.ui.View(timeout=None)
     rnd = pv.round_no
     playing = pv.phase == "play"
-    game = table.game
-    takeable = (  # R-T2: a Jack, Queen or King is never taken; the Jack's extra turn draws
-        game is not None
-        and pv.discard_top is not None
-        and not pv.extra_turn
-        and game.rules.compiled.takeable[cards.from_code(pv.discard_top)]
-    )
     v.add_item(
         _button(
             t(lang, "btn.draw"),
@@ -210,7 +203,7 @@ def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.Vie
         _button(
             t(lang, "btn.take", card=label(pv.discard_top)),
             cid("take", table.id, rnd),
-            disabled=not playing or not takeable,
+            disabled=not pv.discard_takeable,
             row=0,
         )
     )

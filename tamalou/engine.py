@@ -190,7 +190,7 @@ def _my_turn(game: Game, player: int) -> RoundState:
     return r
 
 
-def _can_take_discard(game: Game, r: RoundState) -> bool:
+def can_take_discard(game: Game, r: RoundState) -> bool:
     return bool(r.discard) and not r.extra and game.rules.compiled.takeable[r.discard[-1]]
 
 
@@ -702,7 +702,7 @@ def _turn_actions(game: Game, r: RoundState, p: int, at: int) -> list[A.Action]:
     if r.stage == "power":
         return [*_power_actions(game, r, p, r.power, at), A.Pass(p, at)]
     out = [A.Draw(p, at)]
-    if _can_take_discard(game, r):
+    if can_take_discard(game, r):
         out.append(A.TakeDiscard(p, at))
     if _can_call(game, r):
         out.append(A.CallTamalou(p, at))

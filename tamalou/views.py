@@ -10,7 +10,13 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from tamalou import cards
-from tamalou.engine import double_actions, doubles_refusal, legal_actions, next_deadline
+from tamalou.engine import (
+    can_take_discard,
+    double_actions,
+    doubles_refusal,
+    legal_actions,
+    next_deadline,
+)
 from tamalou.state import FOREVER, Game, RoundState
 
 
@@ -53,6 +59,9 @@ class PublicView(BaseModel):
     discard_top: str | None
     discard_seq: int | None
     discard_doubleable: bool
+    discard_takeable: (
+        bool  # R-T2: the current player may take it (not a face card, not a Jack turn)
+    )
     pile_size: int
     caller: int | None
     deadline: int | None  # when the clock next acts (turn end, peek end, ...)
@@ -140,6 +149,7 @@ def public_view(game: Game, at: int | None = None) -> PublicView:
         discard_top=cards.code(top) if top is not None else None,
         discard_seq=r.discard_seqs[-1] if r.discard else None,
         discard_doubleable=bool(r.discard) and not r.discard_spent[-1] and not over,
+        discard_takeable=playing and r.stage == "start" and can_take_discard(game, r),
         pile_size=len(r.pile),
         caller=r.caller,
         deadline=next_deadline(game),
