@@ -127,13 +127,16 @@ def apply(game: Game, action: A.Action) -> Events:
         raise IllegalAction("deadline_pending", deadline=due)
     handler = _HANDLERS[type(action)]
     seat = game.round.seats[action.player]
-    before = (seat.timeouts, seat.short, seat.away)
-    seat.timeouts, seat.short, seat.away = 0, False, False  # R-K3/R-K4: they act again
-    try:
+    if seat.timeouts or seat.short or seat.away:
+        before = (seat.timeouts, seat.short, seat.away)
+        seat.timeouts, seat.short, seat.away = 0, False, False  # R-K3/R-K4: they act again
+        try:
+            handler(game, action, at, ev)
+        except IllegalAction:
+            seat.timeouts, seat.short, seat.away = before
+            raise
+    else:
         handler(game, action, at, ev)
-    except IllegalAction:
-        seat.timeouts, seat.short, seat.away = before
-        raise
     game.now = at
     _post(game, at, ev)
     return ev
@@ -554,6 +557,8 @@ def _everyone_away(game: Game) -> bool:
     A table of AI players only has no human to wait for: the "all but one" count applies.
     """
     seats = game.round.seats
+    if not any(s.away for s in seats):
+        return False  # the usual case, checked at every end of turn
     humans = [s for s in seats if not s.is_ai]
     if humans and len(humans) < len(seats):
         return all(s.away for s in humans)
@@ -679,7 +684,11 @@ def double_actions(game: Game, player: int, at: int | None = None) -> list[A.Act
     """The doubles ``player`` may try on the current discard top (any of their cards)."""
     r = game.round
     at = game.now if at is None else at
-    if not r.discard or r.discard_spent[-1] or doubles_refusal(game, player, at):
+    if not r.discard or r.discard_spent[-1]:
+        return []
+    if r.current == player and r.stage != "start" and r.phase == "play":
+        return []  # R-D7, the usual refusal, without building its error
+    if doubles_refusal(game, player, at):
         return []
     seq = r.discard_seqs[-1]
     if r.seats[player].last_double_seq == seq:
@@ -717,7 +726,8 @@ def _power_actions(game: Game, r: RoundState, p: int, power: str | None, at: int
     mine = _slots(r.seats[p])
     opponents = [(i, _slots(s)) for i, s in enumerate(r.seats) if i != p and not s.frozen]
     if power == Power.BLIND_SWAP:
-        return [A.Swap(p, s, t, ts, at) for s in mine for t, slots in opponents for ts in slots]
+        swap = A.Swap  # a local name: this list can hold hundreds of actions
+        return [swap(p, s, t, ts, at) for s in mine for t, slots in opponents for ts in slots]
     if power == Power.LOOK_OWN:
         return [A.Look(p, p, s, at) for s in mine]
     if power == Power.LOOK_OPPONENT:
