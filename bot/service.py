@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import heapq
 import itertools
 import logging
@@ -98,15 +99,22 @@ class LiveTable:
 
 
 def rules_for(settings: dict[str, Any]) -> Rules:
-    """The table's rules: the tamalou preset with the table settings (R-M5, R-K1)."""
-    changes: dict[str, Any] = {}
-    if "target" in settings:
-        changes["target"] = float(settings["target"])
-    if "turn_seconds" in settings:
-        changes["turn_ms"] = int(settings["turn_seconds"]) * 1000
-    if "max_players" in settings:
-        changes["max_players"] = int(settings["max_players"])
-    return TAMALOU.model_copy(update=changes) if changes else TAMALOU
+    """The table's rules: the tamalou preset with the table settings (R-M5, R-K1).
+
+    Raises pydantic's ``ValidationError`` for settings the rules model refuses.
+    """
+    return _rules(
+        float(settings.get("target", TAMALOU.target)),
+        int(settings.get("turn_seconds", TAMALOU.turn_ms // 1000)),
+        int(settings.get("max_players", TAMALOU.max_players)),
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _rules(target: float, turn_seconds: int, max_players: int) -> Rules:
+    data = TAMALOU.model_dump()
+    data.update(target=target, turn_ms=turn_seconds * 1000, max_players=max_players)
+    return Rules.model_validate(data)  # validated, unlike model_copy(update=...)
 
 
 class TableService:
