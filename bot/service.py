@@ -152,7 +152,11 @@ class TableService:
             if row.status == "playing":
                 match = await self.storage.current_match(row.id)
                 if match is not None:
-                    await self._rebuild(table, match)
+                    try:
+                        await self._rebuild(table, match)
+                    except Exception:  # one unreadable log must not keep the bot down
+                        log.exception("table %s: its log does not replay; left as it is", row.id)
+                        continue
             self._register(table)
         log.info("loaded %d live tables", len(self.tables))
         return len(self.tables)
