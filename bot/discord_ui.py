@@ -472,7 +472,7 @@ async def show_panel(
 ) -> None:
     """Send (or update in place) the player's private panel; hide timed cards when due."""
     at = now_ms()
-    text, view = render.panel(table, seat, lang, at, queen_slot)
+    text, view, hide_at = render.panel(table, seat, lang, at, queen_slot)
     view = frozen_view(view)
     message: discord.InteractionMessage | discord.WebhookMessage | None = None
     if edit:
@@ -481,15 +481,8 @@ async def show_panel(
         await interaction.response.send_message(text, view=view, ephemeral=True)
     else:
         message = await interaction.followup.send(text, view=view, ephemeral=True, wait=True)
-    game = table.game
-    if game is None:
-        return
-    me = game.round.seats[seat]
-    hides = [
-        u for u in (me.peek_until, me.look[3] if me.look else None) if u is not None and u > at
-    ]
-    if hides:
-        task = asyncio.create_task(_hide_later(interaction, message, table, seat, lang, max(hides)))
+    if hide_at is not None:
+        task = asyncio.create_task(_hide_later(interaction, message, table, seat, lang, hide_at))
         _background.add(task)
         task.add_done_callback(_background.discard)
 
@@ -507,7 +500,7 @@ async def _hide_later(
         await asyncio.sleep(min(0.25, remaining / 1000) + 0.01)
     if table.game is None:
         return
-    text, view = render.panel(table, seat, lang, max(now_ms(), until))
+    text, view, _ = render.panel(table, seat, lang, max(now_ms(), until))
     try:
         if message is None:
             await interaction.edit_original_response(content=text, view=frozen_view(view))

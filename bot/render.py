@@ -367,12 +367,15 @@ def event_line(table: LiveTable, e: E.Event, lang: str) -> str | None:
 
 def panel(
     table: LiveTable, seat: int, lang: str, at: int, queen_slot: int | None = None
-) -> tuple[str, discord.ui.View]:
-    """The player's own panel: their row as they may see it, and their possible moves."""
+) -> tuple[str, discord.ui.View, int | None]:
+    """The player's own panel: their row as they may see it, their possible moves, and when
+    a card it shows for a while (peek, King look) must be hidden again (None: nothing)."""
     game = table.game
     assert game is not None
     pv = view(game, seat, at)
-    return panel_text(table, pv, lang), panel_buttons(table, pv, lang, queen_slot)
+    ends = [u for u in (pv.peek_until, pv.look[3] if pv.look else None) if u is not None]
+    hide_at = max(ends) if ends else None
+    return panel_text(table, pv, lang), panel_buttons(table, pv, lang, queen_slot), hide_at
 
 
 def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
