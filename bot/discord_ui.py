@@ -24,6 +24,7 @@ from bot.service import AI_LEVELS, LiveTable, TableError, TableService, now_ms
 from bot.storage import Storage
 from tamalou import actions as A
 from tamalou import events as E
+from tamalou.engine import legal_actions
 from tamalou.errors import IllegalAction
 from tamalou.rules import TAMALOU
 
@@ -406,7 +407,7 @@ async def _component(
         await show_panel(interaction, table, seat, lang, edit=True, queen_slot=parts[1])
         return
     if verb == "hand":
-        if game.round.phase == "peek" and game.round.seats[seat].peek_until is None:
+        if any(a.kind == "peek" for a in legal_actions(game, seat, at)):  # R-S5: open your peek
             verb = "peek"
         else:
             await show_panel(interaction, table, seat, lang, edit=False)
