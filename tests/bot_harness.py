@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tamalou import actions as A
+from tamalou import cards
 from tamalou.codec import action_from_dict
 from tamalou.engine import apply, new_game
 from tamalou.rules import TAMALOU, Rules
@@ -110,3 +111,26 @@ class BotHarness:
     def actions(self) -> list[A.Action]:
         rows = self.sql("SELECT payload FROM actions ORDER BY match_id, n")
         return [action_from_dict(json.loads(r["payload"])) for r in rows]
+
+
+def label(card: int | None) -> str:
+    """What a player reads for ``card`` (``7♣``)."""
+    assert card is not None
+    return cards.label(card)
+
+
+async def open_table(h: BotHarness, players: list[str], **options: int) -> None:
+    """``players[0]`` opens a table, the others join by button, the host starts it."""
+    emu = h.emu
+    await emu.slash(players[0], "tamalou new", **options)
+    for p in players[1:]:
+        await emu.click(p, h.table_message(), "Join")
+    await emu.click(players[0], h.table_message(), "Start")
+
+
+async def peek_all(h: BotHarness, players: list[str]) -> None:
+    """Everybody opens their peek; then the peek phase ends (R-S5)."""
+    for p in players:
+        await h.emu.click(p, h.table_message(), "My cards")
+    h.advance(5_100)
+    await h.emu.wait_for(lambda: "to play" in h.table_message().text, 10, "the first turn")

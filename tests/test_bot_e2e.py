@@ -14,7 +14,7 @@ import pytest
 from tamalou import cards
 from tamalou.rules import TAMALOU
 from tamalou.state import Game
-from tests.bot_harness import BotHarness, find_seed
+from tests.bot_harness import BotHarness, find_seed, label, open_table, peek_all
 from tests.emulator import Emulator
 
 pytestmark = pytest.mark.e2e
@@ -25,30 +25,9 @@ async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
     return BotHarness(emulator, tmp_path)
 
 
-def label(card: int | None) -> str:
-    assert card is not None
-    return cards.label(card)
-
-
 def total(game: Game, seat: int) -> float:
     value = TAMALOU.compiled.value
     return sum(value[c] for c in game.round.seats[seat].row if c is not None)
-
-
-async def open_table(h: BotHarness, players: list[str], **options: int) -> None:
-    emu = h.emu
-    await emu.slash(players[0], "tamalou new", **options)
-    for p in players[1:]:
-        await emu.click(p, h.table_message(), "Join")
-    await emu.click(players[0], h.table_message(), "Start")
-
-
-async def peek_all(h: BotHarness, players: list[str]) -> None:
-    """Everybody opens their peek; then the peek phase ends (R-S5)."""
-    for p in players:
-        await h.emu.click(p, h.table_message(), "My cards")
-    h.advance(5_100)
-    await h.emu.wait_for(lambda: "to play" in h.table_message().text, 10, "the first turn")
 
 
 async def test_lobby_join_start_and_refusals(harness: BotHarness) -> None:

@@ -17,7 +17,7 @@ import pytest
 from tamalou import cards
 from tamalou.rules import TAMALOU
 from tamalou.state import Game
-from tests.bot_harness import BotHarness, find_seed
+from tests.bot_harness import BotHarness, find_seed, label, open_table, peek_all
 from tests.emulator import Emulator, Interaction, Message
 
 pytestmark = pytest.mark.e2e
@@ -31,11 +31,6 @@ async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
 
 
 # -- helpers --------------------------------------------------------------------------------
-
-
-def label(card: int | None) -> str:
-    assert card is not None
-    return cards.label(card)
 
 
 def rank(card: int | None) -> str:
@@ -63,22 +58,6 @@ def h_rows(seed: str, players: int = 2) -> list[list[int]]:
 
 def table_id(h: BotHarness) -> int:
     return int(h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
-
-
-async def open_table(h: BotHarness, players: list[str], **options: int) -> None:
-    emu = h.emu
-    await emu.slash(players[0], "tamalou new", **options)
-    for p in players[1:]:
-        await emu.click(p, h.table_message(), "Join")
-    await emu.click(players[0], h.table_message(), "Start")
-
-
-async def peek_all(h: BotHarness, players: list[str]) -> None:
-    """Everybody opens their peek; then the peek phase ends (R-S5)."""
-    for p in players:
-        await h.emu.click(p, h.table_message(), "My cards")
-    h.advance(5_100)
-    await h.emu.wait_for(lambda: "to play" in h.table_message().text, 10, "the first turn")
 
 
 async def forged_click(
