@@ -538,6 +538,13 @@ tamalou_group = app_commands.Group(
 )
 
 
+def _here(interaction: discord.Interaction) -> tuple[TamalouBot, str, LiveTable]:
+    """The bot, the user's language and the live table of the channel (or a refusal)."""
+    bot = bot_of(interaction)
+    table = bot.service.table_in(_guild_ids(interaction)[1])
+    return bot, lang_of(interaction.locale), table
+
+
 def _guild_ids(interaction: discord.Interaction) -> tuple[int, int]:
     if interaction.guild_id is None or interaction.channel_id is None:
         raise TableError("guild_only")
@@ -579,9 +586,7 @@ async def cmd_new(
     name=ls("join", "cmd.join"), description=ls("Sit at the table of this channel", "cmd.join.desc")
 )
 async def cmd_join(interaction: discord.Interaction) -> None:
-    bot = bot_of(interaction)
-    lang = lang_of(interaction.locale)
-    table = bot.service.table_in(_guild_ids(interaction)[1])
+    bot, lang, table = _here(interaction)
     await bot.service.join(table, interaction.user.id, interaction.user.display_name)
     await reply(interaction, t(lang, "ok.joined", id=table.id))
 
@@ -591,9 +596,7 @@ async def cmd_join(interaction: discord.Interaction) -> None:
     description=ls("Leave the table before it starts", "cmd.leave.desc"),
 )
 async def cmd_leave(interaction: discord.Interaction) -> None:
-    bot = bot_of(interaction)
-    lang = lang_of(interaction.locale)
-    table = bot.service.table_in(_guild_ids(interaction)[1])
+    bot, lang, table = _here(interaction)
     await bot.service.leave(table, interaction.user.id)
     await reply(interaction, t(lang, "ok.left", id=table.id))
 
@@ -602,9 +605,7 @@ async def cmd_leave(interaction: discord.Interaction) -> None:
     name=ls("start", "cmd.start"), description=ls("Deal the first round (host)", "cmd.start.desc")
 )
 async def cmd_start(interaction: discord.Interaction) -> None:
-    bot = bot_of(interaction)
-    lang = lang_of(interaction.locale)
-    table = bot.service.table_in(_guild_ids(interaction)[1])
+    bot, lang, table = _here(interaction)
     await interaction.response.defer(ephemeral=True)
     await bot.service.start(table, interaction.user.id)
     await reply(interaction, t(lang, "ok.started", id=table.id))
@@ -618,9 +619,7 @@ async def cmd_start(interaction: discord.Interaction) -> None:
     level=[app_commands.Choice(name=ls(lv, f"level.{lv}"), value=lv) for lv in AI_LEVELS]
 )
 async def cmd_addbot(interaction: discord.Interaction, level: str = "medium") -> None:
-    bot = bot_of(interaction)
-    lang = lang_of(interaction.locale)
-    table = bot.service.table_in(_guild_ids(interaction)[1])
+    bot, lang, table = _here(interaction)
     seat = await bot.service.add_ai(table, interaction.user.id, level)
     await reply(interaction, t(lang, "ok.ai_added", name=seat.name))
 
@@ -631,9 +630,7 @@ async def cmd_addbot(interaction: discord.Interaction, level: str = "medium") ->
 )
 @app_commands.describe(seat=ls("Seat number to free", "opt.seat"))
 async def cmd_kick(interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8]) -> None:
-    bot = bot_of(interaction)
-    lang = lang_of(interaction.locale)
-    table = bot.service.table_in(_guild_ids(interaction)[1])
+    bot, lang, table = _here(interaction)
     removed = await bot.service.kick(table, interaction.user.id, seat - 1)
     await reply(interaction, t(lang, "ok.kicked", name=removed.name))
 
@@ -643,9 +640,7 @@ async def cmd_kick(interaction: discord.Interaction, seat: app_commands.Range[in
     description=ls("Close the table of this channel (host or Manage Server)", "cmd.cancel.desc"),
 )
 async def cmd_cancel(interaction: discord.Interaction) -> None:
-    bot = bot_of(interaction)
-    lang = lang_of(interaction.locale)
-    table = bot.service.table_in(_guild_ids(interaction)[1])
+    bot, lang, table = _here(interaction)
     perms = interaction.permissions
     if table.row.host_id != interaction.user.id and not perms.manage_guild:
         raise TableError("host_only")
@@ -658,9 +653,7 @@ async def cmd_cancel(interaction: discord.Interaction) -> None:
     name=ls("hand", "cmd.hand"), description=ls("Open your private panel again", "cmd.hand.desc")
 )
 async def cmd_hand(interaction: discord.Interaction) -> None:
-    bot = bot_of(interaction)
-    lang = lang_of(interaction.locale)
-    table = bot.service.table_in(_guild_ids(interaction)[1])
+    bot, lang, table = _here(interaction)
     seat = bot.service.seat_for(table, interaction.user.id)
     await interaction.response.defer(ephemeral=True)
     await show_panel(interaction, table, seat, lang, edit=False)
