@@ -559,6 +559,11 @@ def _guild_ids(interaction: discord.Interaction) -> tuple[int, int]:
     turn_seconds=ls("Seconds per turn (default 45)", "opt.turn_seconds"),
     max_players=ls("Most players at the table (2 to 5)", "opt.max_players"),
 )
+@app_commands.rename(
+    target=ls("target", "optname.target"),
+    turn_seconds=ls("turn_seconds", "optname.turn_seconds"),
+    max_players=ls("max_players", "optname.max_players"),
+)
 async def cmd_new(
     interaction: discord.Interaction,
     target: app_commands.Range[int, 10, 1000] | None = None,
@@ -618,6 +623,7 @@ async def cmd_start(interaction: discord.Interaction) -> None:
 @app_commands.choices(
     level=[app_commands.Choice(name=ls(lv, f"level.{lv}"), value=lv) for lv in AI_LEVELS]
 )
+@app_commands.rename(level=ls("level", "optname.level"))
 async def cmd_addbot(interaction: discord.Interaction, level: str = "medium") -> None:
     bot, lang, table = _here(interaction)
     seat = await bot.service.add_ai(table, interaction.user.id, level)
@@ -629,6 +635,7 @@ async def cmd_addbot(interaction: discord.Interaction, level: str = "medium") ->
     description=ls("Remove a player from the lobby (host)", "cmd.kick.desc"),
 )
 @app_commands.describe(seat=ls("Seat number to free", "opt.seat"))
+@app_commands.rename(seat=ls("seat", "optname.seat"))
 async def cmd_kick(interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8]) -> None:
     bot, lang, table = _here(interaction)
     removed = await bot.service.kick(table, interaction.user.id, seat - 1)
@@ -683,6 +690,10 @@ async def cmd_rules(interaction: discord.Interaction) -> None:
 )
 @app_commands.default_permissions(manage_guild=True)
 @app_commands.checks.has_permissions(manage_guild=True)
+@app_commands.rename(
+    language=ls("language", "optname.language"),
+    turn_seconds=ls("turn_seconds", "optname.turn_seconds"),
+)
 async def cmd_settings(
     interaction: discord.Interaction,
     language: str | None = None,

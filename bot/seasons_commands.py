@@ -216,6 +216,7 @@ SORT_CHOICES = [app_commands.Choice(name=ls(s, f"lb.sort.{s}"), value=s) for s i
     by=ls("Sort by (default: rating)", "opt.by"),
 )
 @app_commands.choices(by=SORT_CHOICES)
+@app_commands.rename(season=ls("season", "optname.season"), by=ls("by", "optname.by"))
 async def cmd_leaderboard(
     interaction: discord.Interaction,
     season: app_commands.Range[int, 1, 100_000] | None = None,
@@ -290,6 +291,7 @@ def card_embed(card: PlayerCard, display_name: str, lang: str) -> discord.Embed:
     member=ls("Whose card (default: yours)", "opt.member"),
     season=ls("Season number (default: the current season)", "opt.season"),
 )
+@app_commands.rename(member=ls("member", "optname.member"), season=ls("season", "optname.season"))
 async def cmd_stats(
     interaction: discord.Interaction,
     member: discord.Member | None = None,
@@ -337,6 +339,9 @@ season_group = app_commands.Group(
     min_matches=ls("Matches needed to be ranked (default: as before)", "opt.min_matches"),
 )
 @app_commands.checks.has_permissions(manage_guild=True)
+@app_commands.rename(
+    name=ls("name", "optname.name"), min_matches=ls("min_matches", "optname.min_matches")
+)
 async def cmd_season_start(
     interaction: discord.Interaction,
     name: app_commands.Range[str, 1, 60],
@@ -416,6 +421,7 @@ async def cmd_season_list(interaction: discord.Interaction) -> None:
 )
 @app_commands.describe(season=ls("Season number (default: the current season)", "opt.season"))
 @app_commands.checks.has_permissions(manage_guild=True)
+@app_commands.rename(season=ls("season", "optname.season"))
 async def cmd_season_export(
     interaction: discord.Interaction,
     season: app_commands.Range[int, 1, 100_000] | None = None,
