@@ -45,7 +45,7 @@ def frozen_view(view: discord.ui.View) -> discord.ui.View:
     return view
 
 
-class TamalouBot(commands.Bot):
+class TamalouBot(commands.AutoShardedBot):
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.default()
         super().__init__(
