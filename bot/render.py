@@ -183,6 +183,8 @@ def status_line(table: LiveTable, pv: PublicView, lang: str) -> str:
     )
     if pv.extra_turn:
         text += " " + t(lang, "status.extra")
+    if pv.fuse:
+        text = "🧨 " + text + " " + t(lang, "status.fuse")  # R-K1: the last seconds
     return text
 
 

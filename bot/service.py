@@ -78,6 +78,7 @@ class LiveTable:
     recent: deque[E.Event] = field(default_factory=lambda: deque(maxlen=6))
     ai: dict[int, Any] = field(default_factory=dict)  # seat -> AI player
     ai_due: int | None = None
+    fuse_shown: int | None = None  # the turn deadline whose fuse the message shows (R-K1)
 
     @property
     def id(self) -> int:
@@ -602,7 +603,20 @@ class TableService:
         due = next_deadline(table.game)
         if table.ai_due is not None:
             due = table.ai_due if due is None else min(due, table.ai_due)
+        fuse = self._fuse_due(table)
+        if fuse is not None:
+            due = fuse if due is None else min(due, fuse)
         return due
+
+    def _fuse_due(self, table: LiveTable) -> int | None:
+        """R-K1: when the table message must show the fuse of this turn (once a turn)."""
+        game = table.game
+        if game is None or game.round.phase != "play":
+            return None
+        deadline = game.round.turn_deadline
+        if table.fuse_shown == deadline:
+            return None
+        return deadline - game.rules.fuse_ms
 
     async def _schedule_loop(self) -> None:
         while True:
@@ -635,6 +649,10 @@ class TableService:
             if table.ai_due is not None and table.ai_due <= self.clock():
                 await self._ai_step(table)
             await self.tick(table)
+            fuse = self._fuse_due(table)
+            if fuse is not None and fuse <= self.clock() and table.game is not None:
+                table.fuse_shown = table.game.round.turn_deadline
+                await self.presenter.table_changed(table)
         except TableError:
             pass
         except Exception:

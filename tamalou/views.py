@@ -66,6 +66,8 @@ class PublicView(BaseModel):
     caller: int | None
     deadline: int | None  # when the clock next acts (turn end, peek end, ...)
     turn_deadline: int | None
+    fuse_at: int | None  # R-K1: from then on the turn's last seconds are shown as a fuse
+    fuse: bool  # the fuse is burning now
     last_round: RoundEndView | None
 
 
@@ -154,6 +156,8 @@ def public_view(game: Game, at: int | None = None) -> PublicView:
         caller=r.caller,
         deadline=next_deadline(game),
         turn_deadline=r.turn_deadline if playing else None,
+        fuse_at=r.turn_deadline - game.rules.fuse_ms if playing else None,
+        fuse=playing and at >= r.turn_deadline - game.rules.fuse_ms,
         last_round=_last_round(game) if over or game.over else None,
     )
 

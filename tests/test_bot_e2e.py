@@ -218,8 +218,11 @@ async def test_r_k2_turn_timeout_plays_for_the_player(harness: BotHarness) -> No
     await h.start(seeds=[seed])
     await open_table(h, ["alice", "bob"])
     await peek_all(h, ["alice", "bob"])
-    h.advance(45_100)
+    h.advance(30_100)  # R-K1: the last 15 s of the turn: the table shows the fuse
+    await emu.wait_for(lambda: "fuse is burning" in h.table_message().text, 10, "the fuse")
+    h.advance(15_000)
     await emu.wait_for(lambda: "ran out of time" in h.table_message().text, 10, "the auto-play")
+    assert "fuse is burning" not in h.table_message().text  # bob's new turn has no fuse yet
     game = h.game()
     assert game.round.current == 1 and game.round.seats[0].short
     assert len(game.round.discard) == 1

@@ -206,3 +206,12 @@ def test_r_k_timed_views_follow_at() -> None:
     apply(game, A.Look(0, 0, 1, T0 + 500))
     assert view(game, 0, T0 + 2_499).row[0].card == "Ac"
     assert view(game, 0, T0 + 2_500).row[0].card is None
+
+
+def test_r_k1_the_fuse_burns_in_the_last_15_seconds_of_a_turn() -> None:
+    """R-K1: a 45 s turn; in its last 15 s the public view shows the fuse."""
+    game = game_with([["Ac", "2c", "3c", "4c"], ["5c", "6c", "7c", "8c"]], pile=["9h"])
+    deadline = game.round.turn_deadline
+    assert public_view(game, deadline - 15_001).fuse is False
+    assert public_view(game, deadline - 15_000).fuse is True
+    assert public_view(game, deadline - 1).fuse_at == deadline - TAMALOU.fuse_ms
