@@ -8,6 +8,7 @@ logged with their traceback and answered politely.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import re
 import time
@@ -93,6 +94,11 @@ class TamalouBot(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         count = await self.service.load()
         log.info("ready to serve %d live tables", count)
+        # Long-lived objects (modules, rebuilt tables) leave the collector's generations, and
+        # young collections run less often: full collections over them stalled clicks.
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(20_000, 20, 50)
         if self.config.sync_commands:
             if self.config.guild_id:
                 guild = discord.Object(self.config.guild_id)

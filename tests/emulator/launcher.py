@@ -198,22 +198,27 @@ def install(host: str, port: int, *, ready_timeout: float | None = 0.05,
             iid = ctx.get(CURRENT_INTERACTION) if ctx is not None else CURRENT_INTERACTION.get()
             if iid is not None and not _ignored_for_settle(coro):
                 tracker.track_deep(iid, task)
+            if direct_sink:  # created while an INTERACTION_CREATE is parsed
+                direct_sink[-1].append(task)
             return task
 
         loop.set_task_factory(factory)  # type: ignore[arg-type]
+
+    direct_sink: list[list[asyncio.Future[Any]]] = []
 
     def parse_interaction_create(self: Any, data: Any) -> None:
         iid = int(data["id"])
         loop = asyncio.get_running_loop()
         ensure_task_factory(loop)
-        before = asyncio.all_tasks(loop)
+        created: list[asyncio.Future[Any]] = []
+        direct_sink.append(created)  # the task factory collects the tasks parsing creates
         token = CURRENT_INTERACTION.set(iid)
         try:
             original_parse(self, data)
         finally:
             CURRENT_INTERACTION.reset(token)
-            new = [t for t in asyncio.all_tasks(loop) if t not in before]
-            tracker.track_direct(iid, new)
+            direct_sink.pop()
+            tracker.track_direct(iid, [t for t in created if isinstance(t, asyncio.Task)])
 
     state_cls.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
 
