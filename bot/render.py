@@ -56,7 +56,6 @@ def _score(value: float) -> str:
 def lobby_message(
     table: LiveTable, lang: str, expires_at: int
 ) -> tuple[discord.Embed, discord.ui.View]:
-    settings = table.row.settings
     rules = table.rules
     lines = []
     for s in table.seats:
@@ -81,7 +80,6 @@ def lobby_message(
     )
     embed.set_footer(text=t(lang, "lobby.footer", min=rules.min_players))
     embed.add_field(name=t(lang, "lobby.expires"), value=ts(expires_at), inline=False)
-    del settings
     v = discord.ui.View(timeout=None)
     v.add_item(_button(t(lang, "btn.join"), cid("join", table.id), discord.ButtonStyle.success))
     v.add_item(_button(t(lang, "btn.leave"), cid("leave", table.id), discord.ButtonStyle.secondary))
