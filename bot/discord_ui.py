@@ -530,7 +530,7 @@ async def lobby_verb(
         await reply(interaction, t(lang, "ok.left", id=table.id))
     elif verb == "addai":
         seat = await service.add_ai(table, user.id, "medium")
-        await reply(interaction, t(lang, "ok.ai_added", name=seat.name))
+        await reply(interaction, t(lang, "ok.ai_added", name=render.seat_name(seat, lang)))
     elif verb == "start":
         await service.start(table, user.id)
 
@@ -633,7 +633,7 @@ async def cmd_start(interaction: discord.Interaction) -> None:
 async def cmd_addbot(interaction: discord.Interaction, level: str = "medium") -> None:
     bot, lang, table = _here(interaction)
     seat = await bot.service.add_ai(table, interaction.user.id, level)
-    await reply(interaction, t(lang, "ok.ai_added", name=seat.name))
+    await reply(interaction, t(lang, "ok.ai_added", name=render.seat_name(seat, lang)))
 
 
 @tamalou_group.command(
@@ -645,7 +645,7 @@ async def cmd_addbot(interaction: discord.Interaction, level: str = "medium") ->
 async def cmd_kick(interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8]) -> None:
     bot, lang, table = _here(interaction)
     removed = await bot.service.kick(table, interaction.user.id, seat - 1)
-    await reply(interaction, t(lang, "ok.kicked", name=removed.name))
+    await reply(interaction, t(lang, "ok.kicked", name=render.seat_name(removed, lang)))
 
 
 @tamalou_group.command(

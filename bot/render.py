@@ -12,6 +12,7 @@ from discord.utils import escape_markdown
 
 from bot.i18n import t
 from bot.service import LiveTable
+from bot.storage import SeatRow
 from tamalou import cards
 from tamalou import events as E
 from tamalou.views import PlayerView, PublicView, public_view, view
@@ -40,10 +41,17 @@ def ts(ms: int) -> str:
     return f"<t:{ms // 1000}:R>"
 
 
-def name_of(table: LiveTable, seat: int) -> str:
-    if 0 <= seat < len(table.seats):
-        return escape_markdown(table.seats[seat].name)
-    return f"#{seat + 1}"
+def name_of(table: LiveTable, seat: int, lang: str) -> str:
+    """A seat's name as shown: the member's name, or the AI's name in ``lang``."""
+    if not 0 <= seat < len(table.seats):
+        return f"#{seat + 1}"
+    return seat_name(table.seats[seat], lang)
+
+
+def seat_name(seat: SeatRow, lang: str) -> str:
+    if seat.ai_level:
+        return t(lang, "ai.name", n=seat.user_id, level=t(lang, f"level.{seat.ai_level}"))
+    return escape_markdown(seat.name)
 
 
 def _score(value: float) -> str:
@@ -61,7 +69,7 @@ def lobby_message(
     for s in table.seats:
         mark = "👑 " if s.user_id == table.row.host_id and s.ai_level is None else ""
         bot_mark = " 🤖" if s.ai_level else ""
-        lines.append(f"{s.seat + 1}. {mark}{escape_markdown(s.name)}{bot_mark}")
+        lines.append(f"{s.seat + 1}. {mark}{seat_name(s, lang)}{bot_mark}")
     embed = discord.Embed(
         title=t(lang, "lobby.title", id=table.id),
         description="\n".join(lines),
@@ -102,7 +110,7 @@ def _button(
     )
 
 
-def seat_line(table: LiveTable, pv: PublicView, seat: int) -> str:
+def seat_line(table: LiveTable, pv: PublicView, seat: int, lang: str) -> str:
     sv = pv.seats[seat]
     slots = []
     for i, present in enumerate(sv.slots):
@@ -127,7 +135,7 @@ def seat_line(table: LiveTable, pv: PublicView, seat: int) -> str:
         flags.append("🤖")
     if sv.blocked_for_round or sv.blocked_until:
         flags.append("🚫")
-    return f"{marks}**{name_of(table, seat)}** {' '.join(slots)} · {_score(sv.score)}" + (
+    return f"{marks}**{name_of(table, seat, lang)}** {' '.join(slots)} · {_score(sv.score)}" + (
         f" {' '.join(flags)}" if flags else ""
     )
 
@@ -140,7 +148,7 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
         return round_over_message(table, pv, lang)
     embed = discord.Embed(
         title=t(lang, "table.title", id=table.id, round=pv.round_no),
-        description="\n".join(seat_line(table, pv, s) for s in range(len(pv.seats))),
+        description="\n".join(seat_line(table, pv, s, lang) for s in range(len(pv.seats))),
         colour=discord.Colour.dark_green(),
     )
     embed.add_field(name=t(lang, "table.discard"), value=label(pv.discard_top))
@@ -168,7 +176,7 @@ def status_line(table: LiveTable, pv: PublicView, lang: str) -> str:
     if pv.phase == "final":
         return t(lang, "status.final", when=ts(pv.deadline or 0))
     assert pv.current is not None
-    who = name_of(table, pv.current)
+    who = name_of(table, pv.current, lang)
     key = {"start": "status.turn", "holding": "status.holding", "power": "status.power"}[
         pv.stage or "start"
     ]
@@ -250,7 +258,7 @@ def round_over_message(
                 lang,
                 "over.line",
                 place=res.places[s],
-                name=name_of(table, s),
+                name=name_of(table, s, lang),
                 hand=hand,
                 total=_score(res.totals[s]),
                 score=_score(res.scores[s]),
@@ -267,7 +275,7 @@ def round_over_message(
     embed.add_field(name=t(lang, "over.reason"), value=t(lang, f"end.{res.reason}"), inline=False)
     v = discord.ui.View(timeout=None)
     if pv.match_over:
-        winners = ", ".join(name_of(table, w) for w in pv.winners)
+        winners = ", ".join(name_of(table, w, lang) for w in pv.winners)
         embed.add_field(name=t(lang, "over.winners"), value=winners, inline=False)
         v.add_item(
             _button(t(lang, "btn.rematch"), cid("rematch", table.id), discord.ButtonStyle.primary)
@@ -301,7 +309,7 @@ def event_line(table: LiveTable, e: E.Event, lang: str) -> str | None:
         return None  # never render a private or log-only event in public
 
     def n(seat: int) -> str:
-        return name_of(table, seat)
+        return name_of(table, seat, lang)
 
     match e:
         case E.RoundStarted():
@@ -395,7 +403,7 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
             t(
                 lang,
                 "panel.look",
-                name=name_of(table, target),
+                name=name_of(table, target, lang),
                 slot=slot,
                 card=label(code),
                 when=ts(until),
@@ -480,7 +488,10 @@ def panel_buttons(
                 options = [
                     discord.SelectOption(
                         label=t(
-                            lang, "select.queen_target", name=name_of(table, sv.seat), slot=i + 1
+                            lang,
+                            "select.queen_target",
+                            name=name_of(table, sv.seat, lang),
+                            slot=i + 1,
                         )[:100],
                         value=f"{sv.seat}.{i + 1}",
                     )

@@ -55,3 +55,13 @@ async def test_commands_and_option_names_are_localised() -> None:
     for key, value in catalog("fr").items():
         if key.startswith(("optname.", "cmd.")) and not key.endswith(".desc"):
             assert re.fullmatch(r"[-_\w]{1,32}", value) and value == value.lower(), key
+
+
+def test_ai_seats_are_named_in_the_reader_language() -> None:
+    from bot.render import seat_name
+    from bot.storage import SeatRow
+
+    ai = SeatRow(1, 2, "AI 2 (medium)", "medium")
+    assert seat_name(ai, "fr") == "IA 2 (moyen)"
+    assert seat_name(ai, "en") == "AI 2 (medium)"
+    assert seat_name(SeatRow(0, 99, "bo*b"), "fr") == "bo\\*b"  # markdown escaped
