@@ -78,7 +78,7 @@ class LiveTable:
     recent: deque[E.Event] = field(default_factory=lambda: deque(maxlen=6))
     ai: dict[int, Any] = field(default_factory=dict)  # seat -> AI player
     ai_due: int | None = None
-    fuse_shown: int | None = None  # the turn deadline whose fuse the message shows (R-K1)
+    displayed: set[int] = field(default_factory=set)  # display moments already shown
 
     @property
     def id(self) -> int:
@@ -603,20 +603,23 @@ class TableService:
         due = next_deadline(table.game)
         if table.ai_due is not None:
             due = table.ai_due if due is None else min(due, table.ai_due)
-        fuse = self._fuse_due(table)
-        if fuse is not None:
-            due = fuse if due is None else min(due, fuse)
+        display = self._display_due(table)
+        if display is not None:
+            due = display if due is None else min(due, display)
         return due
 
-    def _fuse_due(self, table: LiveTable) -> int | None:
-        """R-K1: when the table message must show the fuse of this turn (once a turn)."""
+    def _display_due(self, table: LiveTable) -> int | None:
+        """When the table message must change with no action: the fuse of a turn's last
+        seconds starts (R-K1), or the doubles paused by a Queen swap open again (R-D7)."""
         game = table.game
-        if game is None or game.round.phase != "play":
+        if game is None or game.round.phase not in ("play", "final"):
             return None
-        deadline = game.round.turn_deadline
-        if table.fuse_shown == deadline:
-            return None
-        return deadline - game.rules.fuse_ms
+        r = game.round
+        moments = {r.no_double_until} if r.no_double_until else set()
+        if r.phase == "play":
+            moments.add(r.turn_deadline - game.rules.fuse_ms)
+        moments -= table.displayed
+        return min(moments) if moments else None
 
     async def _schedule_loop(self) -> None:
         while True:
@@ -649,9 +652,11 @@ class TableService:
             if table.ai_due is not None and table.ai_due <= self.clock():
                 await self._ai_step(table)
             await self.tick(table)
-            fuse = self._fuse_due(table)
-            if fuse is not None and fuse <= self.clock() and table.game is not None:
-                table.fuse_shown = table.game.round.turn_deadline
+            display = self._display_due(table)
+            if display is not None and display <= self.clock():
+                if len(table.displayed) > 32:
+                    table.displayed = {m for m in table.displayed if m >= display}
+                table.displayed.add(display)
                 await self.presenter.table_changed(table)
         except TableError:
             pass

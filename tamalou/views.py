@@ -68,6 +68,7 @@ class PublicView(BaseModel):
     turn_deadline: int | None
     fuse_at: int | None  # R-K1: from then on the turn's last seconds are shown as a fuse
     fuse: bool  # the fuse is burning now
+    doubles_paused_until: int | None  # R-D7: a Queen swap is shown; no double before then
     last_round: RoundEndView | None
 
 
@@ -158,6 +159,7 @@ def public_view(game: Game, at: int | None = None) -> PublicView:
         turn_deadline=r.turn_deadline if playing else None,
         fuse_at=r.turn_deadline - game.rules.fuse_ms if playing else None,
         fuse=playing and at >= r.turn_deadline - game.rules.fuse_ms,
+        doubles_paused_until=r.no_double_until if at < r.no_double_until else None,
         last_round=_last_round(game) if over or game.over else None,
     )
 

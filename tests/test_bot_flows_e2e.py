@@ -187,10 +187,14 @@ async def test_r_p2_queen_swap_pauses_doubles_and_is_transmitted_once(
     assert "alice swapped their card 2 with bob's card 3" in table.text
     for card in (a2, b3):  # nobody saw the swapped cards
         assert label(card) not in table.text
-    # R-D7: doubles are paused for 2 s while the swap is shown
-    await emu.click("carol", table, "Double 1")
-    assert "suspendus" in emu.last_ephemeral("carol").content
-    assert len(h.game().round.seats[2].row) == 4  # refused: no penalty
+    # R-D7: doubles are paused for 2 s while the swap is shown: the buttons say so
+    assert table.button("Double 1").disabled
+    assert len(h.game().round.seats[2].row) == 4
+    h.advance(2_100)
+    await emu.wait_for(
+        lambda: not h.table_message().button("Double 1").disabled, 10, "the doubles to open again"
+    )
+    table = h.table_message()
     # R-P6: bob may use the Queen instead of drawing
     await emu.click("bob", table, "My cards")
     panel = emu.last_ephemeral("bob")
