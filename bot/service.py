@@ -32,7 +32,7 @@ from tamalou.codec import action_from_dict, action_to_dict
 from tamalou.engine import apply, new_game, next_deadline
 from tamalou.errors import IllegalAction
 from tamalou.rules import TAMALOU, Rules
-from tamalou.state import Game
+from tamalou.state import FOREVER, Game
 
 log = logging.getLogger(__name__)
 
@@ -610,12 +610,14 @@ class TableService:
 
     def _display_due(self, table: LiveTable) -> int | None:
         """When the table message must change with no action: the fuse of a turn's last
-        seconds starts (R-K1), or the doubles paused by a Queen swap open again (R-D7)."""
+        seconds starts (R-K1), doubles paused by a Queen swap open again (R-D7), or a
+        player's double block ends (R-D6)."""
         game = table.game
         if game is None or game.round.phase not in ("play", "final"):
             return None
         r = game.round
         moments = {r.no_double_until} if r.no_double_until else set()
+        moments.update(s.blocked_until for s in r.seats if 0 < s.blocked_until < FOREVER)
         if r.phase == "play":
             moments.add(r.turn_deadline - game.rules.fuse_ms)
         moments -= table.displayed

@@ -282,3 +282,28 @@ async def test_ai_only_lobby_closes_when_the_last_human_leaves(harness: BotHarne
     assert "Everybody left the table" in emu.channel_messages()[-1].text
     await emu.slash("alice", "tamalou join")
     assert "no Tamalou table" in emu.last_ephemeral("alice").content
+
+
+async def test_table_edits_are_coalesced_and_the_latest_state_wins(harness: BotHarness) -> None:
+    """DESIGN: no more than about one edit a second per table message; the last state shows."""
+    h, emu = harness, harness.emu
+    seed = find_seed(
+        2,
+        lambda g: g.round.first_player == 0 and cards.rank(g.round.pile[-1]) not in ("J", "Q", "K"),
+    )
+    await h.start(seeds=[seed], TAMALOU_EDIT_INTERVAL_MS="1000")
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    table = h.table_message()
+    drawn = h.game().round.pile[-1]
+    before = len(emu.requests_to("PATCH", f"/messages/{table.id}"))
+    await emu.click("alice", table, "Draw")
+    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    await emu.click("bob", h.table_message(), "Draw")
+    edits_now = len(emu.requests_to("PATCH", f"/messages/{table.id}")) - before
+    assert edits_now <= 1  # three moves inside a second: at most one edit so far
+    await emu.wait_for(
+        lambda: "bob drew from the pile" in h.table_message().text, 5, "the coalesced edit"
+    )
+    assert label(drawn) in h.table_message().text  # the latest state, alice's throw included
+    assert len(emu.requests_to("PATCH", f"/messages/{table.id}")) - before <= 2
