@@ -307,3 +307,58 @@ async def test_table_edits_are_coalesced_and_the_latest_state_wins(harness: BotH
     )
     assert label(drawn) in h.table_message().text  # the latest state, alice's throw included
     assert len(emu.requests_to("PATCH", f"/messages/{table.id}")) - before <= 2
+
+
+async def test_r_m3_a_whole_match_to_100_points(harness: BotHarness) -> None:
+    """R-M1..R-M4, R-K4: lobby to the end of a match to 100, round after round.
+
+    alice stops playing: her turns run out (R-K2) until she is away (R-K4), so every round
+    ends with no caller and everyone scores their total (R-M2) until someone passes 100.
+    """
+    h, emu = harness, harness.emu
+    seed = find_seed(2, lambda g: g.round.first_player == 0)
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    for round_no in range(1, 16):
+        if round_no > 1:
+            await emu.click("bob", h.table_message(), "Next round")
+            await emu.wait_for(
+                lambda r=round_no: f"round {r}" in h.table_message().text, 10, "the next round"
+            )
+            h.advance(30_100)  # R-S5: nobody peeks, play starts after 30 s
+            await emu.wait_for(lambda: "to play" in h.table_message().text, 10, "play")
+        while (game := h.game()).round.phase != "over":
+            if game.round.current == 1 and game.round.stage == "power":
+                await emu.click("bob", emu.last_ephemeral("bob"), "Passer")  # a J/Q/K thrown
+            elif game.round.current == 1:
+                await emu.click("bob", h.table_message(), "Draw")
+                await emu.click("bob", emu.last_ephemeral("bob"), "Jeter")
+            else:
+                logged = len(h.actions())
+                h.advance(45_100)  # alice's turn runs out
+                await emu.wait_for(lambda n=logged: len(h.actions()) > n, 10, "the clock")
+        await emu.wait_for(
+            lambda r=round_no: (
+                f"round {r} is over" in h.table_message().text
+                or "match is over" in h.table_message().text
+            ),
+            10,
+            "the round's end",
+        )
+        if h.game().over:
+            break
+    game = h.game()
+    assert game.over and len(game.history) >= 2
+    assert (
+        max(game.cumulative)
+        > 100
+        >= max(sum(r.scores[s] for r in game.history[:-1]) for s in range(2))
+    )
+    for result in game.history:
+        assert result.caller is None and result.scores == result.totals  # R-M2, no caller
+        assert result.reason == "away"
+    winner = min(range(2), key=lambda s: game.cumulative[s])
+    assert game.winners == [winner]
+    over = h.table_message().text
+    assert "match is over" in over and "Rematch" in str(h.table_message().components)
