@@ -582,10 +582,14 @@ class TableService:
             return
         now = self.clock()
         for seat, player in list(table.ai.items()):
-            seen = view(game, seat, now)
-            choice = player.wants_double(seen, now) or player.decide(
-                seen, legal_actions(game, seat, now), now
-            )
+            # Under the table's lock no event reaches the player's memory while it thinks.
+            async with table.lock:
+                seen = view(game, seat, now)
+                legal = legal_actions(game, seat, now)
+                if player.level == "hard":  # a search of up to 50 ms: off the event loop
+                    choice = await asyncio.to_thread(_ai_choice, player, seen, legal, now)
+                else:
+                    choice = _ai_choice(player, seen, legal, now)
             if choice is None:
                 continue
             outcome = await self.act(table, dataclasses.replace(choice, at=now), None)
@@ -668,3 +672,9 @@ class TableService:
         finally:
             self._waking.discard(table.id)
             self._wakeup.set()
+
+
+def _ai_choice(player: Any, seen: Any, legal: list[A.Action], now: int) -> A.Action | None:
+    """A double the AI is sure of, or its turn's next action, or None."""
+    choice: A.Action | None = player.wants_double(seen, now) or player.decide(seen, legal, now)
+    return choice

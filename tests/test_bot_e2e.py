@@ -362,3 +362,20 @@ async def test_r_m3_a_whole_match_to_100_points(harness: BotHarness) -> None:
     assert game.winners == [winner]
     over = h.table_message().text
     assert "match is over" in over and "Rematch" in str(h.table_message().components)
+
+
+async def test_a_hard_ai_searches_off_the_event_loop_and_plays(harness: BotHarness) -> None:
+    """The hard AI's search runs in a thread: its turns happen and the bot stays responsive."""
+    h, emu = harness, harness.emu
+    seed = find_seed(2, lambda g: g.round.first_player == 1)
+    await h.start(seeds=[seed])
+    await emu.slash("alice", "tamalou new")
+    await emu.slash("alice", "tamalou addbot", level="hard")
+    await emu.click("alice", h.table_message(), "Start")
+    await emu.click("alice", h.table_message(), "My cards")
+    await emu.wait_for(lambda: h.game().round.seats[1].peek_until is not None, 10, "the AI peek")
+    h.advance(5_100)
+    await emu.wait_for(lambda: h.game().round.current == 0, 15, "the hard AI to play its turn")
+    assert next(a.kind for a in h.actions() if a.player == 1) == "peek"
+    await emu.click("alice", h.table_message(), "My cards")  # still answered at once
+    assert "Your cards" in emu.last_ephemeral("alice").content
