@@ -35,7 +35,7 @@ import aiosqlite
 from openskill.models import PlackettLuce
 
 from bot.service import TableError
-from bot.storage import MatchRow
+from bot.storage import MatchRow, match_from_row
 from tamalou import events as E
 from tamalou.codec import action_from_dict
 from tamalou.engine import apply, new_game
@@ -460,17 +460,7 @@ class Seasons:
                 return None
             if await _is_recorded(db, match_id):
                 return None
-            match = MatchRow(
-                row["id"],
-                row["table_id"],
-                row["guild_id"],
-                row["seed"],
-                _json(row["rules"]),
-                _json(row["seats"]),
-                row["started_at"],
-                row["ended_at"],
-                row["status"],
-            )
+            match = match_from_row(row)
             async with db.execute(
                 "SELECT payload FROM actions WHERE match_id = ? ORDER BY n", (match_id,)
             ) as cur:

@@ -266,7 +266,12 @@ class Storage:
             (table_id,),
         ) as cur:
             row = await cur.fetchone()
-        return _match(row) if row else None
+        return match_from_row(row) if row else None
+
+    async def get_match(self, match_id: int) -> MatchRow | None:
+        async with self.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cur:
+            row = await cur.fetchone()
+        return match_from_row(row) if row else None
 
     async def actions(self, match_id: int) -> list[ActionRow]:
         async with self.db.execute(
@@ -435,7 +440,7 @@ def _table(r: aiosqlite.Row) -> TableRow:
     )
 
 
-def _match(r: aiosqlite.Row) -> MatchRow:
+def match_from_row(r: aiosqlite.Row) -> MatchRow:
     return MatchRow(
         r["id"],
         r["table_id"],

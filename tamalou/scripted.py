@@ -6,6 +6,8 @@ engine. Such a game does not replay from its seed: replay tests use dealt games.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tamalou import cards
 from tamalou.actions import Peek, Tick
 from tamalou.engine import new_game, step
@@ -29,23 +31,8 @@ def forced_game(
     skipped (everyone peeks, time passes), and the first turn of ``first`` has started.
     """
     game, _ = new_game(rules, len(rows), "scripted", at, ai)
-    chosen = [cards.from_code(c) for row in rows for c in row]
-    chosen_pile = [cards.from_code(c) for c in pile or []]
-    chosen_discard = [cards.from_code(c) for c in discard or []]
-    used = chosen + chosen_pile + chosen_discard
-    if len(set(used)) != len(used):
-        raise ValueError("a card is dealt twice")
-    rest = [c for c in rules.compiled.deck if c not in set(used)]
+    redeal(game, rows, pile or [], discard or [])
     r = game.round
-    k = 0
-    for seat, row in zip(r.seats, rows, strict=True):
-        seat.row = list(chosen[k : k + len(row)])
-        k += len(row)
-    r.pile = rest + list(reversed(chosen_pile))
-    r.discard = chosen_discard
-    r.discard_seqs = list(range(1, len(chosen_discard) + 1))
-    r.discard_spent = [False] * len(chosen_discard)
-    r.seq = len(chosen_discard)
     r.first_player = r.current = first
     if play:
         for p in range(len(rows)):
@@ -56,3 +43,26 @@ def forced_game(
 
 def card(code: str) -> int:
     return cards.from_code(code)
+
+
+def redeal(
+    game: Game, rows: list[list[str]], pile: Sequence[str] = (), discard: Sequence[str] = ()
+) -> None:
+    """Replace the current round's deal (before anybody acts) with the cards given."""
+    chosen = [cards.from_code(c) for row in rows for c in row]
+    chosen_pile = [cards.from_code(c) for c in pile]
+    chosen_discard = [cards.from_code(c) for c in discard]
+    used = chosen + chosen_pile + chosen_discard
+    if len(set(used)) != len(used):
+        raise ValueError("a card is dealt twice")
+    taken = set(used)
+    r = game.round
+    k = 0
+    for seat, row in zip(r.seats, rows, strict=True):
+        seat.row = list(chosen[k : k + len(row)])
+        k += len(row)
+    r.pile = [c for c in game.rules.compiled.deck if c not in taken] + chosen_pile[::-1]
+    r.discard = chosen_discard
+    r.discard_seqs = list(range(1, len(chosen_discard) + 1))
+    r.discard_spent = [False] * len(chosen_discard)
+    r.seq = len(chosen_discard)

@@ -18,7 +18,7 @@ from tamalou import events as E
 from tamalou.engine import apply, double_actions, legal_actions, next_deadline
 from tamalou.errors import IllegalAction
 from tamalou.rules import TAMALOU, Rules
-from tamalou.scripted import forced_game
+from tamalou.scripted import forced_game, redeal
 from tamalou.state import Game
 
 T0 = TAMALOU.peek_ms  # when the first turn of a forced game starts (everyone peeked at 0)
@@ -86,20 +86,7 @@ def force_deal(
     """Re-deal the current round (before anybody peeked), as ``forced_game`` does for round 1."""
     r = game.round
     assert r.phase == "peek" and all(s.peek_until is None for s in r.seats)
-    chosen = [c(x) for row in rows for x in row]
-    chosen_pile = [c(x) for x in pile]
-    chosen_discard = [c(x) for x in discard]
-    used = set(chosen + chosen_pile + chosen_discard)
-    rest = [x for x in game.rules.compiled.deck if x not in used]
-    k = 0
-    for seat, row in zip(r.seats, rows, strict=True):
-        seat.row = list(chosen[k : k + len(row)])
-        k += len(row)
-    r.pile = rest + list(reversed(chosen_pile))
-    r.discard = chosen_discard
-    r.discard_seqs = list(range(1, len(chosen_discard) + 1))
-    r.discard_spent = [False] * len(chosen_discard)
-    r.seq = len(chosen_discard)
+    redeal(game, rows, pile, discard)
 
 
 def skip_peek(game: Game) -> None:

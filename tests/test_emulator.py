@@ -54,9 +54,15 @@ async def emu(shared: Emulator) -> AsyncIterator[Emulator]:
 
 async def api(emu: Emulator, method: str, path: str, **kwargs: object) -> tuple[int, str, object]:
     headers = {"Authorization": f"Bot {emu.token}"}
-    async with aiohttp.ClientSession() as session, session.request(
-        method, emu.api_base + path, headers=headers, **kwargs  # type: ignore[arg-type]
-    ) as resp:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.request(
+            method,
+            emu.api_base + path,
+            headers=headers,
+            **kwargs,  # type: ignore[arg-type]
+        ) as resp,
+    ):
         body = await resp.json() if resp.status != 204 else None
         return resp.status, resp.headers.get("Content-Type", ""), body
 
@@ -73,22 +79,60 @@ async def test_message_limits() -> None:
     row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "b", "custom_id": "x"}]}
     assert not check_message({"content": "x" * 2000, "components": [row]}, 0)
     assert check_message({"content": "x" * 2001}, 0)
-    six_rows = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "b",
-                                             "custom_id": f"c{i}"}]} for i in range(6)]
+    six_rows = [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "b", "custom_id": f"c{i}"}]}
+        for i in range(6)
+    ]
     assert check_message({"components": six_rows}, 0)
-    six_buttons = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "b",
-                                                "custom_id": f"c{i}"} for i in range(6)]}]
+    six_buttons = [
+        {
+            "type": 1,
+            "components": [
+                {"type": 2, "style": 1, "label": "b", "custom_id": f"c{i}"} for i in range(6)
+            ],
+        }
+    ]
     assert check_message({"components": six_buttons}, 0)
-    select_and_button = [{"type": 1, "components": [
-        {"type": 3, "custom_id": "s", "options": [{"label": "a", "value": "a"}]},
-        {"type": 2, "style": 1, "label": "b", "custom_id": "b"}]}]
+    select_and_button = [
+        {
+            "type": 1,
+            "components": [
+                {"type": 3, "custom_id": "s", "options": [{"label": "a", "value": "a"}]},
+                {"type": 2, "style": 1, "label": "b", "custom_id": "b"},
+            ],
+        }
+    ]
     assert check_message({"components": select_and_button}, 0)
-    assert check_message({"components": [{"type": 1, "components": [
-        {"type": 2, "style": 1, "label": "b", "custom_id": "c" * 101}]}]}, 0)
-    assert check_message({"components": [{"type": 1, "components": [
-        {"type": 2, "style": 1, "label": "l" * 81, "custom_id": "c"}]}]}, 0)
-    dupes = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "b", "custom_id": "same"}
-                                        for _ in range(2)]}]
+    assert check_message(
+        {
+            "components": [
+                {
+                    "type": 1,
+                    "components": [{"type": 2, "style": 1, "label": "b", "custom_id": "c" * 101}],
+                }
+            ]
+        },
+        0,
+    )
+    assert check_message(
+        {
+            "components": [
+                {
+                    "type": 1,
+                    "components": [{"type": 2, "style": 1, "label": "l" * 81, "custom_id": "c"}],
+                }
+            ]
+        },
+        0,
+    )
+    dupes = [
+        {
+            "type": 1,
+            "components": [
+                {"type": 2, "style": 1, "label": "b", "custom_id": "same"} for _ in range(2)
+            ],
+        }
+    ]
     err = check_message({"components": dupes}, 0)
     assert "duplicated" in str(err.flat)
     assert check_message({"embeds": [{"title": "t" * 257}]}, 0)
@@ -117,8 +161,7 @@ async def test_unknown_endpoint_detected(emu: Emulator) -> None:
 
 
 async def test_command_sync_rejects_bad_localized_names(emu: Emulator) -> None:
-    cmd = {"name": "x", "description": "d", "type": 1,
-           "name_localizations": {"fr": "Avec Espace"}}
+    cmd = {"name": "x", "description": "d", "type": 1, "name_localizations": {"fr": "Avec Espace"}}
     status, _, body = await api(emu, "POST", f"/applications/{emu.app_id}/commands", json=cmd)
     assert status == 400 and isinstance(body, dict) and body["code"] == 50035
     assert emu.take_problems("rejected")
@@ -146,8 +189,7 @@ async def test_button_ephemeral_only_for_clicker(emu: Emulator) -> None:
     assert reply not in emu.visible_messages("carol")
     assert reply not in emu.channel_messages()
     assert emu.leaks(reply.content, owner="bob") == []
-    assert all(e.audience == emu.member("bob").id for e in emu.history()
-               if reply.content in e.text)
+    assert all(e.audience == emu.member("bob").id for e in emu.history() if reply.content in e.text)
     with pytest.raises(EmulatorError):  # carol cannot click bob's ephemeral
         await emu.click("carol", reply, "Secret")
 
@@ -180,8 +222,9 @@ async def test_moderator_deletes_a_message(emu: Emulator) -> None:
     assert table.deleted and table not in emu.channel_messages()
     with pytest.raises(EmulatorError, match="deleted"):
         await emu.click("bob", table, "Secret")
-    status, _, body = await api(emu, "PATCH", f"/channels/{table.channel_id}/messages/{table.id}",
-                                json={"content": "x"})
+    status, _, body = await api(
+        emu, "PATCH", f"/channels/{table.channel_id}/messages/{table.id}", json={"content": "x"}
+    )
     assert status == 404 and isinstance(body, dict) and body["code"] == 10008
 
 
@@ -225,8 +268,15 @@ async def test_followup_and_original_lifecycle(emu: Emulator) -> None:
     assert last.content == "fetched f2" and last.ephemeral
     assert [m.content for m in inter.messages] == ["f2", "fetched f2"]
     actions = [(e.action, e.content) for e in emu.history() if e.interaction_id == inter.id]
-    assert actions == [("create", "r1"), ("create", "f1"), ("edit", "f2"), ("create", "gone"),
-                       ("delete", "gone"), ("delete", "r1"), ("create", "fetched f2")]
+    assert actions == [
+        ("create", "r1"),
+        ("create", "f1"),
+        ("edit", "f2"),
+        ("create", "gone"),
+        ("delete", "gone"),
+        ("delete", "r1"),
+        ("create", "fetched f2"),
+    ]
 
 
 async def test_channel_message_send_edit_delete_and_file(emu: Emulator) -> None:
@@ -234,8 +284,10 @@ async def test_channel_message_send_edit_delete_and_file(emu: Emulator) -> None:
     texts = [m.content for m in emu.channel_messages("tables")]
     assert texts[-2:] == ["channel v2", "a file"]
     sent = emu.channel_messages("tables")[-2]
-    assert [e.content for e in emu.history() if e.message_id == sent.id] == ["channel v1",
-                                                                             "channel v2"]
+    assert [e.content for e in emu.history() if e.message_id == sent.id] == [
+        "channel v1",
+        "channel v2",
+    ]
     assert "temporary" not in texts
     (att,) = emu.last_message("tables").attachments
     assert att.filename == "card.png" and att.data == b"PNGDATA"

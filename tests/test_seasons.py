@@ -10,7 +10,6 @@ import asyncio
 import csv
 import io
 import itertools
-import json
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -22,7 +21,7 @@ from openskill.models import PlackettLuce
 
 from bot import seasons as seasons_mod
 from bot.seasons import PAGE_SIZE, Season, SeasonError, Seasons, analyse_match, rate
-from bot.storage import MatchRow, RoundRecord, SeatRow, Storage
+from bot.storage import RoundRecord, SeatRow, Storage
 from tamalou import actions as A
 from tamalou import events as E
 from tamalou.codec import action_to_dict
@@ -497,7 +496,7 @@ async def test_rounds_fall_back_to_round_scores_when_the_log_does_not_replay(
     storage: Storage,
 ) -> None:
     match_id, events = await store_match(storage, humans(1, 2, 3), seed=70)
-    row = await _match_row(storage, match_id)
+    row = await storage.get_match(match_id)
     assert row is not None
     ended = [e for e in events if isinstance(e, E.RoundEnded)]
     round_rows = [
@@ -507,24 +506,6 @@ async def test_rounds_fall_back_to_round_scores_when_the_log_does_not_replay(
     assert [r.rounds for r in results] == [len(ended)] * 3
     assert [r.score_sum for r in results] == [sum(e.scores[s] for e in ended) for s in range(3)]
     assert sum(r.won for r in results) >= 1
-
-
-async def _match_row(storage: Storage, match_id: int) -> MatchRow | None:
-    async with storage.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cur:
-        r = await cur.fetchone()
-    if r is None:
-        return None
-    return MatchRow(
-        r["id"],
-        r["table_id"],
-        r["guild_id"],
-        r["seed"],
-        json.loads(r["rules"]),
-        json.loads(r["seats"]),
-        r["started_at"],
-        r["ended_at"],
-        r["status"],
-    )
 
 
 # -- end to end: the real bot through the Discord emulator --------------------------------------

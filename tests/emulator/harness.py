@@ -74,11 +74,17 @@ class BotProcess:
 class Emulator(DiscordServer):
     """Discord emulator + test API. All methods run in the test's event loop."""
 
-    def __init__(self, *, default_channel: str | None = None, log_dir: str | Path | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        default_channel: str | None = None,
+        log_dir: str | Path | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
-        self.default_channel = self.channel(default_channel) if default_channel else \
-            self.guild.channels[0]
+        self.default_channel = (
+            self.channel(default_channel) if default_channel else self.guild.channels[0]
+        )
         self.log_dir = Path(log_dir) if log_dir else Path(tempfile.mkdtemp(prefix="discord-emu-"))
         self.bot: BotProcess | None = None
         self.bot_logs: list[Path] = []
@@ -115,8 +121,9 @@ class Emulator(DiscordServer):
             for chan in self.guild.channels:
                 if chan.name == name:
                     return chan
-        raise EmulatorError(f"unknown channel {ref!r}; channels: "
-                            f"{[c.name for c in self.guild.channels]}")
+        raise EmulatorError(
+            f"unknown channel {ref!r}; channels: {[c.name for c in self.guild.channels]}"
+        )
 
     def dm_channel(self, user: UserRef) -> Channel | None:
         return self.dm_channels.get(self.member(user).id)
@@ -150,8 +157,11 @@ class Emulator(DiscordServer):
     def channel_messages(self, channel: ChannelRef = None) -> list[Message]:
         """Public messages of a channel (latest state, deleted ones removed), oldest first."""
         chan = self.channel(channel)
-        return [m for m in self.messages.values()
-                if m.channel_id == chan.id and not m.deleted and m.recipient_id is None]
+        return [
+            m
+            for m in self.messages.values()
+            if m.channel_id == chan.id and not m.deleted and m.recipient_id is None
+        ]
 
     def last_message(self, channel: ChannelRef = None) -> Message:
         msgs = self.channel_messages(channel)
@@ -162,8 +172,11 @@ class Emulator(DiscordServer):
     def ephemerals(self, user: UserRef) -> list[Message]:
         """The user's own ephemeral messages (latest state, deleted removed), oldest first."""
         uid = self.member(user).id
-        return [m for m in self.messages.values()
-                if m.recipient_id == uid and m.ephemeral and not m.deleted]
+        return [
+            m
+            for m in self.messages.values()
+            if m.recipient_id == uid and m.ephemeral and not m.deleted
+        ]
 
     def last_ephemeral(self, user: UserRef) -> Message:
         msgs = self.ephemerals(user)
@@ -181,8 +194,13 @@ class Emulator(DiscordServer):
         """What ``user`` sees in a channel: public messages and their own ephemerals."""
         uid = self.member(user).id
         chan = self.channel(channel)
-        return [m for m in self.messages.values() if m.channel_id == chan.id and not m.deleted
-                and (m.recipient_id is None or m.recipient_id == uid)]
+        return [
+            m
+            for m in self.messages.values()
+            if m.channel_id == chan.id
+            and not m.deleted
+            and (m.recipient_id is None or m.recipient_id == uid)
+        ]
 
     def history(self, user: UserRef | None = None) -> list[HistoryEntry]:
         """Every version of every message ever shown (and modals), in order.
@@ -201,8 +219,11 @@ class Emulator(DiscordServer):
         return [e for e in self._history if text in e.text and e.audience != uid]
 
     def requests_to(self, method: str | None = None, path_contains: str = "") -> list[Any]:
-        return [r for r in self.requests
-                if (method is None or r.method == method) and path_contains in r.path]
+        return [
+            r
+            for r in self.requests
+            if (method is None or r.method == method) and path_contains in r.path
+        ]
 
     # ================================================================== problems
     def take_problems(self, kind: str | None = None) -> list[Problem]:
@@ -265,8 +286,11 @@ class Emulator(DiscordServer):
             payload.update(
                 {
                     "guild_id": str(self.guild.id),
-                    "guild": {"id": str(self.guild.id), "locale": self.guild.preferred_locale,
-                              "features": []},
+                    "guild": {
+                        "id": str(self.guild.id),
+                        "locale": self.guild.preferred_locale,
+                        "features": [],
+                    },
                     "guild_locale": self.guild.preferred_locale,
                     "channel": channel.payload(),
                     "member": self.guild.interaction_member_payload(user),
@@ -322,8 +346,9 @@ class Emulator(DiscordServer):
                 if value in by_name:
                     value = by_name[value]
                 else:
-                    raise EmulatorError(f"option {name}={value!r} is not one of the choices "
-                                        f"{values}")
+                    raise EmulatorError(
+                        f"option {name}={value!r} is not one of the choices {values}"
+                    )
         if otype == OPTION_STRING:
             value = str(value)
             if "min_length" in opt and len(value) < int(opt["min_length"]):
@@ -364,7 +389,9 @@ class Emulator(DiscordServer):
         if otype == OPTION_CHANNEL:
             chan = self.channel(value)
             resolved.setdefault("channels", {})[str(chan.id)] = {
-                "id": str(chan.id), "name": chan.name, "type": chan.type,
+                "id": str(chan.id),
+                "name": chan.name,
+                "type": chan.type,
                 "permissions": str(self.guild.permissions_of(self.bot_user)),
             }
             return str(chan.id)
@@ -393,7 +420,8 @@ class Emulator(DiscordServer):
             needed = int(required)  # "0": administrators only
             if not perms & ADMINISTRATOR and (needed == 0 or perms & needed != needed):
                 raise CommandNotAvailableError(
-                    f"{user.name} cannot use /{cmd['name']} (default_member_permissions)")
+                    f"{user.name} cannot use /{cmd['name']} (default_member_permissions)"
+                )
         data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1}
         if cmd.get("guild_id"):
             data["guild_id"] = cmd["guild_id"]
@@ -402,12 +430,20 @@ class Emulator(DiscordServer):
         data["options"] = out_opts
         path = [cmd["name"]]
         for tok in tokens[1:]:
-            sub = next((o for o in node_opts if int(o.get("type", 0)) in (1, 2) and (
-                o["name"] == tok or tok in (o.get("name_localizations") or {}).values())), None)
+            sub = next(
+                (
+                    o
+                    for o in node_opts
+                    if int(o.get("type", 0)) in (1, 2)
+                    and (o["name"] == tok or tok in (o.get("name_localizations") or {}).values())
+                ),
+                None,
+            )
             if sub is None:
                 subs = [o["name"] for o in node_opts if int(o.get("type", 0)) in (1, 2)]
                 raise CommandNotAvailableError(
-                    f"/{' '.join(path)} has no subcommand {tok!r}; subcommands: {subs}")
+                    f"/{' '.join(path)} has no subcommand {tok!r}; subcommands: {subs}"
+                )
             path.append(sub["name"])
             nested: list[dict[str, Any]] = []
             out_opts.append({"name": sub["name"], "type": int(sub["type"]), "options": nested})
@@ -420,8 +456,9 @@ class Emulator(DiscordServer):
         known = {o["name"]: o for o in node_opts}
         for key in values:
             if key not in known:
-                raise EmulatorError(f"/{' '.join(path)} has no option {key!r}; options: "
-                                    f"{list(known)}")
+                raise EmulatorError(
+                    f"/{' '.join(path)} has no option {key!r}; options: {list(known)}"
+                )
         for opt in node_opts:
             name = opt["name"]
             if name not in values:
@@ -429,8 +466,14 @@ class Emulator(DiscordServer):
                     raise EmulatorError(f"/{' '.join(path)} needs option {name!r}")
                 continue
             if name == focused:
-                out_opts.append({"name": name, "type": int(opt["type"]),
-                                 "value": str(values[name]), "focused": True})
+                out_opts.append(
+                    {
+                        "name": name,
+                        "type": int(opt["type"]),
+                        "value": str(values[name]),
+                        "focused": True,
+                    }
+                )
                 continue
             value = self._resolve_option(opt, values[name], resolved)
             out_opts.append({"name": name, "type": int(opt["type"]), "value": value})
@@ -464,11 +507,11 @@ class Emulator(DiscordServer):
         values = {**(options or {}), **kwargs}
         if not self.commands():  # the bot may sync after on_ready
             with contextlib.suppress(TimeoutError):
-                await self.wait_for(self.commands, timeout=min(timeout, 5.0),
-                                    what="command sync")
+                await self.wait_for(self.commands, timeout=min(timeout, 5.0), what="command sync")
         data, path = self._command_data(member, command, values)
-        inter = self._new_interaction(2, member, self.channel(channel), path, data,
-                                      locale=locale, at=at)
+        inter = self._new_interaction(
+            2, member, self.channel(channel), path, data, locale=locale, at=at
+        )
         return await self._send(inter, wait, timeout)
 
     async def autocomplete(
@@ -487,8 +530,9 @@ class Emulator(DiscordServer):
         """Types ``value`` in option ``focused`` and returns the bot's suggested choices."""
         member = self.member(user)
         data, path = self._command_data(member, command, {**kwargs, focused: value}, focused)
-        inter = self._new_interaction(4, member, self.channel(channel), path, data,
-                                      locale=locale, at=None)
+        inter = self._new_interaction(
+            4, member, self.channel(channel), path, data, locale=locale, at=None
+        )
         await self._send(inter, False, timeout)
         await self.wait_for(lambda: inter.choices is not None, timeout, "autocomplete choices")
         return list(inter.choices or [])
@@ -497,23 +541,28 @@ class Emulator(DiscordServer):
         if msg.deleted:
             raise EmulatorError(f"message {msg.id} was deleted")
         if msg.recipient_id is not None and msg.recipient_id != user.id:
-            raise EmulatorError(f"{user.name} cannot see message {msg.id} "
-                                f"(it is only visible to {self.users[msg.recipient_id].name})")
+            raise EmulatorError(
+                f"{user.name} cannot see message {msg.id} "
+                f"(it is only visible to {self.users[msg.recipient_id].name})"
+            )
         return self.channels[msg.channel_id]
 
     async def _wait_consumed(self, msg: Message, timeout: float = 5.0) -> None:
         """Waits until the bot read the REST reply that last shaped ``msg``."""
-        await self._wait_request_consumed(msg.last_request_id, msg.last_request_generation,
-                                          timeout)
+        await self._wait_request_consumed(msg.last_request_id, msg.last_request_generation, timeout)
 
-    async def _wait_request_consumed(self, rid: int | None, generation: int,
-                                     timeout: float = 5.0) -> None:
+    async def _wait_request_consumed(
+        self, rid: int | None, generation: int, timeout: float = 5.0
+    ) -> None:
         """Waits until discord.py read the reply to request ``rid`` (and stored its View)."""
         if rid is None or generation != self.generation:
             return
         if self.instrumented:
-            await self.wait_for(lambda: rid in self.acked or not self._bot_alive(), timeout,
-                                f"the bot to consume the reply to request #{rid}")
+            await self.wait_for(
+                lambda: rid in self.acked or not self._bot_alive(),
+                timeout,
+                f"the bot to consume the reply to request #{rid}",
+            )
             return
         rec = self.requests[rid - 1]
         delay = rec.mono + 0.25 - asyncio.get_running_loop().time()
@@ -549,14 +598,16 @@ class Emulator(DiscordServer):
         if button.url or button.custom_id is None:
             raise EmulatorError(f"button {button.label!r} is a link/premium button")
         if button.disabled:
-            raise ComponentDisabledError(f"button {button.label or button.custom_id!r} on "
-                                         f"message {msg.id} is disabled")
+            raise ComponentDisabledError(
+                f"button {button.label or button.custom_id!r} on message {msg.id} is disabled"
+            )
         await self._wait_consumed(msg)
         data: dict[str, Any] = {"custom_id": button.custom_id, "component_type": 2}
         if isinstance(button.raw.get("id"), int):
             data["id"] = button.raw["id"]
-        inter = self._new_interaction(3, member, channel, button.custom_id, data, locale=locale,
-                                      at=at, message=msg)
+        inter = self._new_interaction(
+            3, member, channel, button.custom_id, data, locale=locale, at=at, message=msg
+        )
         return await self._send(inter, wait, timeout)
 
     async def select(
@@ -583,15 +634,19 @@ class Emulator(DiscordServer):
         if placeholder is not None:
             selects = [s for s in selects if s.placeholder == placeholder]
         if len(selects) != 1:
-            raise EmulatorError(f"expected one select matching custom_id={custom_id!r} "
-                                f"placeholder={placeholder!r} on message {msg.id}, "
-                                f"found {len(selects)}")
+            raise EmulatorError(
+                f"expected one select matching custom_id={custom_id!r} "
+                f"placeholder={placeholder!r} on message {msg.id}, "
+                f"found {len(selects)}"
+            )
         sel = selects[0]
         if sel.disabled:
             raise ComponentDisabledError(f"select {sel.custom_id!r} is disabled")
         if not sel.min_values <= len(values) <= sel.max_values:
-            raise EmulatorError(f"select {sel.custom_id!r} takes {sel.min_values}.."
-                                f"{sel.max_values} values, got {len(values)}")
+            raise EmulatorError(
+                f"select {sel.custom_id!r} takes {sel.min_values}.."
+                f"{sel.max_values} values, got {len(values)}"
+            )
         resolved: dict[str, dict[str, Any]] = {}
         out: list[str] = []
         for value in values:
@@ -603,20 +658,27 @@ class Emulator(DiscordServer):
                 elif value in by_label:
                     out.append(by_label[value])
                 else:
-                    raise EmulatorError(f"{value!r} is not an option of {sel.custom_id!r}: "
-                                        f"{list(opts)}")
+                    raise EmulatorError(
+                        f"{value!r} is not an option of {sel.custom_id!r}: {list(opts)}"
+                    )
             else:
-                otype = {5: OPTION_USER, 6: OPTION_ROLE, 7: OPTION_MENTIONABLE,
-                         8: OPTION_CHANNEL}[sel.type]
-                out.append(self._resolve_option({"type": otype, "name": sel.custom_id}, value,
-                                                resolved))
+                otype = {5: OPTION_USER, 6: OPTION_ROLE, 7: OPTION_MENTIONABLE, 8: OPTION_CHANNEL}[
+                    sel.type
+                ]
+                out.append(
+                    self._resolve_option({"type": otype, "name": sel.custom_id}, value, resolved)
+                )
         await self._wait_consumed(msg)
-        data: dict[str, Any] = {"custom_id": sel.custom_id, "component_type": sel.type,
-                                "values": out}
+        data: dict[str, Any] = {
+            "custom_id": sel.custom_id,
+            "component_type": sel.type,
+            "values": out,
+        }
         if resolved:
             data["resolved"] = resolved
-        inter = self._new_interaction(3, member, channel, sel.custom_id, data, locale=locale,
-                                      at=at, message=msg)
+        inter = self._new_interaction(
+            3, member, channel, sel.custom_id, data, locale=locale, at=at, message=msg
+        )
         return await self._send(inter, wait, timeout)
 
     async def submit_modal(
@@ -663,18 +725,23 @@ class Emulator(DiscordServer):
                 if len(text) > int(comp.get("max_length", 4000)):
                     raise EmulatorError(f"modal input {label or cid!r} is too long")
                 return {"type": 4, "custom_id": cid, "value": text}
-            vals = list(value) if isinstance(value, list | tuple) else ([] if value is None
-                                                                      else [value])
+            vals = (
+                list(value)
+                if isinstance(value, list | tuple)
+                else ([] if value is None else [value])
+            )
             return {"type": ctype, "custom_id": cid, "values": [str(v) for v in vals]}
 
         components: list[dict[str, Any]] = []
         for top in modal.get("components") or []:
             if top.get("type") == 1:
-                components.append({"type": 1, "components": [
-                    fill(c, None) for c in top.get("components") or []]})
+                components.append(
+                    {"type": 1, "components": [fill(c, None) for c in top.get("components") or []]}
+                )
             elif top.get("type") == 18:
-                components.append({"type": 18, "component": fill(top["component"],
-                                                                  top.get("label"))})
+                components.append(
+                    {"type": 18, "component": fill(top["component"], top.get("label"))}
+                )
         unknown = set(given) - used
         if unknown:
             raise EmulatorError(f"modal has no input {sorted(unknown)}")
@@ -683,13 +750,21 @@ class Emulator(DiscordServer):
             await self._wait_request_consumed(rec.id, rec.generation)
         source = self.messages.get(opened_by.message_id) if opened_by.message_id else None
         data = {"custom_id": modal["custom_id"], "components": components}
-        inter = self._new_interaction(5, member, self.channels[opened_by.channel_id],
-                                      modal["custom_id"], data, locale=locale, at=at,
-                                      message=source)
+        inter = self._new_interaction(
+            5,
+            member,
+            self.channels[opened_by.channel_id],
+            modal["custom_id"],
+            data,
+            locale=locale,
+            at=at,
+            message=source,
+        )
         return await self._send(inter, wait, timeout)
 
-    async def handled(self, inter: Interaction, *, deep: bool = False,
-                      timeout: float = 10.0) -> list[str]:
+    async def handled(
+        self, inter: Interaction, *, deep: bool = False, timeout: float = 10.0
+    ) -> list[str]:
         """Waits until the bot finished handling ``inter``; returns the errors it logged.
 
         Finished means every task discord.py spawned for it is done (``deep``: also every
@@ -704,7 +779,8 @@ class Emulator(DiscordServer):
             if not self._bot_alive():
                 raise EmulatorError(
                     f"the bot process exited while handling {inter!r}:\n"
-                    f"{self.bot.log_tail() if self.bot else ''}")
+                    f"{self.bot.log_tail() if self.bot else ''}"
+                )
             if self.instrumented:
                 return inter.handled and (not deep or inter.settled)
             return inter.responded or inter.expired
@@ -714,8 +790,9 @@ class Emulator(DiscordServer):
 
     async def responded(self, inter: Interaction, timeout: float = 10.0) -> Interaction:
         """Waits for the initial response (or the deadline)."""
-        await self.wait_for(lambda: inter.responded or inter.expired, timeout,
-                            f"a response to {inter!r}")
+        await self.wait_for(
+            lambda: inter.responded or inter.expired, timeout, f"a response to {inter!r}"
+        )
         return inter
 
     async def settle(self, timeout: float | None = None, *, deep: bool = False) -> None:
@@ -727,9 +804,12 @@ class Emulator(DiscordServer):
             for inter in self.interactions.values():
                 if inter.type != 4 and not (inter.responded or inter.expired):
                     return False
-                if (inter.generation == self.generation and self.instrumented
-                        and self._bot_alive()
-                        and not (inter.handled and (inter.settled or not deep))):
+                if (
+                    inter.generation == self.generation
+                    and self.instrumented
+                    and self._bot_alive()
+                    and not (inter.handled and (inter.settled or not deep))
+                ):
                     return False
             return True
 
@@ -763,18 +843,34 @@ class Emulator(DiscordServer):
         self.guilds_sent = False
         full_env = dict(os.environ)
         full_env["PYTHONPATH"] = os.pathsep.join(
-            [str(PROJECT_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
-        full_env.update({"DISCORD_TOKEN": self.token, "EMU_PORT": str(self.port),
-                         "PYTHONUNBUFFERED": "1"})
+            [str(PROJECT_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+        )
+        full_env.update(
+            {"DISCORD_TOKEN": self.token, "EMU_PORT": str(self.port), "PYTHONUNBUFFERED": "1"}
+        )
         full_env.update(env or {})
         log_path = self.log_dir / f"bot-{self.generation}.log"
         self.bot_logs.append(log_path)
-        cmd = [sys.executable, "-m", "tests.emulator.launcher", "--port", str(self.port),
-               "--ready-timeout", str(ready_timeout), "--", module, *args]
+        cmd = [
+            sys.executable,
+            "-m",
+            "tests.emulator.launcher",
+            "--port",
+            str(self.port),
+            "--ready-timeout",
+            str(ready_timeout),
+            "--",
+            module,
+            *args,
+        ]
         with open(log_path, "wb") as log:
             proc = await asyncio.create_subprocess_exec(
-                *cmd, stdin=asyncio.subprocess.DEVNULL, stdout=log,
-                stderr=asyncio.subprocess.STDOUT, env=full_env, cwd=str(cwd or PROJECT_ROOT),
+                *cmd,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=log,
+                stderr=asyncio.subprocess.STDOUT,
+                env=full_env,
+                cwd=str(cwd or PROJECT_ROOT),
             )
         bot = BotProcess(proc, log_path, module)
         self.bot = bot
@@ -784,8 +880,10 @@ class Emulator(DiscordServer):
 
         def up() -> bool:
             if not bot.alive:
-                raise EmulatorError(f"bot {module} exited with {bot.proc.returncode} before "
-                                    f"it was ready:\n{bot.log_tail()}")
+                raise EmulatorError(
+                    f"bot {module} exited with {bot.proc.returncode} before "
+                    f"it was ready:\n{bot.log_tail()}"
+                )
             if wait == "connected":
                 return self.guilds_sent
             return self.bot_ready
@@ -793,15 +891,17 @@ class Emulator(DiscordServer):
         try:
             await self.wait_for(up, timeout, f"bot {module} to be {wait}")
         except TimeoutError:
-            raise EmulatorError(f"bot {module} not {wait} after {timeout}s:\n"
-                                f"{bot.log_tail()}") from None
+            raise EmulatorError(
+                f"bot {module} not {wait} after {timeout}s:\n{bot.log_tail()}"
+            ) from None
         return bot
 
     async def _monitor(self, bot: BotProcess) -> None:
         code = await bot.proc.wait()
         if not bot.stopping:
-            self.add_problem("bot_exit", f"bot {bot.module} exited on its own (code {code})",
-                             bot.log_tail())
+            self.add_problem(
+                "bot_exit", f"bot {bot.module} exited on its own (code {code})", bot.log_tail()
+            )
         self._notify()
 
     async def kill_bot(self) -> None:
@@ -852,8 +952,9 @@ class Emulator(DiscordServer):
 
 
 @contextlib.asynccontextmanager
-async def running_emulator(*, check: bool = True, settle: bool = True,
-                           **kwargs: Any) -> AsyncIterator[Emulator]:
+async def running_emulator(
+    *, check: bool = True, settle: bool = True, **kwargs: Any
+) -> AsyncIterator[Emulator]:
     """``async with running_emulator(...) as emu:`` starts and always closes an emulator.
 
     On exit it waits for pending interactions, stops the bot and, with ``check``, raises

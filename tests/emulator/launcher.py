@@ -85,8 +85,12 @@ class Reporter:
                 try:
                     if conn is None:
                         conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
-                    conn.request("POST", "/_emu/events", body=body,
-                                 headers={"Content-Type": "application/json"})
+                    conn.request(
+                        "POST",
+                        "/_emu/events",
+                        body=body,
+                        headers={"Content-Type": "application/json"},
+                    )
                     conn.getresponse().read()
                     break
                 except (OSError, http.client.HTTPException):
@@ -143,8 +147,9 @@ def _ignored_for_settle(coro: Any) -> bool:
     return "__timeout_task_impl" in name
 
 
-def install(host: str, port: int, *, ready_timeout: float | None = 0.05,
-            identify_delay: float | None = None) -> Reporter:
+def install(
+    host: str, port: int, *, ready_timeout: float | None = 0.05, identify_delay: float | None = None
+) -> Reporter:
     """Points discord.py at the emulator and installs the observation hooks."""
     import discord
     import discord.http
@@ -187,8 +192,9 @@ def install(host: str, port: int, *, ready_timeout: float | None = 0.05,
         factory_loops.add(id(loop))
         previous = loop.get_task_factory()
 
-        def factory(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, Any],
-                    **kwargs: Any) -> asyncio.Future[Any]:
+        def factory(
+            loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, Any], **kwargs: Any
+        ) -> asyncio.Future[Any]:
             task: asyncio.Future[Any]
             if previous is not None:
                 task = previous(loop, coro, **kwargs)
@@ -270,8 +276,10 @@ def install(host: str, port: int, *, ready_timeout: float | None = 0.05,
 
     # 5. optional: shorten discord.py's 5 s pause between shard IDENTIFYs (EMU_IDENTIFY_DELAY).
     if identify_delay is not None:
-        async def before_identify_hook(self: Any, shard_id: int | None, *,
-                                       initial: bool = False) -> None:
+
+        async def before_identify_hook(
+            self: Any, shard_id: int | None, *, initial: bool = False
+        ) -> None:
             if not initial:
                 await asyncio.sleep(identify_delay)
 
@@ -285,8 +293,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default=os.environ.get("EMU_HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("EMU_PORT", "0")))
-    parser.add_argument("--ready-timeout", type=float,
-                        default=float(os.environ.get("EMU_READY_TIMEOUT", "0.05")))
+    parser.add_argument(
+        "--ready-timeout", type=float, default=float(os.environ.get("EMU_READY_TIMEOUT", "0.05"))
+    )
     parser.add_argument("module", help="module to run as __main__, e.g. bot")
     parser.add_argument("args", nargs=argparse.REMAINDER)
     ns = parser.parse_args(argv)
@@ -295,8 +304,12 @@ def main(argv: list[str] | None = None) -> None:
     if ns.host not in ("127.0.0.1", "localhost", "::1"):
         parser.error("the emulator only runs on the loopback interface")
     delay = os.environ.get("EMU_IDENTIFY_DELAY")
-    reporter = install(ns.host, ns.port, ready_timeout=ns.ready_timeout,
-                       identify_delay=float(delay) if delay else None)
+    reporter = install(
+        ns.host,
+        ns.port,
+        ready_timeout=ns.ready_timeout,
+        identify_delay=float(delay) if delay else None,
+    )
     args = ns.args[1:] if ns.args[:1] == ["--"] else ns.args
     sys.argv = [ns.module, *args]
     try:
@@ -304,9 +317,14 @@ def main(argv: list[str] | None = None) -> None:
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as exc:
-        reporter.send("log", level="CRITICAL", logger="launcher",
-                      message=f"bot module {ns.module} crashed: {exc!r}",
-                      traceback=traceback.format_exc(), interaction_id=None)
+        reporter.send(
+            "log",
+            level="CRITICAL",
+            logger="launcher",
+            message=f"bot module {ns.module} crashed: {exc!r}",
+            traceback=traceback.format_exc(),
+            interaction_id=None,
+        )
         reporter.flush()
         raise
     finally:

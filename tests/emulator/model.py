@@ -435,8 +435,13 @@ class Message:
             data["interaction_metadata"] = {
                 "id": str(self.interaction_id),
                 "type": self.interaction_type or 2,
-                "user": {"id": str(self.interaction_user_id), "username": "", "discriminator": "0",
-                         "avatar": None, "global_name": None},
+                "user": {
+                    "id": str(self.interaction_user_id),
+                    "username": "",
+                    "discriminator": "0",
+                    "avatar": None,
+                    "global_name": None,
+                },
                 "authorizing_integration_owners": {},
             }
         if self.reference:

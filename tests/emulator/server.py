@@ -145,8 +145,13 @@ class DiscordServer:
         self.bot_user = User(self.app_id, bot_name, bot=True)
         self.owner = User(self.ids.next(born), "guild-owner")
         guild_id = self.ids.next(born)
-        bot_role = Role(self.ids.next(born), bot_name, EVERYONE_PERMISSIONS | ADMIN_PERMISSIONS,
-                        position=2, managed=True)
+        bot_role = Role(
+            self.ids.next(born),
+            bot_name,
+            EVERYONE_PERMISSIONS | ADMIN_PERMISSIONS,
+            position=2,
+            managed=True,
+        )
         admin_role = Role(self.ids.next(born), "Admin", ADMIN_PERMISSIONS, position=1)
         everyone = Role(guild_id, "@everyone", EVERYONE_PERMISSIONS)
         roles = [everyone, admin_role, bot_role]
@@ -157,15 +162,26 @@ class DiscordServer:
                 extra = Role(self.ids.next(born), f"{spec.name}-extra", spec.permissions)
                 roles.append(extra)
                 role_ids.append(extra.id)
-            users.append(User(self.ids.next(born), spec.name, spec.locale,
-                              global_name=spec.global_name, nick=spec.nick,
-                              role_ids=role_ids, joined_at_ms=born))
+            users.append(
+                User(
+                    self.ids.next(born),
+                    spec.name,
+                    spec.locale,
+                    global_name=spec.global_name,
+                    nick=spec.nick,
+                    role_ids=role_ids,
+                    joined_at_ms=born,
+                )
+            )
         self.bot_user.role_ids = [bot_role.id]
         self.bot_user.joined_at_ms = born
-        chans = [Channel(self.ids.next(born), name, 0, guild_id, position=i)
-                 for i, name in enumerate(channels)]
-        self.guild = Guild(guild_id, guild_name, self.owner.id, preferred_locale, roles, chans,
-                           users)
+        chans = [
+            Channel(self.ids.next(born), name, 0, guild_id, position=i)
+            for i, name in enumerate(channels)
+        ]
+        self.guild = Guild(
+            guild_id, guild_name, self.owner.id, preferred_locale, roles, chans, users
+        )
         self.users: dict[int, User] = {u.id: u for u in [*users, self.bot_user, self.owner]}
         self.channels: dict[int, Channel] = {c.id: c for c in chans}
         self.dm_channels: dict[int, Channel] = {}  # user id -> DM channel
@@ -235,8 +251,9 @@ class DiscordServer:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0,
-                       what: str = "condition") -> Any:
+    async def wait_for(
+        self, predicate: Callable[[], Any], timeout: float = 5.0, what: str = "condition"
+    ) -> Any:
         """Waits (without polling) until ``predicate()`` is truthy; re-checked on every event."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
@@ -269,7 +286,9 @@ class DiscordServer:
         data = msg.payload(app_id=self.app_id, author=self._author(), base_url=self.base_url)
         data["mentions"] = [self.users[u].user_payload() for u in msg.mentions if u in self.users]
         if msg.interaction_user_id in self.users and "interaction_metadata" in data:
-            data["interaction_metadata"]["user"] = self.users[msg.interaction_user_id].user_payload()
+            data["interaction_metadata"]["user"] = self.users[
+                msg.interaction_user_id
+            ].user_payload()
         return data
 
     def guild_payload(self, *, full: bool) -> dict[str, Any]:
@@ -353,8 +372,7 @@ class DiscordServer:
             ("PUT", "/applications/{app}/guilds/{guild}/commands", self.h_put_commands),
             ("POST", "/applications/{app}/guilds/{guild}/commands", self.h_post_command),
             ("DELETE", "/applications/{app}/commands/{cmd}", self.h_delete_command),
-            ("DELETE", "/applications/{app}/guilds/{guild}/commands/{cmd}",
-             self.h_delete_command),
+            ("DELETE", "/applications/{app}/guilds/{guild}/commands/{cmd}", self.h_delete_command),
             ("POST", "/interactions/{iid}/{token}/callback", self.h_callback),
             ("POST", "/webhooks/{app}/{token}", self.h_followup),
             ("GET", "/webhooks/{app}/{token}/messages/{mid}", self.h_webhook_get),
@@ -419,8 +437,11 @@ class DiscordServer:
         response.headers["X-Emu-Request-Id"] = str(rec.id)
         if rec.status >= 400:
             code = rec.response.get("code") if isinstance(rec.response, dict) else None
-            if code in PROBLEM_CODES or rec.status in (405, 413) or (rec.status == 401
-                                                                      and code == 0):
+            if (
+                code in PROBLEM_CODES
+                or rec.status in (405, 413)
+                or (rec.status == 401 and code == 0)
+            ):
                 self.add_problem(
                     "rejected",
                     f"{rec.method} {rec.path} -> {rec.status} {code}",
@@ -496,8 +517,9 @@ class DiscordServer:
     async def h_get_me(self, request: web.Request) -> web.StreamResponse:
         self._check_auth(request)
         data = self.bot_user.user_payload()
-        data.update({"verified": True, "mfa_enabled": False, "flags": 0, "bot": True,
-                     "locale": "en-US"})
+        data.update(
+            {"verified": True, "mfa_enabled": False, "flags": 0, "bot": True, "locale": "en-US"}
+        )
         return json_response(data)
 
     async def h_get_user(self, request: web.Request) -> web.StreamResponse:
@@ -533,7 +555,10 @@ class DiscordServer:
                 "url": self.gateway_url,
                 "shards": self.shard_count,
                 "session_start_limit": {
-                    "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1
+                    "total": 1000,
+                    "remaining": 999,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
                 },
             }
         )
@@ -596,8 +621,9 @@ class DiscordServer:
         for msg in self.messages.values():
             for att in msg.attachments:
                 if att.id == aid:
-                    return web.Response(body=att.data,
-                                        content_type=att.content_type or "application/octet-stream")
+                    return web.Response(
+                        body=att.data, content_type=att.content_type or "application/octet-stream"
+                    )
         return web.Response(status=404)
 
     # ------------------------------------------------------------------ commands
@@ -621,26 +647,41 @@ class DiscordServer:
             ctype = int(cmd.get("type", 1))
             key = (str(cmd.get("name")), ctype)
             if key in seen:
-                err.add([i, "name"], "APPLICATION_COMMANDS_DUPLICATE_NAME",
-                        f"Application command names must be unique: {key[0]}")
+                err.add(
+                    [i, "name"],
+                    "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                    f"Application command names must be unique: {key[0]}",
+                )
             seen.add(key)
             self._validate_command_node(err, [i], cmd, chat_input=ctype == 1, depth=0)
         if err:
             raise form_fail(err)
 
-    def _validate_command_node(self, err: FormErrors, path: list[str | int], node: dict[str, Any],
-                               *, chat_input: bool, depth: int) -> None:
+    def _validate_command_node(
+        self,
+        err: FormErrors,
+        path: list[str | int],
+        node: dict[str, Any],
+        *,
+        chat_input: bool,
+        depth: int,
+    ) -> None:
         name = node.get("name")
         names = [("name", name)] + [
-            (f"name_localizations.{loc}", n) for loc, n in (node.get("name_localizations") or {})
-            .items()
+            (f"name_localizations.{loc}", n)
+            for loc, n in (node.get("name_localizations") or {}).items()
         ]
         for where, value in names:
             if not isinstance(value, str) or not 1 <= len(value) <= 32:
-                err.add([*path, where], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 32 in length.")
+                err.add(
+                    [*path, where], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 32 in length."
+                )
             elif chat_input and (value != value.lower() or not COMMAND_NAME_RE.match(value)):
-                err.add([*path, where], "APPLICATION_COMMAND_INVALID_NAME",
-                        f"Command name is invalid: {value!r}")
+                err.add(
+                    [*path, where],
+                    "APPLICATION_COMMAND_INVALID_NAME",
+                    f"Command name is invalid: {value!r}",
+                )
         if chat_input:
             descs = [("description", node.get("description"))] + [
                 (f"description_localizations.{loc}", d)
@@ -648,8 +689,11 @@ class DiscordServer:
             ]
             for where, value in descs:
                 if not isinstance(value, str) or not 1 <= len(value) <= 100:
-                    err.add([*path, where], "BASE_TYPE_BAD_LENGTH",
-                            "Must be between 1 and 100 in length.")
+                    err.add(
+                        [*path, where],
+                        "BASE_TYPE_BAD_LENGTH",
+                        "Must be between 1 and 100 in length.",
+                    )
         options = node.get("options") or []
         if len(options) > 25:
             err.add([*path, "options"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
@@ -665,25 +709,37 @@ class DiscordServer:
             self._validate_command_node(err, opath, opt, chat_input=True, depth=depth + 1)
             if opt.get("required"):
                 if optional_seen:
-                    err.add(opath, "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
-                            "Required options must be placed before non-required options")
+                    err.add(
+                        opath,
+                        "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                        "Required options must be placed before non-required options",
+                    )
             else:
                 optional_seen = True
             choices = opt.get("choices") or []
             if len(choices) > 25:
-                err.add([*opath, "choices"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+                err.add(
+                    [*opath, "choices"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
+                )
             for k, choice in enumerate(choices):
                 cname = choice.get("name")
                 if not isinstance(cname, str) or not 1 <= len(cname) <= 100:
-                    err.add([*opath, "choices", k, "name"], "BASE_TYPE_BAD_LENGTH",
-                            "Must be between 1 and 100 in length.")
+                    err.add(
+                        [*opath, "choices", k, "name"],
+                        "BASE_TYPE_BAD_LENGTH",
+                        "Must be between 1 and 100 in length.",
+                    )
                 for loc, lname in (choice.get("name_localizations") or {}).items():
                     if not isinstance(lname, str) or not 1 <= len(lname) <= 100:
-                        err.add([*opath, "choices", k, "name_localizations", loc],
-                                "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+                        err.add(
+                            [*opath, "choices", k, "name_localizations", loc],
+                            "BASE_TYPE_BAD_LENGTH",
+                            "Must be between 1 and 100 in length.",
+                        )
 
-    def _store_command(self, cmd: dict[str, Any], guild_id: int | None,
-                       old: dict[str, Any] | None) -> dict[str, Any]:
+    def _store_command(
+        self, cmd: dict[str, Any], guild_id: int | None, old: dict[str, Any] | None
+    ) -> dict[str, Any]:
         data = copy.deepcopy(cmd)
         data["id"] = old["id"] if old else str(self.ids.next())
         data["application_id"] = str(self.app_id)
@@ -818,8 +874,10 @@ class DiscordServer:
             msg.message_type = 20 if interaction.type == 2 else 0
         ref = payload.get("message_reference")
         if ref:
-            msg.reference = {"message_id": str(ref.get("message_id")),
-                             "channel_id": str(channel.id)}
+            msg.reference = {
+                "message_id": str(ref.get("message_id")),
+                "channel_id": str(channel.id),
+            }
             msg.message_type = 19
         if self._is_empty(msg):
             raise fail(400, 50006, "Cannot send an empty message")
@@ -833,8 +891,9 @@ class DiscordServer:
         data.setdefault("type", "rich")
         return data
 
-    def _take_files(self, files: list[Attachment], payload: dict[str, Any],
-                    existing: list[Attachment]) -> list[Attachment]:
+    def _take_files(
+        self, files: list[Attachment], payload: dict[str, Any], existing: list[Attachment]
+    ) -> list[Attachment]:
         """New attachments from ``files[i]`` parts plus kept ones (``attachments`` list)."""
 
         def new(f: Attachment, meta: dict[str, Any]) -> Attachment:
@@ -865,8 +924,9 @@ class DiscordServer:
         out += [new(f, {}) for f in files if f.id not in used]
         return out
 
-    def _edit(self, msg: Message, payload: dict[str, Any], files: list[Attachment],
-              request: web.Request) -> None:
+    def _edit(
+        self, msg: Message, payload: dict[str, Any], files: list[Attachment], request: web.Request
+    ) -> None:
         if msg.deleted:
             raise fail(404, 10008, "Unknown Message")
         flags = msg.flags
@@ -922,8 +982,13 @@ class DiscordServer:
     async def h_send_message(self, request: web.Request) -> web.StreamResponse:
         self._check_auth(request)
         channel = self._channel(request)
-        msg = self._new_message(channel, self._body(request), self._files(request), request,
-                                recipient_id=channel.recipient_id)
+        msg = self._new_message(
+            channel,
+            self._body(request),
+            self._files(request),
+            request,
+            recipient_id=channel.recipient_id,
+        )
         return json_response(self.message_payload(msg))
 
     async def h_get_message(self, request: web.Request) -> web.StreamResponse:
@@ -935,8 +1000,11 @@ class DiscordServer:
         channel = self._channel(request)
         q = request.query
         limit = max(1, min(100, int(q.get("limit", 50))))
-        msgs = [m for m in self.messages.values()
-                if m.channel_id == channel.id and not m.deleted and not m.ephemeral]
+        msgs = [
+            m
+            for m in self.messages.values()
+            if m.channel_id == channel.id and not m.deleted and not m.ephemeral
+        ]
         if "before" in q:
             msgs = [m for m in msgs if m.id < int(q["before"])]
         if "after" in q:
@@ -981,18 +1049,36 @@ class DiscordServer:
         msg: Message | None = None
         loading = False
         if rtype == 4:
-            msg = self._new_message(channel, data, files, request, recipient_id=recipient,
-                                    interaction=inter, ephemeral=ephemeral)
+            msg = self._new_message(
+                channel,
+                data,
+                files,
+                request,
+                recipient_id=recipient,
+                interaction=inter,
+                ephemeral=ephemeral,
+            )
             inter.response_message_id = msg.id
         elif rtype == 5:
-            msg = self._new_message(channel, {}, [], request, recipient_id=recipient,
-                                    interaction=inter, ephemeral=ephemeral, loading=True)
+            msg = self._new_message(
+                channel,
+                {},
+                [],
+                request,
+                recipient_id=recipient,
+                interaction=inter,
+                ephemeral=ephemeral,
+                loading=True,
+            )
             inter.response_message_id = msg.id
             loading = True
         elif rtype in (6, 7):
             if inter.type not in (3, 5) or (rtype == 7 and inter.message_id is None):
-                raise fail(400, 50035, f"Interaction response type {rtype} is not valid for "
-                           f"this interaction")
+                raise fail(
+                    400,
+                    50035,
+                    f"Interaction response type {rtype} is not valid for this interaction",
+                )
             if inter.message_id is not None:
                 inter.response_message_id = inter.message_id
                 if rtype == 7:
@@ -1008,10 +1094,20 @@ class DiscordServer:
                 raise form_fail(err)
             inter.modal = copy.deepcopy(data)
             self._history.append(
-                HistoryEntry(len(self._history), "modal", 0, inter.channel_id, inter.user_id,
-                             str(data.get("title", "")), [], copy.deepcopy(data.get("components")
-                                                                          or []),
-                             0, [], self.clock.now_ms(), inter.id)
+                HistoryEntry(
+                    len(self._history),
+                    "modal",
+                    0,
+                    inter.channel_id,
+                    inter.user_id,
+                    str(data.get("title", "")),
+                    [],
+                    copy.deepcopy(data.get("components") or []),
+                    0,
+                    [],
+                    self.clock.now_ms(),
+                    inter.id,
+                )
             )
         elif rtype == 8:
             if inter.type != 4:
@@ -1068,19 +1164,26 @@ class DiscordServer:
         inter = self._webhook_interaction(request)
         payload = self._body(request)
         files = self._files(request)
-        original = (self.messages.get(inter.response_message_id)
-                    if inter.response_message_id else None)
+        original = (
+            self.messages.get(inter.response_message_id) if inter.response_message_id else None
+        )
         if inter.response_type == 5 and original is not None and original.loading:
             # The first followup after a "thinking" defer fills the loading message.
-            self._edit(original, {k: v for k, v in payload.items() if k != "flags"}, files,
-                       request)
+            self._edit(original, {k: v for k, v in payload.items() if k != "flags"}, files, request)
             msg = original
         else:
             channel = self.channels[inter.channel_id]
             ephemeral = bool(int(payload.get("flags") or 0) & EPHEMERAL)
             recipient = inter.user_id if ephemeral else channel.recipient_id
-            msg = self._new_message(channel, payload, files, request, recipient_id=recipient,
-                                    interaction=inter, ephemeral=ephemeral)
+            msg = self._new_message(
+                channel,
+                payload,
+                files,
+                request,
+                recipient_id=recipient,
+                interaction=inter,
+                ephemeral=ephemeral,
+            )
             inter.followup_ids.append(msg.id)
         if request.query.get("wait") in ("1", "true", "True"):
             return json_response(self.message_payload(msg))
@@ -1136,14 +1239,21 @@ class DiscordServer:
             session.identified = True
             self.sessions[session.shard_id] = session
             self._known_sessions[session.session_id] = session
-            guilds = [self.guild] if (self.guild.id >> 22) % session.shard_count == \
-                session.shard_id else []
+            guilds = (
+                [self.guild]
+                if (self.guild.id >> 22) % session.shard_count == session.shard_id
+                else []
+            )
             await session.dispatch(
                 "READY",
                 {
                     "v": 10,
-                    "user": {**self.bot_user.user_payload(), "verified": True,
-                             "mfa_enabled": False, "flags": 0},
+                    "user": {
+                        **self.bot_user.user_payload(),
+                        "verified": True,
+                        "mfa_enabled": False,
+                        "flags": 0,
+                    },
                     "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
                     "session_id": session.session_id,
                     "resume_gateway_url": self.gateway_url,
@@ -1156,8 +1266,10 @@ class DiscordServer:
             )
             for _ in guilds:
                 await session.dispatch("GUILD_CREATE", self.guild_payload(full=True))
-            self.guilds_sent = all(s.identified for s in self.sessions.values()) and len(
-                self.sessions) >= session.shard_count
+            self.guilds_sent = (
+                all(s.identified for s in self.sessions.values())
+                and len(self.sessions) >= session.shard_count
+            )
             self._notify()
         elif op == 6:
             assert isinstance(d, dict)
@@ -1228,9 +1340,13 @@ class DiscordServer:
         for session in old.values():
             await session.send({"op": 7, "d": None})
         await self.wait_for(
-            lambda: self.resumes >= target and all(
-                self.sessions.get(k) not in (None, s) for k, s in old.items()),
-            timeout, "the bot to resume its gateway session(s)")
+            lambda: (
+                self.resumes >= target
+                and all(self.sessions.get(k) not in (None, s) for k, s in old.items())
+            ),
+            timeout,
+            "the bot to resume its gateway session(s)",
+        )
 
     # ------------------------------------------------------------------ delivery
     async def deliver(self, inter: Interaction) -> Interaction:
@@ -1261,8 +1377,10 @@ class DiscordServer:
         who = self.users[inter.user_id].name
         hint = ""
         if inter.tasks == 0:
-            hint = (" - discord.py started no task for it (no stored View, DynamicItem, "
-                    "Modal or command matched)")
+            hint = (
+                " - discord.py started no task for it (no stored View, DynamicItem, "
+                "Modal or command matched)"
+            )
         self.add_problem(
             "lost_interaction",
             f"{inter.kind} {inter.name!r} by {who} got no response within "
@@ -1305,5 +1423,8 @@ class DiscordServer:
             where = f" while handling {inter.kind} {inter.name!r}" if inter else ""
             if inter is not None:
                 inter.errors.append(f"{text}\n{tb}".strip())
-            self.add_problem("traceback", f"bot logged {ev.get('level')} from "
-                             f"{ev.get('logger')}{where}: {text}", tb)
+            self.add_problem(
+                "traceback",
+                f"bot logged {ev.get('level')} from {ev.get('logger')}{where}: {text}",
+                tb,
+            )

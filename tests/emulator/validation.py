@@ -61,9 +61,13 @@ def check_embeds(err: FormErrors, embeds: Any) -> None:
             err.add([*path, "fields"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
         for j, fld in enumerate(fields):
             if not fld.get("name"):
-                err.add([*path, "fields", j, "name"], "BASE_TYPE_REQUIRED", "This field is required")
+                err.add(
+                    [*path, "fields", j, "name"], "BASE_TYPE_REQUIRED", "This field is required"
+                )
             if not fld.get("value"):
-                err.add([*path, "fields", j, "value"], "BASE_TYPE_REQUIRED", "This field is required")
+                err.add(
+                    [*path, "fields", j, "value"], "BASE_TYPE_REQUIRED", "This field is required"
+                )
             err.max_len([*path, "fields", j, "name"], fld.get("name"), 256)
             err.max_len([*path, "fields", j, "value"], fld.get("value"), 1024)
         total += _embed_chars(embed)
@@ -82,8 +86,11 @@ def _check_interactive(err: FormErrors, path: list[str | int], comp: dict[str, A
             if not comp.get("url"):
                 err.add([*path, "url"], "BASE_TYPE_REQUIRED", "This field is required")
             if comp.get("custom_id"):
-                err.add([*path, "custom_id"], "COMPONENT_LINK_BUTTON_CUSTOM_ID",
-                        "A link button cannot have a custom_id")
+                err.add(
+                    [*path, "custom_id"],
+                    "COMPONENT_LINK_BUTTON_CUSTOM_ID",
+                    "A link button cannot have a custom_id",
+                )
         elif style != 6 and not comp.get("custom_id"):
             err.add([*path, "custom_id"], "BASE_TYPE_REQUIRED", "This field is required")
         if not comp.get("label") and not comp.get("emoji"):
@@ -95,11 +102,18 @@ def _check_interactive(err: FormErrors, path: list[str | int], comp: dict[str, A
         options = comp.get("options") or []
         if ctype == 3:
             if not 1 <= len(options) <= 25:
-                err.add([*path, "options"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 25 in length.")
+                err.add(
+                    [*path, "options"],
+                    "BASE_TYPE_BAD_LENGTH",
+                    "Must be between 1 and 25 in length.",
+                )
             values = [o.get("value") for o in options]
             if len(set(values)) != len(values):
-                err.add([*path, "options"], "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                        "Select option values must be unique")
+                err.add(
+                    [*path, "options"],
+                    "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                    "Select option values must be unique",
+                )
             for k, opt in enumerate(options):
                 err.max_len([*path, "options", k, "label"], opt.get("label"), 100)
                 err.max_len([*path, "options", k, "value"], opt.get("value"), 100)
@@ -116,7 +130,9 @@ def _check_interactive(err: FormErrors, path: list[str | int], comp: dict[str, A
         err.max_len([*path, "value"], comp.get("value"), 4000)
     cid = comp.get("custom_id")
     if cid is not None and (not isinstance(cid, str) or not 1 <= len(cid) <= 100):
-        err.add([*path, "custom_id"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+        err.add(
+            [*path, "custom_id"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."
+        )
 
 
 def check_components(err: FormErrors, components: Any, flags: int, *, modal: bool = False) -> None:
@@ -127,8 +143,9 @@ def check_components(err: FormErrors, components: Any, flags: int, *, modal: boo
         total = sum(1 for _ in walk_components(components))
         if total > 40:
             err.add(["components"], "BASE_TYPE_MAX_LENGTH", "Must be 40 or fewer in length.")
-        text_len = sum(len(c.get("content") or "") for c in walk_components(components)
-                       if c.get("type") == 10)
+        text_len = sum(
+            len(c.get("content") or "") for c in walk_components(components) if c.get("type") == 10
+        )
         if text_len > 4000:
             err.add(["components"], "MAX_TEXT_DISPLAY_LENGTH", "Text display content exceeds 4000")
     else:
@@ -145,24 +162,39 @@ def check_components(err: FormErrors, components: Any, flags: int, *, modal: boo
             if modal and rtype == 10:
                 continue
             if rtype != 1:
-                err.add([*path, "type"], "UNION_TYPE_CHOICES",
-                        "Value of field \"type\" must be one of (1,).")
+                err.add(
+                    [*path, "type"],
+                    "UNION_TYPE_CHOICES",
+                    'Value of field "type" must be one of (1,).',
+                )
                 continue
             children = row.get("components") or []
             if not children:
-                err.add([*path, "components"], "BASE_TYPE_BAD_LENGTH",
-                        "Must be between 1 and 5 in length.")
+                err.add(
+                    [*path, "components"],
+                    "BASE_TYPE_BAD_LENGTH",
+                    "Must be between 1 and 5 in length.",
+                )
             if len(children) > 5:
-                err.add([*path, "components"], "BASE_TYPE_BAD_LENGTH",
-                        "Must be between 1 and 5 in length.")
+                err.add(
+                    [*path, "components"],
+                    "BASE_TYPE_BAD_LENGTH",
+                    "Must be between 1 and 5 in length.",
+                )
             kinds = {c.get("type") for c in children}
             if kinds & (SELECT_TYPES | {4}) and len(children) > 1:
-                err.add([*path, "components"], "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                        "The specified component exceeds the maximum width")
+                err.add(
+                    [*path, "components"],
+                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                    "The specified component exceeds the maximum width",
+                )
             for j, child in enumerate(children):
                 if child.get("type") == 1:
-                    err.add([*path, "components", j, "type"], "UNION_TYPE_CHOICES",
-                            "Action rows cannot be nested")
+                    err.add(
+                        [*path, "components", j, "type"],
+                        "UNION_TYPE_CHOICES",
+                        "Action rows cannot be nested",
+                    )
                 _check_interactive(err, [*path, "components", j], child)
     if v2:
         for i, comp in enumerate(walk_components(components)):
@@ -171,8 +203,11 @@ def check_components(err: FormErrors, components: Any, flags: int, *, modal: boo
     ids = [c["custom_id"] for c in walk_components(components) if c.get("custom_id")]
     dupes = sorted({c for c in ids if ids.count(c) > 1})
     if dupes:
-        err.add(["components"], "COMPONENT_CUSTOM_ID_DUPLICATED",
-                f"Component custom id cannot be duplicated: {', '.join(dupes)}")
+        err.add(
+            ["components"],
+            "COMPONENT_CUSTOM_ID_DUPLICATED",
+            f"Component custom id cannot be duplicated: {', '.join(dupes)}",
+        )
 
 
 def check_message(payload: dict[str, Any], flags: int) -> FormErrors:
@@ -188,8 +223,11 @@ def check_message(payload: dict[str, Any], flags: int) -> FormErrors:
     if "components" in payload:
         check_components(err, payload.get("components") or [], flags)
     if flags & IS_COMPONENTS_V2 and (payload.get("content") or payload.get("embeds")):
-        err.add(["content"], "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                "The 'content' and 'embeds' fields cannot be used with components v2")
+        err.add(
+            ["content"],
+            "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+            "The 'content' and 'embeds' fields cannot be used with components v2",
+        )
     return err
 
 
@@ -200,9 +238,13 @@ def check_modal(data: dict[str, Any]) -> FormErrors:
     err.max_len(["data", "title"], data.get("title"), 45)
     cid = data.get("custom_id")
     if not cid or len(cid) > 100:
-        err.add(["data", "custom_id"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+        err.add(
+            ["data", "custom_id"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."
+        )
     comps = data.get("components") or []
     if not 1 <= len(comps) <= 5:
-        err.add(["data", "components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
+        err.add(
+            ["data", "components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."
+        )
     check_components(err, comps, 0, modal=True)
     return err

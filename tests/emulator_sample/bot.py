@@ -17,24 +17,32 @@ from discord.ext import commands
 DISCORD_EPOCH_MS = 1420070400000
 
 
-class SecretButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-                   template=r"demo:secret:(?P<n>\d+)"):
+class SecretButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"demo:secret:(?P<n>\d+)"
+):
     """Persistent button: its state is in the custom_id, it survives restarts."""
 
     def __init__(self, n: int) -> None:
-        super().__init__(discord.ui.Button(label="Secret", custom_id=f"demo:secret:{n}",
-                                           style=discord.ButtonStyle.primary))
+        super().__init__(
+            discord.ui.Button(
+                label="Secret", custom_id=f"demo:secret:{n}", style=discord.ButtonStyle.primary
+            )
+        )
         self.n = n
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Item[discord.ui.View],
-                             match: re.Match[str]) -> SecretButton:
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[discord.ui.View],
+        match: re.Match[str],
+    ) -> SecretButton:
         return cls(int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(
-            f"secret #{self.n} for {interaction.user.name}", ephemeral=True)
+            f"secret #{self.n} for {interaction.user.name}", ephemeral=True
+        )
 
 
 class CounterView(discord.ui.View):
@@ -45,29 +53,36 @@ class CounterView(discord.ui.View):
         self.count = 0
 
     @discord.ui.button(label="Count", style=discord.ButtonStyle.secondary)
-    async def count_button(self, interaction: discord.Interaction,
-                           button: discord.ui.Button[CounterView]) -> None:
+    async def count_button(
+        self, interaction: discord.Interaction, button: discord.ui.Button[CounterView]
+    ) -> None:
         self.count += 1
         button.label = f"Count ({self.count})"
         await interaction.response.edit_message(content=f"count={self.count}", view=self)
 
     @discord.ui.button(label="Off", disabled=True)
-    async def off_button(self, interaction: discord.Interaction,
-                         button: discord.ui.Button[CounterView]) -> None:
+    async def off_button(
+        self, interaction: discord.Interaction, button: discord.ui.Button[CounterView]
+    ) -> None:
         await interaction.response.send_message("never")
 
     @discord.ui.button(label="Boom", style=discord.ButtonStyle.danger)
-    async def boom_button(self, interaction: discord.Interaction,
-                          button: discord.ui.Button[CounterView]) -> None:
+    async def boom_button(
+        self, interaction: discord.Interaction, button: discord.ui.Button[CounterView]
+    ) -> None:
         await interaction.response.defer()
         raise ValueError("button exploded")
 
-    @discord.ui.select(placeholder="Pick a colour", options=[
-        discord.SelectOption(label="Red", value="r"),
-        discord.SelectOption(label="Blue", value="b"),
-    ])
-    async def colour(self, interaction: discord.Interaction,
-                     select: discord.ui.Select[CounterView]) -> None:
+    @discord.ui.select(
+        placeholder="Pick a colour",
+        options=[
+            discord.SelectOption(label="Red", value="r"),
+            discord.SelectOption(label="Blue", value="b"),
+        ],
+    )
+    async def colour(
+        self, interaction: discord.Interaction, select: discord.ui.Select[CounterView]
+    ) -> None:
         await interaction.response.send_message(f"picked {select.values}", ephemeral=True)
 
 
@@ -131,8 +146,8 @@ async def post(interaction: discord.Interaction) -> None:
     data = io.BytesIO(b"PNGDATA")
     sent = await channel.send("a file", file=discord.File(data, filename="card.png"))
     await interaction.followup.send(
-        f"fetched={fetched.content} recent={recent} url={sent.attachments[0].url}",
-        ephemeral=True)
+        f"fetched={fetched.content} recent={recent} url={sent.attachments[0].url}", ephemeral=True
+    )
 
 
 @demo.command(description="Answers after a delay")
@@ -153,20 +168,27 @@ async def boom(interaction: discord.Interaction) -> None:
 
 
 @demo.command(description="Send payloads Discord rejects")
-@app_commands.choices(kind=[app_commands.Choice(name="rows", value="rows"),
-                            app_commands.Choice(name="long", value="long"),
-                            app_commands.Choice(name="embed", value="embed")])
+@app_commands.choices(
+    kind=[
+        app_commands.Choice(name="rows", value="rows"),
+        app_commands.Choice(name="long", value="long"),
+        app_commands.Choice(name="embed", value="embed"),
+    ]
+)
 async def invalid(interaction: discord.Interaction, kind: app_commands.Choice[str]) -> None:
     await interaction.response.defer(ephemeral=True)
     client = interaction.client
     assert interaction.channel_id is not None
-    route = discord.http.Route("POST", "/channels/{channel_id}/messages",
-                               channel_id=interaction.channel_id)
+    route = discord.http.Route(
+        "POST", "/channels/{channel_id}/messages", channel_id=interaction.channel_id
+    )
     payload: dict[str, object] = {"content": "x"}
     if kind.value == "rows":
         payload["components"] = [
-            {"type": 1, "components": [{"type": 2, "style": 1, "label": f"b{i}",
-                                        "custom_id": f"b{i}"}]}
+            {
+                "type": 1,
+                "components": [{"type": 2, "style": 1, "label": f"b{i}", "custom_id": f"b{i}"}],
+            }
             for i in range(6)
         ]
     elif kind.value == "long":
@@ -195,15 +217,21 @@ async def admin(interaction: discord.Interaction) -> None:
     ok = interaction.permissions.manage_guild
     await interaction.response.send_message(
         f"admin={ok} locale={interaction.locale.value} guild={interaction.guild_locale}",
-        ephemeral=True)
+        ephemeral=True,
+    )
 
 
 @demo.command(description="Typed options")
 @app_commands.describe(who="a member", times="how many")
-async def pick(interaction: discord.Interaction, who: discord.Member,
-               times: app_commands.Range[int, 1, 10], note: str | None = None) -> None:
+async def pick(
+    interaction: discord.Interaction,
+    who: discord.Member,
+    times: app_commands.Range[int, 1, 10],
+    note: str | None = None,
+) -> None:
     await interaction.response.send_message(
-        f"who={who.name} times={times} note={note} roles={len(who.roles)}")
+        f"who={who.name} times={times} note={note} roles={len(who.roles)}"
+    )
 
 
 @demo.command(description="Open a modal")
@@ -229,9 +257,14 @@ async def twice(interaction: discord.Interaction) -> None:
     await interaction.response.send_message("one")
     try:
         await interaction.client.http.request(
-            discord.http.Route("POST", "/interactions/{iid}/{tok}/callback",
-                               iid=interaction.id, tok=interaction.token),
-            json={"type": 4, "data": {"content": "two"}})
+            discord.http.Route(
+                "POST",
+                "/interactions/{iid}/{tok}/callback",
+                iid=interaction.id,
+                tok=interaction.token,
+            ),
+            json={"type": 4, "data": {"content": "two"}},
+        )
     except discord.HTTPException as exc:
         await interaction.followup.send(f"second: {exc.status} {exc.code}", ephemeral=True)
 
