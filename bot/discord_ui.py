@@ -23,11 +23,11 @@ from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, lang_of, ls, t
 from bot.service import AI_LEVELS, LiveTable, TableError, TableService, now_ms
 from bot.storage import Storage
-from tamalou import actions as A
-from tamalou import events as E
-from tamalou.engine import legal_actions
-from tamalou.errors import IllegalAction
-from tamalou.rules import TAMALOU
+from tamalou.core.errors import IllegalAction
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.engine import legal_actions
+from tamalou.games.tamalou.rules import TAMALOU
 
 log = logging.getLogger(__name__)
 

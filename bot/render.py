@@ -13,9 +13,9 @@ from discord.utils import escape_markdown
 from bot.i18n import t
 from bot.service import LiveTable
 from bot.storage import SeatRow
-from tamalou import cards
-from tamalou import events as E
-from tamalou.views import PlayerView, PublicView, public_view, view
+from tamalou.core import cards
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.views import PlayerView, PublicView, public_view, view
 
 BACK = "🂠"
 HOLE = "·"

@@ -36,10 +36,10 @@ from openskill.models import PlackettLuce
 
 from bot.service import TableError
 from bot.storage import MatchRow, match_from_row
-from tamalou import events as E
-from tamalou.codec import action_from_dict
-from tamalou.engine import apply, new_game
-from tamalou.rules import Rules
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.codec import action_from_dict
+from tamalou.games.tamalou.engine import apply, new_game
+from tamalou.games.tamalou.rules import Rules
 
 log = logging.getLogger(__name__)
 

@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.storage import MatchRow, RoundRecord, SeatRow, Storage, TableRow
-from tamalou import actions as A
-from tamalou import events as E
-from tamalou.codec import action_from_dict, action_to_dict
-from tamalou.engine import apply, new_game, next_deadline
-from tamalou.errors import IllegalAction
-from tamalou.rules import TAMALOU, Rules
-from tamalou.state import FOREVER, Game
+from tamalou.core.errors import IllegalAction
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.codec import action_from_dict, action_to_dict
+from tamalou.games.tamalou.engine import apply, new_game, next_deadline
+from tamalou.games.tamalou.rules import TAMALOU, Rules
+from tamalou.games.tamalou.state import FOREVER, Game
 
 log = logging.getLogger(__name__)
 
@@ -544,7 +544,7 @@ class TableService:
         if table.match is None:
             return
         try:
-            from tamalou.ai import make_player
+            from tamalou.games.tamalou.ai import make_player
         except ImportError:  # pragma: no cover - the AI package ships with the engine
             return
         rules = table.rules if table.game is None else table.game.rules
@@ -573,8 +573,8 @@ class TableService:
 
     async def _ai_step(self, table: LiveTable) -> None:
         """One AI move: a double it is sure of, or its turn's next action (human-like pace)."""
-        from tamalou.engine import legal_actions
-        from tamalou.views import view
+        from tamalou.games.tamalou.engine import legal_actions
+        from tamalou.games.tamalou.views import view
 
         table.ai_due = None
         game = table.game

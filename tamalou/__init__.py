@@ -1,26 +1,6 @@
-"""Tamalou, the game: a pure rules engine (no Discord, no I/O, no clock, no global random)."""
+"""The games of the house, pure Python: no Discord, no I/O, no clock, no global random.
 
-from tamalou.actions import Action
-from tamalou.engine import apply, legal_actions, new_game, next_deadline, step
-from tamalou.errors import IllegalAction
-from tamalou.rules import PRESETS, TAMALOU, Rules
-from tamalou.state import Game
-from tamalou.views import PlayerView, PublicView, public_view, view
-
-__all__ = [
-    "PRESETS",
-    "TAMALOU",
-    "Action",
-    "Game",
-    "IllegalAction",
-    "PlayerView",
-    "PublicView",
-    "Rules",
-    "apply",
-    "legal_actions",
-    "new_game",
-    "next_deadline",
-    "public_view",
-    "step",
-    "view",
-]
+``tamalou.core`` holds what every game shares (decks, chance, events with their audience,
+the game protocol); ``tamalou.games`` holds one package per game and the registry that maps
+a game id to it (``tamalou.games.load("tamalou")``).
+"""

@@ -1,86 +1,23 @@
-"""Engine speed: ``python -m tamalou.bench --rounds N --seed S``.
+"""Engine speed for any registered game: ``python -m tamalou.bench [--game G] [options]``.
 
-Plays N complete rounds between random legal players (doubles included, some turns left
-to the clock) and prints rounds/s and actions/s as its last lines. Every applied action
-counts, with its legal-action listing and its events.
+The game's own ``bench`` module does the work and prints its lines (``actions/s`` last);
+``--game`` defaults to ``tamalou``. ``--help`` after ``--game G`` lists that game's options.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
-import time
-import tracemalloc
+import importlib
 
-from tamalou import actions as A
-from tamalou.engine import apply, double_actions, legal_actions, new_game, next_deadline
-from tamalou.errors import IllegalAction
-from tamalou.rules import TAMALOU
-from tamalou.state import Game
-
-
-def play_round(game: Game, rng: random.Random, max_actions: int = 5_000) -> int:
-    """Play the current round to its end with random legal players; return actions applied."""
-    applied = 0
-    at = game.now
-    r = game.round
-    n = game.players
-    for p in range(n):
-        if rng.random() < 0.9:
-            at += rng.randrange(50, 900)
-            apply(game, A.Peek(p, at))
-            applied += 1
-    uniform = rng.random  # the harness's own cost is counted too: keep it small
-    while game.round is r and r.phase != "over" and applied < max_actions:
-        due = next_deadline(game)
-        at += 200 + int(uniform() * 2_800)
-        if due is not None and (due <= at or uniform() < 0.01):
-            at = max(at, due)
-            apply(game, A.Tick(at))
-            applied += 1
-            continue
-        if r.phase == "play" and uniform() < 0.95:
-            options = legal_actions(game, r.current, at)  # the turn (and that player's doubles)
-            # random players who double or call at every chance fill their rows with
-            # penalty cards and never end a round: they do both now and then
-            if uniform() < 0.95:
-                options = [a for a in options if a.kind not in ("double", "call")] or options
-        else:  # someone tries a double on the discard top, right or wrong
-            options = double_actions(game, int(uniform() * n), at)
-        if not options:
-            continue
-        try:
-            apply(game, options[int(uniform() * len(options))])
-        except IllegalAction:
-            continue
-        applied += 1
-    return applied
+from tamalou.games import REGISTRY
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rounds", type=int, default=2_000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--players", type=int, default=4)
-    args = parser.parse_args(argv)
-    rng = random.Random(args.seed)
-    total = 0
-    start = time.perf_counter()
-    for i in range(args.rounds):
-        game, _ = new_game(TAMALOU, args.players, f"bench:{args.seed}:{i}")
-        total += play_round(game, rng)
-    elapsed = time.perf_counter() - start
-    tracemalloc.start()  # memory on a separate, shorter run: tracing slows everything down
-    for i in range(min(args.rounds, 50)):
-        game, _ = new_game(TAMALOU, args.players, f"bench:{args.seed}:{i}")
-        play_round(game, rng)
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    print(f"rounds: {args.rounds}  players: {args.players}  seconds: {elapsed:.2f}")
-    print(f"mean actions/round: {total / args.rounds:.1f}")
-    print(f"peak memory: {peak / 1024:.0f} KiB")
-    print(f"rounds/s: {args.rounds / elapsed:.0f}")
-    print(f"actions/s: {total / elapsed:.0f}")
+    parser = argparse.ArgumentParser(prog="python -m tamalou.bench", add_help=False)
+    parser.add_argument("--game", default="tamalou", choices=sorted(REGISTRY))
+    args, rest = parser.parse_known_args(argv)
+    module = importlib.import_module(f"{REGISTRY[args.game]}.bench")
+    module.main(rest)
 
 
 if __name__ == "__main__":

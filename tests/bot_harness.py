@@ -14,12 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tamalou import actions as A
-from tamalou import cards
-from tamalou.codec import action_from_dict
-from tamalou.engine import apply, new_game
-from tamalou.rules import TAMALOU, Rules
-from tamalou.state import Game
+from tamalou.core import cards
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou.codec import action_from_dict
+from tamalou.games.tamalou.engine import apply, new_game
+from tamalou.games.tamalou.rules import TAMALOU, Rules
+from tamalou.games.tamalou.state import Game
 from tests.emulator import Emulator, Message
 
 TABLE_BUTTON = re.compile(r"tamalou:(join|draw|next|rematch):")

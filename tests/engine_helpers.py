@@ -1,6 +1,6 @@
 """Shared helpers for the engine tests: forced deals, refusals, visibility checks.
 
-Every scripted test starts from :func:`tamalou.scripted.forced_game`; with ``play=True``
+Every scripted test starts from :func:`tamalou.games.tamalou.scripted.forced_game`; with ``play=True``
 (the default) everybody has peeked at ``at=0`` and the first turn started at ``T0``.
 """
 
@@ -12,14 +12,15 @@ from typing import Any
 
 import pytest
 
-from tamalou import actions as A
-from tamalou import cards, codec
-from tamalou import events as E
-from tamalou.engine import apply, double_actions, legal_actions, next_deadline
-from tamalou.errors import IllegalAction
-from tamalou.rules import TAMALOU, Rules
-from tamalou.scripted import forced_game, redeal
-from tamalou.state import Game
+from tamalou.core import cards
+from tamalou.core.errors import IllegalAction
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import codec
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.engine import apply, double_actions, legal_actions, next_deadline
+from tamalou.games.tamalou.rules import TAMALOU, Rules
+from tamalou.games.tamalou.scripted import forced_game, redeal
+from tamalou.games.tamalou.state import Game
 
 T0 = TAMALOU.peek_ms  # when the first turn of a forced game starts (everyone peeked at 0)
 

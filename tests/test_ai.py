@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
-from tamalou import actions as A
-from tamalou import arena
-from tamalou.ai import LEVELS, AIPlayer, make_player
-from tamalou.ai.memory import UNKNOWN
-from tamalou.engine import apply, legal_actions, new_game
-from tamalou.events import stream_for
-from tamalou.rules import TAMALOU
-from tamalou.state import Game
-from tamalou.views import view
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import arena
+from tamalou.games.tamalou.ai import LEVELS, AIPlayer, make_player
+from tamalou.games.tamalou.ai.memory import UNKNOWN
+from tamalou.games.tamalou.engine import apply, legal_actions, new_game
+from tamalou.games.tamalou.events import stream_for
+from tamalou.games.tamalou.rules import TAMALOU
+from tamalou.games.tamalou.state import Game
+from tamalou.games.tamalou.views import view
 
 
 def _no_at(a: A.Action) -> A.Action:

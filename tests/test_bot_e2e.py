@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tamalou import cards
-from tamalou.rules import TAMALOU
-from tamalou.state import Game
+from tamalou.core import cards
+from tamalou.games.tamalou.rules import TAMALOU
+from tamalou.games.tamalou.state import Game
 from tests.bot_harness import BotHarness, find_seed, label, open_table, peek_all
 from tests.emulator import Emulator
 

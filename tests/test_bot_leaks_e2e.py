@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from tamalou import cards
-from tamalou import events as E
-from tamalou.codec import action_from_dict
-from tamalou.engine import apply, new_game
-from tamalou.rules import TAMALOU, Rules
-from tamalou.state import Game
+from tamalou.core import cards
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.codec import action_from_dict
+from tamalou.games.tamalou.engine import apply, new_game
+from tamalou.games.tamalou.rules import TAMALOU, Rules
+from tamalou.games.tamalou.state import Game
 from tests.bot_harness import BotHarness, find_seed
 from tests.emulator import Emulator, Message
 

@@ -17,14 +17,14 @@ import os
 import random
 from dataclasses import dataclass, field
 
-from tamalou import actions as A
-from tamalou import cards
-from tamalou import events as E
-from tamalou.engine import apply, legal_actions, new_game, next_deadline
-from tamalou.rules import TAMALOU
-from tamalou.scoring import places, round_scores
-from tamalou.state import FOREVER, Game
-from tamalou.views import public_view, view
+from tamalou.core import cards
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.engine import apply, legal_actions, new_game, next_deadline
+from tamalou.games.tamalou.rules import TAMALOU
+from tamalou.games.tamalou.scoring import places, round_scores
+from tamalou.games.tamalou.state import FOREVER, Game
+from tamalou.games.tamalou.views import public_view, view
 
 from .engine_helpers import deck_counts, play_random_round
 

@@ -15,12 +15,12 @@ import random
 from pathlib import Path
 from typing import Any
 
-from tamalou import actions as A
-from tamalou import codec
-from tamalou import events as E
-from tamalou.engine import apply, new_game, next_deadline
-from tamalou.rules import PRESETS, TAMALOU
-from tamalou.state import Game
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import codec
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.engine import apply, new_game, next_deadline
+from tamalou.games.tamalou.rules import PRESETS, TAMALOU
+from tamalou.games.tamalou.state import Game
 
 from .engine_helpers import play_random_round
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from tamalou import actions as A
-from tamalou import cards
-from tamalou import events as E
-from tamalou.engine import apply, legal_actions, new_game, next_deadline
-from tamalou.errors import IllegalAction
-from tamalou.rules import TAMALOU, Rules
-from tamalou.views import public_view, view
+from tamalou.core import cards
+from tamalou.core.errors import IllegalAction
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.engine import apply, legal_actions, new_game, next_deadline
+from tamalou.games.tamalou.rules import TAMALOU, Rules
+from tamalou.games.tamalou.views import public_view, view
 
 from .engine_helpers import T0, c, game_with, has, legal_kinds, only, refused
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from tamalou import actions as A
-from tamalou import events as E
-from tamalou.engine import apply, legal_actions
-from tamalou.rules import TAMALOU
-from tamalou.state import FOREVER
-from tamalou.views import public_view, view
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.engine import apply, legal_actions
+from tamalou.games.tamalou.rules import TAMALOU
+from tamalou.games.tamalou.state import FOREVER
+from tamalou.games.tamalou.views import public_view, view
 
 from .engine_helpers import T0, c, deck_counts, game_with, has, legal_kinds, only, refused
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from tamalou import actions as A
-from tamalou import events as E
-from tamalou.engine import apply, next_deadline
-from tamalou.scoring import places
-from tamalou.views import public_view, view
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.engine import apply, next_deadline
+from tamalou.games.tamalou.scoring import places
+from tamalou.games.tamalou.views import public_view, view
 
 from .engine_helpers import T0, c, crowded_rows, draw_throw, game_with, only
 

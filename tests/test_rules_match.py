@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 
-from tamalou import actions as A
-from tamalou import events as E
-from tamalou.engine import apply, legal_actions, new_game, next_deadline
-from tamalou.rules import TAMALOU, Rules, Scoring
-from tamalou.scoring import round_scores
-from tamalou.state import Game
-from tamalou.views import public_view
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.engine import apply, legal_actions, new_game, next_deadline
+from tamalou.games.tamalou.rules import TAMALOU, Rules, Scoring
+from tamalou.games.tamalou.scoring import round_scores
+from tamalou.games.tamalou.state import Game
+from tamalou.games.tamalou.views import public_view
 
 from .engine_helpers import (
     T0,

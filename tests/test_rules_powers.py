@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from tamalou import actions as A
-from tamalou import events as E
-from tamalou.engine import apply, legal_actions
-from tamalou.state import Game
-from tamalou.views import public_view, view
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.engine import apply, legal_actions
+from tamalou.games.tamalou.state import Game
+from tamalou.games.tamalou.views import public_view, view
 
 from .engine_helpers import T0, c, game_with, has, legal_kinds, only, refused
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tamalou import actions as A
-from tamalou import events as E
-from tamalou.engine import apply, legal_actions, next_deadline
-from tamalou.views import public_view, view
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.engine import apply, legal_actions, next_deadline
+from tamalou.games.tamalou.views import public_view, view
 
 from .engine_helpers import T0, c, draw_throw, game_with, has, legal_kinds, only, refused
 

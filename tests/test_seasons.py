@@ -22,12 +22,12 @@ from openskill.models import PlackettLuce
 from bot import seasons as seasons_mod
 from bot.seasons import PAGE_SIZE, Season, SeasonError, Seasons, analyse_match, rate
 from bot.storage import RoundRecord, SeatRow, Storage
-from tamalou import actions as A
-from tamalou import events as E
-from tamalou.codec import action_to_dict
-from tamalou.engine import apply, legal_actions, new_game
-from tamalou.rules import TAMALOU
-from tamalou.state import Game
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.codec import action_to_dict
+from tamalou.games.tamalou.engine import apply, legal_actions, new_game
+from tamalou.games.tamalou.rules import TAMALOU
+from tamalou.games.tamalou.state import Game
 from tests.bot_harness import BotHarness, find_seed
 from tests.emulator import Emulator
 

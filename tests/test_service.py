@@ -9,10 +9,10 @@ import pytest
 
 from bot.service import LiveTable, TableError, TableService
 from bot.storage import Storage
-from tamalou import actions as A
-from tamalou import cards
-from tamalou.codec import game_to_dict
-from tamalou.engine import legal_actions
+from tamalou.core import cards
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou.codec import game_to_dict
+from tamalou.games.tamalou.engine import legal_actions
 
 T0 = 1_800_000_000_000
 

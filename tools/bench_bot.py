@@ -52,8 +52,8 @@ from aiohttp import web
 
 from bot.service import LiveTable, TableService
 from bot.storage import Storage
-from tamalou import actions as A
-from tamalou.engine import legal_actions
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou.engine import legal_actions
 from tests.emulator import Emulator, EmulatorError, Interaction, MemberSpec, Message, User
 
 WORK = {"dir": ""}  # databases and bot logs (removed at the end unless --keep)

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from tamalou import cards
+from tamalou.core import cards
 
 
 class Power(StrEnum):

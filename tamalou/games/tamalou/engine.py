@@ -14,12 +14,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from tamalou import actions as A
-from tamalou import events as E
-from tamalou.errors import IllegalAction
-from tamalou.rules import UNTIL_END, Power, Rules
-from tamalou.scoring import places, round_scores
-from tamalou.state import FOREVER, Game, RoundResult, RoundState, SeatState
+from tamalou.core.errors import IllegalAction
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.rules import UNTIL_END, Power, Rules
+from tamalou.games.tamalou.scoring import places, round_scores
+from tamalou.games.tamalou.state import FOREVER, Game, RoundResult, RoundState, SeatState
 
 Events = list[E.Event]
 
@@ -563,6 +563,28 @@ def _everyone_away(game: Game) -> bool:
     if humans and len(humans) < len(seats):
         return all(s.away for s in humans)
     return sum(1 for s in seats if not s.away) <= 1
+
+
+def abandoned(game: Game) -> bool:
+    """R-K4: the round ended with every human away and no next round on its way: the table
+    has nobody left to play and closes."""
+    if game.over or game.round.phase != "over" or game.next_round_deadline is not None:
+        return False
+    return all(s.away for s in game.round.seats if not s.is_ai)
+
+
+def display_moments(game: Game) -> set[int]:
+    """When the public view changes with no action: the fuse of a turn's last seconds
+    starts (R-K1), doubles paused by a Queen swap open again (R-D7), a player's double
+    block ends (R-D6)."""
+    r = game.round
+    if game.over or r.phase not in ("play", "final"):
+        return set()
+    moments = {r.no_double_until} if r.no_double_until else set()
+    moments.update(s.blocked_until for s in r.seats if 0 < s.blocked_until < FOREVER)
+    if r.phase == "play":
+        moments.add(r.turn_deadline - game.rules.fuse_ms)
+    return moments
 
 
 def _timeout(game: Game, at: int, ev: Events) -> None:

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tamalou import events as E
-from tamalou.rules import Rules
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.rules import Rules
 
 UNKNOWN = -1
 HOLE = -2

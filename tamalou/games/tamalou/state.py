@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tamalou.rules import Rules
+from tamalou.games.tamalou.rules import Rules
 
 #: A time after every deadline: "until the end of the round".
 FOREVER = 2**62

@@ -10,9 +10,16 @@ See docs/ai.md for the levels and how to rebuild a player after a restart.
 
 from __future__ import annotations
 
-from tamalou.ai.policy import EASY, MEDIUM, AIPlayer, HeuristicPlayer, RandomPlayer, Style
-from tamalou.ai.search import SearchPlayer
-from tamalou.rules import Rules
+from tamalou.games.tamalou.ai.policy import (
+    EASY,
+    MEDIUM,
+    AIPlayer,
+    HeuristicPlayer,
+    RandomPlayer,
+    Style,
+)
+from tamalou.games.tamalou.ai.search import SearchPlayer
+from tamalou.games.tamalou.rules import Rules
 
 LEVELS = ("random", "easy", "medium", "hard")
 

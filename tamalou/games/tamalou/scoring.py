@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tamalou.rules import Scoring
+from tamalou.games.tamalou.rules import Scoring
 
 
 def places(totals: list[float], counts: list[int], caller: int | None) -> list[int]:

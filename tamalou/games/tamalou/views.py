@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from tamalou import cards
-from tamalou.engine import (
+from tamalou.core import cards
+from tamalou.games.tamalou.engine import (
     can_take_discard,
     double_actions,
     doubles_refusal,
     legal_actions,
     next_deadline,
 )
-from tamalou.state import FOREVER, Game, RoundState
+from tamalou.games.tamalou.state import FOREVER, Game, RoundState
 
 
 class SeatView(BaseModel):

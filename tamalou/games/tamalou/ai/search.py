@@ -18,13 +18,13 @@ import math
 import random
 import time
 
-from tamalou import actions as A
-from tamalou import cards
-from tamalou.ai.estimate import Estimate
-from tamalou.ai.memory import HOLE, UNKNOWN
-from tamalou.ai.policy import MEDIUM, HeuristicPlayer
-from tamalou.rules import Power, Rules
-from tamalou.views import PlayerView
+from tamalou.core import cards
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou.ai.estimate import Estimate
+from tamalou.games.tamalou.ai.memory import HOLE, UNKNOWN
+from tamalou.games.tamalou.ai.policy import MEDIUM, HeuristicPlayer
+from tamalou.games.tamalou.rules import Power, Rules
+from tamalou.games.tamalou.views import PlayerView
 
 MAX_TURNS = 40  # a rollout still running after this many turns is scored as it stands
 

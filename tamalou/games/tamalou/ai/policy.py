@@ -12,13 +12,13 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tamalou import actions as A
-from tamalou import cards
-from tamalou.ai.estimate import Estimate
-from tamalou.ai.memory import HOLE, UNKNOWN, Memory
-from tamalou.events import Event
-from tamalou.rules import Power, Rules
-from tamalou.views import PlayerView
+from tamalou.core import cards
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou.ai.estimate import Estimate
+from tamalou.games.tamalou.ai.memory import HOLE, UNKNOWN, Memory
+from tamalou.games.tamalou.events import Event
+from tamalou.games.tamalou.rules import Power, Rules
+from tamalou.games.tamalou.views import PlayerView
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +82,10 @@ class AIPlayer:
         return random.Random(f"{self.seed}:{seen}:{self._calls}")
 
     # -- acting -----------------------------------------------------------------------
+
+    def act(self, view: PlayerView, legal: list[A.Action], at: int) -> A.Action | None:
+        """The game protocol's one question: a double it is sure of, else its turn's action."""
+        return self.wants_double(view, at) or self.decide(view, legal, at)
 
     def decide(self, view: PlayerView, legal: list[A.Action], at: int) -> A.Action | None:
         """The action to take now among ``legal``, or None to wait. Never a NextRound."""

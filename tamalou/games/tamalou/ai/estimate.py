@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tamalou.ai.memory import HOLE, UNKNOWN, Memory
+from tamalou.games.tamalou.ai.memory import HOLE, UNKNOWN, Memory
 
 
 @dataclass(slots=True)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tamalou import cards
-from tamalou.actions import Peek, Tick
-from tamalou.engine import new_game, step
-from tamalou.rules import TAMALOU, Rules
-from tamalou.state import Game
+from tamalou.core import cards
+from tamalou.games.tamalou.actions import Peek, Tick
+from tamalou.games.tamalou.engine import new_game, step
+from tamalou.games.tamalou.rules import TAMALOU, Rules
+from tamalou.games.tamalou.state import Game
 
 
 def forced_game(

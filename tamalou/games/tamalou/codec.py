@@ -11,10 +11,10 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from tamalou import actions as A
-from tamalou import events as E
-from tamalou.rules import Rules
-from tamalou.state import Game, RoundResult, RoundState
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.rules import Rules
+from tamalou.games.tamalou.state import Game, RoundResult, RoundState
 
 _EVENT_TYPES: dict[str, type] = {t.kind: t for t in E.Event.__args__}
 _action_adapters: dict[str, TypeAdapter[Any]] = {

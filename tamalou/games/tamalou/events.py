@@ -7,12 +7,14 @@ stream (:func:`stream_for`) is exactly what that player may know.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
-PUBLIC: None = None
-LOG_ONLY: tuple[int, ...] = ()
+from tamalou.core.events import LOG_ONLY as LOG_ONLY
+from tamalou.core.events import PUBLIC as PUBLIC
+from tamalou.core.events import public as public
+from tamalou.core.events import stream_for as stream_for
+from tamalou.core.events import visible_to as visible_to
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -303,16 +305,3 @@ Event = (
     | FinalWindow
     | RoundEnded
 )
-
-
-def visible_to(event: Event, seat: int) -> bool:
-    return event.to is None or seat in event.to
-
-
-def stream_for(events: Iterable[Event], seat: int) -> list[Event]:
-    """The events ``seat`` may see, in order."""
-    return [e for e in events if e.to is None or seat in e.to]
-
-
-def public(events: Iterable[Event]) -> list[Event]:
-    return [e for e in events if e.to is None]

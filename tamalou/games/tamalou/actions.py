@@ -1,7 +1,7 @@
 """What a player (or the clock) asks the engine to do. Every action carries ``at`` (ms).
 
 Actions are small slotted dataclasses, hashable and treated as immutable (not ``frozen``:
-that makes construction about 3.7x slower on the hot path); JSON through :mod:`tamalou.codec`.
+that makes construction about 3.7x slower on the hot path); JSON through :mod:`tamalou.games.tamalou.codec`.
 ``player`` is a seat index (0-based); slots are 1-based, as players count them.
 """
 

@@ -1,0 +1,1 @@
+"""What every game shares: decks, seeded chance, events with their audience, the protocol."""

@@ -1,0 +1,98 @@
+"""The game protocol: what every game module provides, like OpenSpiel's Game/State/Observer.
+
+A game is a package under ``tamalou.games`` whose module object satisfies :class:`GameModule`
+(``tamalou.games.load(game_id)`` returns it). The Discord table service, the benchmark and the
+arena are written against this protocol only, never against one game.
+
+Conventions every game keeps:
+- a frozen pydantic ``Rules`` model and named ``PRESETS`` (rule variants are data);
+- ``apply`` either changes the state and returns the events, or raises
+  :class:`~tamalou.core.errors.IllegalAction` and leaves the state exactly as it was;
+- time is an input (``at``, ms): a passed deadline is applied with ``tick(at)`` first;
+- chance is seeded per event from the match seed (:mod:`tamalou.core.chance`);
+- events carry their audience (:mod:`tamalou.core.events`); ``view`` is one seat's
+  knowledge, ``public_view`` the table's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSummary:
+    """A round's result as the platform stores it (same shape for every game)."""
+
+    round_no: int
+    reason: str
+    caller: int | None  # the seat that ended the round, if one did (a Tamalou call, a taker)
+    totals: tuple[float, ...]  # what each seat's play counted this round
+    scores: tuple[float, ...]  # what each seat scored this round (match points)
+    places: tuple[int, ...]  # 1 = best; ties share a place
+
+
+class AIPlayer(Protocol):
+    """An AI seat: it learns only from its own stream and views."""
+
+    level: str
+
+    def observe(self, events: Sequence[Any]) -> None: ...
+
+    def act(self, seen: Any, legal: Sequence[Any], at: int) -> Any | None:
+        """The action it takes now (out of turn included), or ``None`` to wait."""
+        ...
+
+
+class GameModule(Protocol):
+    """What ``tamalou.games.load(game_id)`` returns."""
+
+    GAME_ID: str
+    PRESETS: dict[str, Any]
+    DEFAULT_PRESET: str
+    AI_LEVELS: tuple[str, ...]
+    #: AI levels whose decisions take long enough to run away from the event loop
+    SLOW_AI_LEVELS: frozenset[str]
+
+    def rules_from_dict(self, data: dict[str, Any]) -> BaseModel: ...
+
+    def new_game(
+        self, rules: Any, players: int, seed: str | int, at: int = 0, ai: list[bool] | None = None
+    ) -> tuple[Any, list[Any]]: ...
+
+    def apply(self, state: Any, action: Any) -> list[Any]: ...
+
+    def legal_actions(self, state: Any, seat: int, at: int | None = None) -> list[Any]: ...
+
+    def next_deadline(self, state: Any) -> int | None: ...
+
+    def tick(self, at: int) -> Any: ...
+
+    def view(self, state: Any, seat: int, at: int | None = None) -> BaseModel: ...
+
+    def public_view(self, state: Any, at: int | None = None) -> BaseModel: ...
+
+    def stream_for(self, events: Sequence[Any], seat: int) -> list[Any]: ...
+
+    def action_to_dict(self, action: Any) -> dict[str, Any]: ...
+
+    def action_from_dict(self, data: dict[str, Any]) -> Any: ...
+
+    def round_summaries(self, events: Sequence[Any]) -> list[RoundSummary]: ...
+
+    def match_over(self, state: Any) -> bool: ...
+
+    def now(self, state: Any) -> int: ...
+
+    def display_moments(self, state: Any) -> set[int]:
+        """Times when the public view changes with no action (a fuse starts, a block ends)."""
+        ...
+
+    def abandoned(self, state: Any) -> bool:
+        """True when nobody human is left to play (the table closes)."""
+        ...
+
+    def make_ai(self, level: str, seat: int, rules: Any, seed: str) -> AIPlayer: ...

@@ -1,0 +1,97 @@
+"""Tamalou, the game (RULES.md): this module is its entry in the game protocol.
+
+See :class:`tamalou.core.protocol.GameModule` for what each function promises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tamalou.core.errors import IllegalAction
+from tamalou.core.protocol import RoundSummary
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.actions import Action, Tick
+from tamalou.games.tamalou.codec import action_from_dict, action_to_dict
+from tamalou.games.tamalou.engine import (
+    abandoned,
+    apply,
+    display_moments,
+    legal_actions,
+    new_game,
+    next_deadline,
+    step,
+)
+from tamalou.games.tamalou.rules import PRESETS, TAMALOU, Rules
+from tamalou.games.tamalou.state import Game
+from tamalou.games.tamalou.views import PlayerView, PublicView, public_view, view
+
+GAME_ID = "tamalou"
+DEFAULT_PRESET = "tamalou"
+AI_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
+SLOW_AI_LEVELS = frozenset({"hard"})
+stream_for = E.stream_for
+
+
+def rules_from_dict(data: dict[str, Any]) -> Rules:
+    return Rules.model_validate(data)
+
+
+def tick(at: int) -> Tick:
+    return Tick(at)
+
+
+def round_summaries(events: Sequence[E.Event]) -> list[RoundSummary]:
+    return [
+        RoundSummary(e.round_no, e.reason, e.caller, e.totals, e.scores, e.places)
+        for e in events
+        if isinstance(e, E.RoundEnded)
+    ]
+
+
+def match_over(game: Game) -> bool:
+    return game.over
+
+
+def now(game: Game) -> int:
+    return game.now
+
+
+def make_ai(level: str, seat: int, rules: Rules, seed: str) -> Any:
+    from tamalou.games.tamalou.ai import make_player
+
+    return make_player(level, seat, rules, seed)
+
+
+__all__ = [
+    "AI_LEVELS",
+    "DEFAULT_PRESET",
+    "GAME_ID",
+    "PRESETS",
+    "SLOW_AI_LEVELS",
+    "TAMALOU",
+    "Action",
+    "Game",
+    "IllegalAction",
+    "PlayerView",
+    "PublicView",
+    "Rules",
+    "abandoned",
+    "action_from_dict",
+    "action_to_dict",
+    "apply",
+    "display_moments",
+    "legal_actions",
+    "make_ai",
+    "match_over",
+    "new_game",
+    "next_deadline",
+    "now",
+    "public_view",
+    "round_summaries",
+    "rules_from_dict",
+    "step",
+    "stream_for",
+    "tick",
+    "view",
+]
