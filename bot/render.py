@@ -220,7 +220,7 @@ def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.Vie
             t(lang, "btn.call"),
             cid("call", table.id, rnd),
             discord.ButtonStyle.danger,
-            disabled=not playing or pv.caller is not None,
+            disabled=not pv.call_open,
             row=0,
         )
     )
@@ -228,9 +228,7 @@ def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.Vie
         _button(t(lang, "btn.hand"), cid("hand", table.id, rnd), discord.ButtonStyle.success, row=0)
     )
     slots = max((len(s.slots) for s in pv.seats), default=0)
-    can_double = (
-        pv.discard_doubleable and pv.phase in ("play", "final") and not pv.doubles_paused_until
-    )
+    can_double = pv.doubles_open
     seq = pv.discard_seq or 0
     for slot in range(1, min(slots, 5 * (MAX_BUTTON_ROWS - 1)) + 1):
         v.add_item(

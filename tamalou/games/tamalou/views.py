@@ -69,6 +69,8 @@ class PublicView(BaseModel):
     fuse_at: int | None  # R-K1: from then on the turn's last seconds are shown as a fuse
     fuse: bool  # the fuse is burning now
     doubles_paused_until: int | None  # R-D7: a Queen swap is shown; no double before then
+    doubles_open: bool  # R-D1/R-D7: a double on the discard top may be tried now
+    call_open: bool  # R-A1: the round has no caller yet and the play goes on
     last_round: RoundEndView | None
 
 
@@ -160,6 +162,11 @@ def public_view(game: Game, at: int | None = None) -> PublicView:
         fuse_at=r.turn_deadline - game.rules.fuse_ms if playing else None,
         fuse=playing and at >= r.turn_deadline - game.rules.fuse_ms,
         doubles_paused_until=r.no_double_until if at < r.no_double_until else None,
+        doubles_open=bool(r.discard)
+        and not r.discard_spent[-1]
+        and r.phase in ("play", "final")
+        and at >= r.no_double_until,
+        call_open=playing and r.caller is None,
         last_round=_last_round(game) if over or game.over else None,
     )
 
