@@ -337,6 +337,7 @@ class TableService:
             now,
             None,
             "playing",
+            table.row.game,
         )
         game, events = new_game(
             rules, len(seats), seed, now, [s["ai_level"] is not None for s in seats]
@@ -363,6 +364,7 @@ class TableService:
             SeatRow(0, host.user_id, host.name, host.ai_level),
             old.settings,
             self.clock(),
+            old.game,
         )
         if row is None:
             raise TableError("table_exists")

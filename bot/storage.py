@@ -40,6 +40,7 @@ class TableRow:
     created_at: int
     updated_at: int
     seats: list[SeatRow] = field(default_factory=list)
+    game: str = "tamalou"
 
 
 @dataclass(slots=True)
@@ -53,6 +54,7 @@ class MatchRow:
     started_at: int
     ended_at: int | None
     status: str
+    game: str = "tamalou"
 
 
 @dataclass(slots=True)
@@ -168,22 +170,38 @@ class Storage:
     # -- tables and seats --------------------------------------------------------------
 
     async def create_table(
-        self, guild_id: int, channel_id: int, host: SeatRow, settings: dict[str, Any], now: int
+        self,
+        guild_id: int,
+        channel_id: int,
+        host: SeatRow,
+        settings: dict[str, Any],
+        now: int,
+        game: str = "tamalou",
     ) -> TableRow | None:
-        """A new lobby; ``None`` if the channel already has a live table."""
+        """A new lobby of ``game``; ``None`` if the channel already has a live table."""
         try:
             async with _Transaction(self):
                 cur = await self.db.execute(
                     "INSERT INTO tables (guild_id, channel_id, host_id, status, settings, "
-                    "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?)",
-                    (guild_id, channel_id, host.user_id, json.dumps(settings), now, now),
+                    "created_at, updated_at, game) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    (guild_id, channel_id, host.user_id, json.dumps(settings), now, now, game),
                 )
                 table_id = int(cur.lastrowid or 0)
                 await self._insert_seat(table_id, host)
         except aiosqlite.IntegrityError:
             return None
         return TableRow(
-            table_id, guild_id, channel_id, host.user_id, "lobby", settings, None, now, now, [host]
+            table_id,
+            guild_id,
+            channel_id,
+            host.user_id,
+            "lobby",
+            settings,
+            None,
+            now,
+            now,
+            [host],
+            game,
         )
 
     async def _insert_seat(self, table_id: int, seat: SeatRow) -> None:
@@ -249,9 +267,17 @@ class Storage:
     ) -> int:
         async with _Transaction(self):
             cur = await self.db.execute(
-                "INSERT INTO matches (table_id, guild_id, seed, rules, seats, started_at, status) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'playing')",
-                (table.id, table.guild_id, seed, json.dumps(rules), json.dumps(seats), now),
+                "INSERT INTO matches (table_id, guild_id, seed, rules, seats, started_at, status, "
+                "game) VALUES (?, ?, ?, ?, ?, ?, 'playing', ?)",
+                (
+                    table.id,
+                    table.guild_id,
+                    seed,
+                    json.dumps(rules),
+                    json.dumps(seats),
+                    now,
+                    table.game,
+                ),
             )
             await self.db.execute(
                 "UPDATE tables SET status = 'playing', updated_at = ? WHERE id = ?",
@@ -437,6 +463,7 @@ def _table(r: aiosqlite.Row) -> TableRow:
         r["message_id"],
         r["created_at"],
         r["updated_at"],
+        game=r["game"],
     )
 
 
@@ -451,4 +478,5 @@ def match_from_row(r: aiosqlite.Row) -> MatchRow:
         r["started_at"],
         r["ended_at"],
         r["status"],
+        r["game"],
     )

@@ -158,3 +158,21 @@ async def test_a_failed_commit_leaves_the_table_as_the_log_says(tmp_path: Path) 
 
 def _fields(action: A.Action) -> dict[str, object]:
     return {name: getattr(action, name) for name in action.__slots__}  # type: ignore[union-attr]
+
+
+async def test_a_table_and_its_match_keep_their_game_across_a_restart(tmp_path) -> None:
+    """Every table and match row names its game (migration 003); old rows are Tamalou."""
+    from bot.storage import SeatRow, Storage
+
+    storage = Storage(tmp_path / "games.sqlite3")
+    await storage.open()
+    row = await storage.create_table(1, 2, SeatRow(0, 10, "ann"), {}, 5, game="kalooki")
+    assert row is not None and row.game == "kalooki"
+    match_id = await storage.create_match(row, "s", {}, [], 6)
+    await storage.close()
+    await storage.open()
+    again = await storage.get_table(row.id)
+    assert again is not None and again.game == "kalooki"
+    match = await storage.get_match(match_id)
+    assert match is not None and match.game == "kalooki"
+    await storage.close()
