@@ -1,0 +1,1 @@
+"""Shared Discord components: DynamicItem routing, the presenter, card pictures, errors."""
