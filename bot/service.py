@@ -79,6 +79,7 @@ class LiveTable:
     ai: dict[int, Any] = field(default_factory=dict)  # seat -> AI player
     ai_due: int | None = None
     displayed: set[int] = field(default_factory=set)  # display moments already shown
+    stale: bool = False  # a commit failed and the rebuild from the log did not finish yet
 
     @property
     def id(self) -> int:
@@ -156,11 +157,22 @@ class TableService:
                     try:
                         await self._rebuild(table, match)
                     except Exception:  # one unreadable log must not keep the bot down
-                        log.exception("table %s: its log does not replay; left as it is", row.id)
+                        log.exception("table %s: its log does not replay; closing it", row.id)
+                        await self._close_unreplayable(row.id, match.id)
                         continue
             self._register(table)
         log.info("loaded %d live tables", len(self.tables))
         return len(self.tables)
+
+    async def _close_unreplayable(self, table_id: int, match_id: int) -> None:
+        """A table whose log does not replay is closed, so that it never blocks its channel
+        (its buttons answer that the table is gone; the log stays for a post-mortem)."""
+        now = self.clock()
+        try:
+            await self.storage.cancel_match(match_id, now)
+            await self.storage.set_table_status(table_id, "cancelled", now)
+        except Exception:
+            log.exception("table %s: could not close it either", table_id)
 
     async def _rebuild(self, table: LiveTable, match: MatchRow) -> None:
         rules = Rules.model_validate(match.rules)
@@ -419,6 +431,7 @@ class TableService:
         self, table: LiveTable, action: A.Action, user_id: int | None
     ) -> Outcome:
         """Apply (ticking first), commit to the log, then return the events. Holds the lock."""
+        await self._fresh(table)
         game = table.game
         if game is None or table.match is None or table.row.status != "playing":
             raise TableError("not_started" if table.row.status == "lobby" else "table_gone")
@@ -437,14 +450,32 @@ class TableService:
         except IllegalAction as exc:
             error = exc
         if entries:
-            try:
-                await self._commit(table, entries, events)
-            except Exception:
-                # The log is the truth: never keep a state the database did not take.
-                log.exception("table %s: could not commit; rebuilding it from the log", table.id)
-                await self._reload(table)
-                raise
+            await self._commit_or_reload(table, entries, events)
         return Outcome(events, error)
+
+    async def _commit_or_reload(
+        self,
+        table: LiveTable,
+        entries: list[tuple[int, dict[str, Any], int | None]],
+        events: list[E.Event],
+    ) -> None:
+        """Every path that applied something commits it, or rolls the game back to the log:
+        the log is the truth, never keep a state the database did not take."""
+        try:
+            await self._commit(table, entries, events)
+        except Exception:
+            log.exception("table %s: could not commit; rebuilding it from the log", table.id)
+            table.stale = True
+            try:
+                await self._reload(table)
+            except Exception:  # retried before the table's next action or tick
+                log.exception("table %s: the rebuild failed too; retrying later", table.id)
+            raise
+
+    async def _fresh(self, table: LiveTable) -> None:
+        """Finish a rebuild that a storage failure interrupted (under the table's lock)."""
+        if table.stale:
+            await self._reload(table)
 
     async def _reload(self, table: LiveTable) -> None:
         match = await self.storage.current_match(table.id)
@@ -452,6 +483,7 @@ class TableService:
         table.recent.clear()
         if match is not None:
             await self._rebuild(table, match)
+        table.stale = False
 
     async def _commit(
         self,
@@ -522,6 +554,7 @@ class TableService:
     async def tick(self, table: LiveTable) -> None:
         """The clock: apply the deadlines that are due (auto-play, peek end, next round)."""
         async with table.lock:
+            await self._fresh(table)
             if table.game is None or table.row.status != "playing":
                 return
             due = next_deadline(table.game)
@@ -536,7 +569,7 @@ class TableService:
         assert table.game is not None
         tick = A.Tick(now)
         events = apply(table.game, tick)
-        await self._commit(table, [(now, action_to_dict(tick), None)], events)
+        await self._commit_or_reload(table, [(now, action_to_dict(tick), None)], events)
         return events
 
     # -- AI seats ----------------------------------------------------------------------
@@ -604,6 +637,8 @@ class TableService:
     def next_wake(self, table: LiveTable) -> int | None:
         if table.row.status == "lobby":
             return table.row.created_at + self.lobby_timeout_ms
+        if table.stale:
+            return self.clock() + 1000  # retry the interrupted rebuild
         if table.game is None or table.row.status != "playing":
             return None
         due = next_deadline(table.game)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from bot.service import LiveTable, TableError, TableService
 from bot.storage import Storage
 from tamalou.core import cards
 from tamalou.games.tamalou import actions as A
-from tamalou.games.tamalou.codec import game_to_dict
+from tamalou.games.tamalou.codec import game_to_dict, game_to_json
 from tamalou.games.tamalou.engine import legal_actions
 
 T0 = 1_800_000_000_000
@@ -175,4 +176,112 @@ async def test_a_table_and_its_match_keep_their_game_across_a_restart(tmp_path) 
     assert again is not None and again.game == "kalooki"
     match = await storage.get_match(match_id)
     assert match is not None and match.game == "kalooki"
+    await storage.close()
+
+
+# -- storage faults at a deadline (issue 10) ----------------------------------------------
+
+
+def snapshot(game: object) -> dict[str, object]:
+    """A deep copy of the whole state (game_to_dict shares the live lists)."""
+    return json.loads(game_to_json(game))  # type: ignore[arg-type, no-any-return]
+
+
+async def _replayed(tmp_path: Path, table_id: int) -> dict[str, object]:
+    """The table as a restarted bot rebuilds it from the log."""
+    storage = Storage(tmp_path / "t.sqlite3")
+    await storage.open()
+    service = TableService(storage, Presenter(), reorder_ms=0, clock=lambda: T0)
+    await service.load()
+    game = service.tables[table_id].game
+    assert game is not None
+    state = snapshot(game)
+    await storage.close()
+    return state
+
+
+@pytest.mark.parametrize(
+    "fault", ["database or disk is full", "attempt to write a readonly database"]
+)
+async def test_r_k2_a_failed_commit_at_the_turn_clock_rolls_back_to_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str
+) -> None:
+    """R-K2 under a storage fault: the clock's tick is not kept unless committed; the table
+    goes on from its log, and a restart replays exactly what the players saw."""
+    import sqlite3
+
+    service, storage, clock = await make(tmp_path, reorder_ms=0)
+    table = await started_table(service)
+    assert table.game is not None
+    before = snapshot(table.game)
+    real = storage.append_actions
+
+    async def failing(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError(fault)
+
+    monkeypatch.setattr(storage, "append_actions", failing)
+    clock.now = T0 + 10 * 60_000  # far past the turn deadline: the clock must play
+    with pytest.raises(sqlite3.OperationalError):
+        await service.tick(table)
+    assert table.game is not None and snapshot(table.game) == before  # rolled back
+    monkeypatch.setattr(storage, "append_actions", real)
+    await service.tick(table)  # the disk has room again: the same deadline applies now
+    assert snapshot(table.game) != before
+    seat = table.game.round.current
+    move = legal_actions(table.game, seat, clock.now)[0]
+    outcome = await service.act(table, move, 100 + seat)
+    assert outcome.error is None
+    live = snapshot(table.game)
+    await storage.close()
+    assert await _replayed(tmp_path, table.id) == live
+
+
+async def test_r_k2_a_write_lock_held_across_a_deadline_does_not_fork_the_table(
+    tmp_path: Path,
+) -> None:
+    """Another process holds the write lock longer than the busy timeout when the turn clock
+    runs out: the tick fails, the game stays as the log has it, and applies once the lock
+    is gone."""
+    import aiosqlite
+
+    service, storage, clock = await make(tmp_path, reorder_ms=0)
+    table = await started_table(service)
+    assert table.game is not None
+    before = snapshot(table.game)
+    await storage.db.execute("PRAGMA busy_timeout=50")
+    other = await aiosqlite.connect(tmp_path / "t.sqlite3", isolation_level=None)
+    await other.execute("BEGIN IMMEDIATE")
+    clock.now = T0 + 10 * 60_000
+    with pytest.raises(aiosqlite.OperationalError, match="locked"):
+        await service.tick(table)
+    assert snapshot(table.game) == before
+    await other.execute("ROLLBACK")
+    await other.close()
+    await service.tick(table)
+    live = snapshot(table.game)
+    assert live != before
+    await storage.close()
+    assert await _replayed(tmp_path, table.id) == live
+
+
+async def test_a_table_whose_log_does_not_replay_never_blocks_its_channel(
+    tmp_path: Path,
+) -> None:
+    """At start, a table whose log no longer replays is closed, so `/tamalou new` works in its
+    channel again (its log is kept)."""
+    service, storage, _ = await make(tmp_path, reorder_ms=0)
+    table = await started_table(service)
+    await storage.db.execute(
+        'UPDATE actions SET payload = \'{"kind":"peek","player":9,"at":0}\' '
+        "WHERE match_id = (SELECT id FROM matches WHERE table_id = ?) AND n = 0",
+        (table.id,),
+    )
+    await storage.close()
+    storage = Storage(tmp_path / "t.sqlite3")
+    await storage.open()
+    fresh = TableService(storage, Presenter(), reorder_ms=0, clock=lambda: T0)
+    await fresh.load()
+    assert table.id not in fresh.tables
+    again = await fresh.open_table(1, 10, 100, "p0", {})
+    assert again.id != table.id
     await storage.close()
