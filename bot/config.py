@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dotenv import load_dotenv
+
+from bot.tables.clock import Clock, SeedSource, random_seed, wall_clock_ms
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +21,9 @@ class Config:
     lobby_timeout_s: int = 600
     edit_interval_ms: int = 1000
     sync_commands: bool = True
+    #: where time (ms) and match seeds come from: injected, so tests control them
+    clock: Clock = field(default=wall_clock_ms, repr=False)
+    seeds: SeedSource = field(default=random_seed, repr=False)
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Config:

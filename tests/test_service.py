@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import LiveTable, TableError, TableService
+from bot.games import rules_for
 from bot.storage import Storage
+from bot.tables import LiveTable, TableError, TableService
 from tamalou.core import cards
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.codec import game_to_dict
@@ -23,6 +24,9 @@ class Presenter:
 
     async def table_changed(self, table: LiveTable) -> None:
         self.calls.append("changed")
+
+    async def match_started(self, table: LiveTable) -> None:
+        self.calls.append("match")
 
     async def round_started(self, table: LiveTable) -> None:
         self.calls.append("round")
@@ -43,7 +47,9 @@ async def make(tmp_path: Path, reorder_ms: int = 50) -> tuple[TableService, Stor
     storage = Storage(tmp_path / "t.sqlite3")
     await storage.open()
     clock = Clock()
-    service = TableService(storage, Presenter(), reorder_ms=reorder_ms, clock=clock)
+    service = TableService(
+        storage, Presenter(), rules_for=rules_for, reorder_ms=reorder_ms, clock=clock
+    )
     return service, storage, clock
 
 

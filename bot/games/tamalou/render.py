@@ -7,15 +7,21 @@ see it.
 
 from __future__ import annotations
 
-import discord
-from discord.utils import escape_markdown
+from typing import cast
 
+import discord
+
+from bot.games import Panel
 from bot.i18n import t
-from bot.service import LiveTable
-from bot.storage import SeatRow
+from bot.tables import LiveTable
+from bot.ui.common import button as _button
+from bot.ui.common import seat_name, ts
 from tamalou.core import cards
 from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.rules import Rules
 from tamalou.games.tamalou.views import PlayerView, PublicView, public_view, view
+
+GAME = "tamalou"
 
 BACK = "🂠"
 HOLE = "·"
@@ -24,7 +30,11 @@ MAX_BUTTON_ROWS = 5
 
 def cid(verb: str, table: int, arg: str | int | None = None) -> str:
     """``tamalou:<verb>:<table>[:<arg>]`` (DESIGN: state in the database, not the View)."""
-    return f"tamalou:{verb}:{table}" if arg is None else f"tamalou:{verb}:{table}:{arg}"
+    return f"{GAME}:{verb}:{table}" if arg is None else f"{GAME}:{verb}:{table}:{arg}"
+
+
+def rules_of(table: LiveTable) -> Rules:
+    return cast(Rules, table.rules)
 
 
 def label(code: str | None) -> str:
@@ -37,21 +47,11 @@ def card_label(card: int) -> str:
     return cards.label(card)
 
 
-def ts(ms: int) -> str:
-    return f"<t:{ms // 1000}:R>"
-
-
 def name_of(table: LiveTable, seat: int, lang: str) -> str:
     """A seat's name as shown: the member's name, or the AI's name in ``lang``."""
     if not 0 <= seat < len(table.seats):
         return f"#{seat + 1}"
     return seat_name(table.seats[seat], lang)
-
-
-def seat_name(seat: SeatRow, lang: str) -> str:
-    if seat.ai_level:
-        return t(lang, "ai.name", n=seat.user_id, level=t(lang, f"level.{seat.ai_level}"))
-    return escape_markdown(seat.name)
 
 
 def _score(value: float) -> str:
@@ -64,7 +64,7 @@ def _score(value: float) -> str:
 def lobby_message(
     table: LiveTable, lang: str, expires_at: int
 ) -> tuple[discord.Embed, discord.ui.View]:
-    rules = table.rules
+    rules = rules_of(table)
     lines = []
     for s in table.seats:
         mark = "👑 " if s.user_id == table.row.host_id and s.ai_level is None else ""
@@ -96,18 +96,6 @@ def lobby_message(
     )
     v.add_item(_button(t(lang, "btn.start"), cid("start", table.id), discord.ButtonStyle.primary))
     return embed, v
-
-
-def _button(
-    text: str,
-    custom_id: str,
-    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    disabled: bool = False,
-    row: int | None = None,
-) -> discord.ui.Button[discord.ui.View]:
-    return discord.ui.Button(
-        label=text[:80], custom_id=custom_id, style=style, disabled=disabled, row=row
-    )
 
 
 def seat_line(table: LiveTable, pv: PublicView, seat: int, lang: str) -> str:
@@ -293,14 +281,6 @@ def round_over_message(
     return embed, v
 
 
-def closed_message(table: LiveTable, lang: str, reason: str) -> discord.Embed:
-    return discord.Embed(
-        title=t(lang, "closed.title", id=table.id),
-        description=t(lang, f"closed.{reason}"),
-        colour=discord.Colour.dark_grey(),
-    )
-
-
 # -- events in words (public only) -------------------------------------------------------
 
 
@@ -373,9 +353,7 @@ def event_line(table: LiveTable, e: E.Event, lang: str) -> str | None:
 # -- the private panel --------------------------------------------------------------------
 
 
-def panel(
-    table: LiveTable, seat: int, lang: str, at: int, queen_slot: int | None = None
-) -> tuple[str, discord.ui.View, int | None]:
+def panel(table: LiveTable, seat: int, lang: str, at: int, queen_slot: int | None = None) -> Panel:
     """The player's own panel: their row as they may see it, their possible moves, and when
     a card it shows for a while (peek, King look) must be hidden again (None: nothing)."""
     game = table.game
@@ -383,7 +361,7 @@ def panel(
     pv = view(game, seat, at)
     ends = [u for u in (pv.peek_until, pv.look[3] if pv.look else None) if u is not None]
     hide_at = max(ends) if ends else None
-    return panel_text(table, pv, lang), panel_buttons(table, pv, lang, queen_slot), hide_at
+    return Panel(panel_text(table, pv, lang), panel_buttons(table, pv, lang, queen_slot), hide_at)
 
 
 def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
