@@ -7,17 +7,22 @@ see it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
 import discord
 
 from bot.games import Panel
-from bot.i18n import t
+from bot.i18n import catalog, t
 from bot.tables import LiveTable
+from bot.ui import choices
 from bot.ui.common import button as _button
 from bot.ui.common import seat_name, ts
 from tamalou.core import cards
+from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.codec import action_to_dict
+from tamalou.games.tamalou.engine import legal_actions
 from tamalou.games.tamalou.rules import Rules
 from tamalou.games.tamalou.views import PlayerView, PublicView, public_view, view
 
@@ -359,9 +364,11 @@ def panel(table: LiveTable, seat: int, lang: str, at: int, queen_slot: int | Non
     game = table.game
     assert game is not None
     pv = view(game, seat, at)
+    legal = legal_actions(game, seat, at)
     ends = [u for u in (pv.peek_until, pv.look[3] if pv.look else None) if u is not None]
     hide_at = max(ends) if ends else None
-    return Panel(panel_text(table, pv, lang), panel_buttons(table, pv, lang, queen_slot), hide_at)
+    buttons = panel_buttons(table, pv, lang, legal, queen_slot)
+    return Panel(panel_text(table, pv, lang), buttons, hide_at)
 
 
 def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
@@ -405,89 +412,127 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
     return "\n".join(lines)
 
 
+#: action kinds a panel never shows: doubles and the next round are on the table message
+NOT_IN_PANEL = frozenset({"double", "next_round", "tick"})
+#: the kinds this panel draws by hand; any other legal kind gets the generic fallback
+DRAWN = frozenset(
+    {"peek", "draw", "take_discard", "call", "replace", "throw", "replay", "look", "swap", "pass"}
+)
+KINDS = tuple(sorted(A.ACTION_TYPES))
+ROW = 5
+
+
 def panel_buttons(
-    table: LiveTable, pv: PlayerView, lang: str, queen_slot: int | None
+    table: LiveTable,
+    pv: PlayerView,
+    lang: str,
+    legal: Sequence[A.Action],
+    queen_slot: int | None = None,
 ) -> discord.ui.View:
-    v = discord.ui.View(timeout=None)
-    pub = pv.public
-    rnd = pub.round_no
-    tid = table.id
-    legal = set(pv.legal)
-    present = [s.slot for s in pv.row if s.present]
+    """One button per legal action the player may take from the panel, built from the
+    engine's list (never from the rules): whatever powers a preset has, its panel offers
+    exactly the legal ones. Actions of kinds not drawn here get a generic button each, or
+    one select when there are more than fit."""
+    tid, rnd, seat = table.id, pv.public.round_no, pv.seat
+    mine = [a for a in legal if a.player == seat and a.kind not in NOT_IN_PANEL]
+    kinds = {a.kind for a in mine}
     items: list[discord.ui.Item[discord.ui.View]] = []
-    if "peek" in legal:
-        items.append(
-            _button(t(lang, "btn.peek"), cid("peek", tid, rnd), discord.ButtonStyle.primary)
+    select: discord.ui.Select[discord.ui.View] | None = None
+    style = discord.ButtonStyle
+    if "peek" in kinds:
+        items.append(_button(t(lang, "btn.peek"), cid("peek", tid, rnd), style.primary))
+    if "draw" in kinds:
+        items.append(_button(t(lang, "btn.draw"), cid("draw", tid, rnd), style.primary))
+    if "take_discard" in kinds:
+        take = t(lang, "btn.take", card=label(pv.public.discard_top))
+        items.append(_button(take, cid("take", tid, rnd)))
+    if "call" in kinds:
+        items.append(_button(t(lang, "btn.call"), cid("call", tid, rnd), style.danger))
+    for a in mine:
+        if isinstance(a, A.Replace):
+            rep = t(lang, "btn.replace", slot=a.slot)
+            items.append(_button(rep, cid("rep", tid, f"{rnd}.{a.slot}"), style.primary))
+    if "throw" in kinds:
+        items.append(_button(t(lang, "btn.throw"), cid("throw", tid, rnd), style.danger))
+    if "replay" in kinds:
+        items.append(_button(t(lang, "btn.replay"), cid("replay", tid, rnd), style.primary))
+    generic: list[tuple[str, str]] = []  # (label, code) of the actions drawn generically
+    for a in mine:
+        if isinstance(a, A.Look) and a.target == seat:
+            items.append(
+                _button(t(lang, "btn.look", slot=a.slot), cid("look", tid, f"{rnd}.{a.slot}"))
+            )
+        elif isinstance(a, A.Look):
+            text = t(lang, "btn.look_at", name=name_of(table, a.target, lang), slot=a.slot)
+            _add_generic(generic, a, text)
+    swaps = [a for a in mine if isinstance(a, A.Swap)]
+    if swaps and queen_slot is None:
+        for slot in sorted({a.slot for a in swaps}):
+            text = t(lang, "btn.queen_mine", slot=slot)
+            items.append(_button(text, cid("qmine", tid, f"{rnd}.{slot}")))
+    elif swaps:
+        options = [
+            discord.SelectOption(
+                label=t(
+                    lang,
+                    "select.queen_target",
+                    name=name_of(table, a.target, lang),
+                    slot=a.target_slot,
+                )[:100],
+                value=f"{a.target}.{a.target_slot}",
+            )
+            for a in swaps
+            if a.slot == queen_slot
+        ][:25]
+        if options:
+            select = discord.ui.Select(
+                custom_id=cid("qswap", tid, f"{rnd}.{queen_slot}"),
+                placeholder=t(lang, "select.queen_placeholder", slot=queen_slot)[:150],
+                options=options,
+            )
+    for a in mine:
+        if a.kind not in DRAWN:
+            _add_generic(generic, a, action_label(table, a, lang))
+    tail = []
+    if "pass" in kinds:
+        tail.append(_button(t(lang, "btn.pass"), cid("pass", tid, rnd)))
+    v = discord.ui.View(timeout=None)
+    rows_left = MAX_BUTTON_ROWS
+    if select is not None:
+        v.add_item(select)
+        rows_left -= 1
+    room = ROW * rows_left - len(items) - len(tail)
+    if len(generic) <= room:
+        items += [_button(text, cid("act", tid, f"{rnd}.{code}")) for text, code in generic]
+    elif generic and select is None:  # more than fit: one select of them all
+        rows_left -= 1
+        v.add_item(
+            discord.ui.Select(
+                custom_id=cid("pick", tid, rnd),
+                placeholder=t(lang, "select.pick_placeholder")[:150],
+                options=[
+                    discord.SelectOption(label=text[:100], value=code) for text, code in generic
+                ][:25],
+            )
         )
-    mine = pub.current == pv.seat and pub.phase == "play"
-    if mine and pub.stage == "holding":
-        items += [
-            _button(
-                t(lang, "btn.replace", slot=s),
-                cid("rep", tid, f"{rnd}.{s}"),
-                discord.ButtonStyle.primary,
-            )
-            for s in present
-        ]
-        if "throw" in legal:
-            items.append(
-                _button(t(lang, "btn.throw"), cid("throw", tid, rnd), discord.ButtonStyle.danger)
-            )
-    elif mine:
-        power = pub.power if pub.stage == "power" else pub.transmitted
-        if pub.stage == "start":
-            items.append(
-                _button(t(lang, "btn.draw"), cid("draw", tid, rnd), discord.ButtonStyle.primary)
-            )
-            if "take_discard" in legal:
-                items.append(
-                    _button(t(lang, "btn.take", card=label(pub.discard_top)), cid("take", tid, rnd))
-                )
-            if "call" in legal:
-                items.append(
-                    _button(t(lang, "btn.call"), cid("call", tid, rnd), discord.ButtonStyle.danger)
-                )
-        if power == "replay" and "replay" in legal:
-            items.append(
-                _button(t(lang, "btn.replay"), cid("replay", tid, rnd), discord.ButtonStyle.primary)
-            )
-        elif power == "look_own" and "look" in legal:
-            items += [
-                _button(t(lang, "btn.look", slot=s), cid("look", tid, f"{rnd}.{s}"))
-                for s in present
-            ]
-        elif power == "blind_swap" and "swap" in legal:
-            if queen_slot is None:
-                items += [
-                    _button(t(lang, "btn.queen_mine", slot=s), cid("qmine", tid, f"{rnd}.{s}"))
-                    for s in present
-                ]
-            else:
-                options = [
-                    discord.SelectOption(
-                        label=t(
-                            lang,
-                            "select.queen_target",
-                            name=name_of(table, sv.seat, lang),
-                            slot=i + 1,
-                        )[:100],
-                        value=f"{sv.seat}.{i + 1}",
-                    )
-                    for sv in pub.seats
-                    if sv.seat != pv.seat and not sv.frozen
-                    for i, present_slot in enumerate(sv.slots)
-                    if present_slot
-                ][:25]
-                select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-                    custom_id=cid("qswap", tid, f"{rnd}.{queen_slot}"),
-                    placeholder=t(lang, "select.queen_placeholder", slot=queen_slot)[:150],
-                    options=options,
-                )
-                v.add_item(select)
-        if pub.stage == "power" and "pass" in legal:
-            items.append(_button(t(lang, "btn.pass"), cid("pass", tid, rnd)))
-    used_rows = len(v.children)
-    for i, item in enumerate(items[: 5 * (MAX_BUTTON_ROWS - used_rows)]):
-        item.row = used_rows + i // 5
+    items += tail
+    used = len(v.children)
+    for i, item in enumerate(items[: ROW * rows_left]):
+        item.row = used + i // ROW
         v.add_item(item)
     return v
+
+
+def _add_generic(generic: list[tuple[str, str]], action: A.Action, text: str) -> None:
+    code = choices.encode(action, KINDS, action_to_dict)
+    if code is not None:
+        generic.append((text, code))
+
+
+def action_label(table: LiveTable, action: A.Action, lang: str) -> str:
+    """A button's words for an action of a kind this panel has no button of its own for."""
+    values = choices.fields(action, action_to_dict)
+    key = f"act.{action.kind}"
+    if key in catalog(lang) or key in catalog("en"):
+        return t(lang, key, **values)
+    return " ".join([action.kind.replace("_", " "), *(str(v) for v in values.values())])

@@ -6,29 +6,55 @@ answered through the error funnel); the panel only offers what ``legal_actions``
 
 from __future__ import annotations
 
+from typing import cast
+
 import discord
 
 from bot.games.tamalou import render
 from bot.i18n import t
 from bot.tables import LiveTable, TableError
+from bot.ui import choices
 from bot.ui.common import bot_of, reply, snowflake_ms
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.codec import action_to_dict
 from tamalou.games.tamalou.engine import legal_actions
+from tamalou.games.tamalou.state import Game
 
 #: verbs sent from a private panel (their answer updates that panel in place)
-PANEL_VERBS = frozenset({"rep", "throw", "replay", "pass", "look", "qmine", "qswap", "peek"})
+PANEL_VERBS = frozenset(
+    {"rep", "throw", "replay", "pass", "look", "qmine", "qswap", "peek", "act", "pick"}
+)
 TABLE_VERBS = frozenset({"draw", "take", "call", "hand", "dbl", "next"})
 VERBS = PANEL_VERBS | TABLE_VERBS
 #: how many numbers each verb's argument carries (the round number first)
 ARITY = {"dbl": 3, "rep": 2, "look": 2, "qmine": 2, "qswap": 2}
 
 
-def ints(arg: str | None, count: int) -> list[int]:
+def ints(arg: str | None, count: int | None) -> list[int]:
+    """The numbers of a verb's argument (``count`` of them; None: one or more)."""
     parts = (arg or "").split(".")
-    if len(parts) != count or not all(p.isdigit() and len(p) <= 9 for p in parts):
+    if count is not None and len(parts) != count:
+        raise TableError("bad_button")
+    if not all(p.isdigit() and len(p) <= 9 for p in parts):
         raise TableError("bad_button")
     return [int(p) for p in parts]
+
+
+def chosen(
+    game: Game, seat: int, verb: str, parts: list[int], values: list[str], at: int
+) -> A.Action:
+    """The generic fallback's choice (``act`` button, ``pick`` select), if it is legal now."""
+    if verb == "act":
+        code = ".".join(str(p) for p in parts[1:])
+    elif len(values) == 1:
+        code = values[0]
+    else:
+        raise TableError("bad_button")
+    action = choices.resolve(code, legal_actions(game, seat, at), render.KINDS, action_to_dict)
+    if action is None:
+        raise TableError("stale_choice")
+    return cast(A.Action, action)
 
 
 def build_action(verb: str, seat: int, parts: list[int], values: list[str], at: int) -> A.Action:
@@ -77,7 +103,7 @@ async def on_verb(
     seat = service.seat_for(table, interaction.user.id)
     game = table.game
     assert game is not None
-    parts = ints(arg, ARITY.get(verb, 1))
+    parts = ints(arg, None if verb == "act" else ARITY.get(verb, 1))
     if parts[0] != game.round.round_no:
         raise TableError("old_round")
     from_panel = verb in PANEL_VERBS
@@ -95,7 +121,10 @@ async def on_verb(
         else:
             await bot.presenter.show_panel(interaction, table, seat, lang, edit=False)
             return
-    action = build_action(verb, seat, parts, values, at)
+    if verb in ("act", "pick"):
+        action = chosen(game, seat, verb, parts, values, at)
+    else:
+        action = build_action(verb, seat, parts, values, at)
     await interaction.response.defer()
     outcome = await service.act(table, action, interaction.user.id)
     if outcome.error is not None:
