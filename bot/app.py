@@ -16,7 +16,7 @@ from bot import games
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, lang_of, t
 from bot.storage import Storage
-from bot.tables import TableService
+from bot.tables import AiRunner, TableService
 from bot.ui.common import reply
 from bot.ui.errors import answer_error
 from bot.ui.presenter import DiscordPresenter
@@ -53,6 +53,7 @@ class TamalouBot(commands.AutoShardedBot):
             lobby_timeout_s=config.lobby_timeout_s,
             clock=config.clock,
             seeds=config.seeds,
+            ai_runner=AiRunner(config.ai_workers),
         )
         self.guild_languages: dict[int, str] = {}
         self._refreshed = False

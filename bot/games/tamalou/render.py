@@ -8,7 +8,7 @@ see it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
+from typing import Literal, cast
 
 import discord
 
@@ -27,6 +27,24 @@ from tamalou.games.tamalou.rules import Rules
 from tamalou.games.tamalou.views import PlayerView, PublicView, public_view, view
 
 GAME = "tamalou"
+
+#: a round's phase and the current player's stage, as the public view gives them
+Phase = Literal["peek", "play", "final", "over"]
+Stage = Literal["start", "holding", "power"]
+STATUS_KEYS: dict[Stage, str] = {
+    "start": "status.turn",
+    "holding": "status.holding",
+    "power": "status.power",
+}
+
+
+def phase_of(pv: PublicView) -> Phase:
+    return cast(Phase, pv.phase)
+
+
+def stage_of(pv: PublicView) -> Stage | None:
+    return cast(Stage | None, pv.stage)
+
 
 BACK = "🂠"
 HOLE = "·"
@@ -137,7 +155,7 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
     game = table.game
     assert game is not None
     pv = public_view(game, at)
-    if pv.phase == "over":
+    if phase_of(pv) == "over":
         return round_over_message(table, pv, lang)
     embed = discord.Embed(
         title=t(lang, "table.title", id=table.id, round=pv.round_no),
@@ -164,15 +182,14 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
 
 
 def status_line(table: LiveTable, pv: PublicView, lang: str) -> str:
-    if pv.phase == "peek":
+    phase = phase_of(pv)
+    if phase == "peek":
         return t(lang, "status.peek", when=ts(pv.deadline or 0))
-    if pv.phase == "final":
+    if phase == "final":
         return t(lang, "status.final", when=ts(pv.deadline or 0))
     assert pv.current is not None
     who = name_of(table, pv.current, lang)
-    key = {"start": "status.turn", "holding": "status.holding", "power": "status.power"}[
-        pv.stage or "start"
-    ]
+    key = STATUS_KEYS[stage_of(pv) or "start"]
     text = t(
         lang,
         key,
@@ -190,7 +207,7 @@ def status_line(table: LiveTable, pv: PublicView, lang: str) -> str:
 def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.View:
     v = discord.ui.View(timeout=None)
     rnd = pv.round_no
-    playing = pv.phase == "play"
+    playing = phase_of(pv) == "play"
     v.add_item(
         _button(
             t(lang, "btn.draw"),
@@ -380,7 +397,7 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
     lines = [t(lang, "panel.title", id=table.id, round=pub.round_no), t(lang, "panel.row", row=row)]
     if pv.peek_until is not None:
         lines.append(t(lang, "panel.peeking", when=ts(pv.peek_until)))
-    elif pub.phase == "peek" and not pv.peeked:
+    elif phase_of(pub) == "peek" and not pv.peeked:
         lines.append(t(lang, "panel.peek_prompt"))
     if pv.look is not None:
         target, slot, code, until = pv.look
@@ -398,9 +415,9 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
     if pv.held is not None:
         key = "panel.held_discard" if pub.holding_from == "discard" else "panel.held"
         lines.append(t(lang, key, card=label(pv.held)))
-    elif mine and pub.stage == "power" and pub.power:
+    elif mine and stage_of(pub) == "power" and pub.power:
         lines.append(t(lang, f"panel.power.{pub.power}"))
-    elif mine and pub.stage == "start":
+    elif mine and stage_of(pub) == "start":
         lines.append(t(lang, "panel.your_turn", when=ts(pub.turn_deadline or 0)))
         if pub.transmitted:
             lines.append(t(lang, "panel.transmitted", power=t(lang, f"power.{pub.transmitted}")))
