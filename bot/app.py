@@ -3,6 +3,8 @@ commands synced. Everything a player sees lives in the extensions and ``bot/ui``
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import logging
 import re
@@ -107,10 +109,15 @@ class TamalouBot(commands.AutoShardedBot):
             await self.presenter.table_changed(table, at_once=True)
 
     async def close(self) -> None:
-        """Every task that may write ends before the storage closes."""
+        """Every task that may write ends before the storage closes: the scheduler and its
+        wakes (AI workers included), the table edits and panel hides, the batched writes."""
         await self.service.stop()
         await self.presenter.stop()
         await super().close()
+        flusher: asyncio.Task[None] | None = getattr(self.storage, "_flusher", None)
+        if flusher is not None and not flusher.done():
+            with contextlib.suppress(Exception):
+                await flusher  # the last batch of actions reaches the database
         await self.storage.close()
 
     async def guild_language(self, guild_id: int | None) -> str:
