@@ -13,12 +13,13 @@ NO_TOKEN = """No DISCORD_TOKEN is set.
 2. In "Bot", reset and copy the token.
 3. Copy .env.example to .env and set DISCORD_TOKEN=<your token>.
 4. Invite the bot with the scopes "bot applications.commands" and the permissions
-   View Channel, Send Messages, Embed Links, Read Message History (see README.md).
+   View Channel, Send Messages, Embed Links, Attach Files, Read Message History
+   (permission integer 117760; see README.md).
 """
 
 
-def main() -> int:
-    config = Config.from_env()
+def main(config: Config | None = None) -> int:
+    config = config or Config.from_env()
     logging.basicConfig(
         level=config.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -26,7 +27,7 @@ def main() -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    from bot.discord_ui import TamalouBot
+    from bot.app import TamalouBot
 
     bot = TamalouBot(config)
     bot.run(config.token, log_handler=None)

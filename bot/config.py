@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dotenv import load_dotenv
+
+from bot.tables.clock import Clock, SeedSource, random_seed, wall_clock_ms
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +21,10 @@ class Config:
     lobby_timeout_s: int = 600
     edit_interval_ms: int = 1000
     sync_commands: bool = True
+    ai_workers: int = 1  # processes in which slow AI levels think (off the event loop)
+    #: where time (ms) and match seeds come from: injected, so tests control them
+    clock: Clock = field(default=wall_clock_ms, repr=False)
+    seeds: SeedSource = field(default=random_seed, repr=False)
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Config:
@@ -36,4 +42,5 @@ class Config:
             lobby_timeout_s=int(e.get("TAMALOU_LOBBY_TIMEOUT_S", "600")),
             edit_interval_ms=int(e.get("TAMALOU_EDIT_INTERVAL_MS", "1000")),
             sync_commands=e.get("TAMALOU_SYNC_COMMANDS", "1") not in ("0", "false", "no"),
+            ai_workers=max(1, int(e.get("TAMALOU_AI_WORKERS", "1"))),
         )

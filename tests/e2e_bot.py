@@ -3,63 +3,65 @@
 * ``TAMALOU_TEST_SEEDS``: comma-separated match seeds used in order (scripted deals: the
   test picks seeds whose deal it wants), then random ones again.
 * ``TAMALOU_TEST_CLOCK_FILE``: a file holding a clock offset in ms that the test moves
-  forward together with the emulator's clock (``time.time`` in this process follows it),
-  so a 45 s turn can run out without waiting 45 s.
+  forward together with the emulator's clock, so a 45 s turn can run out without waiting
+  45 s.
 
-Nothing in ``bot/`` knows about this: the patches are applied here, then ``bot.__main__``
-runs as usual.
+Both enter through the configuration (``Config.clock``, ``Config.seeds``), as any embedder
+would give them: nothing in the process is patched (``time.time`` and ``secrets`` stay
+real).
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import sys
 import time
 from pathlib import Path
 
-_real_time = time.time
-_real_time_ns = time.time_ns
-_clock_file = os.environ.get("TAMALOU_TEST_CLOCK_FILE")
-_cache: dict[str, float] = {"checked": 0.0, "offset": 0.0}
+from bot.config import Config
+from bot.tables.clock import random_seed
 
 
-def _offset_ms() -> float:
-    if not _clock_file:
-        return 0.0
-    now = time.monotonic()
-    if now - _cache["checked"] > 0.005:
-        _cache["checked"] = now
-        with contextlib.suppress(OSError, ValueError):
-            _cache["offset"] = float(Path(_clock_file).read_text() or 0)
-    return _cache["offset"]
+class OffsetClock:
+    """The wall clock plus the offset the test writes in a file (read at most every 5 ms)."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = Path(path) if path else None
+        self.checked = 0.0
+        self.offset = 0.0
+
+    def __call__(self) -> int:
+        if self.path is not None:
+            now = time.monotonic()
+            if now - self.checked > 0.005:
+                self.checked = now
+                with contextlib.suppress(OSError, ValueError):
+                    self.offset = float(self.path.read_text() or 0)
+        return int(time.time() * 1000 + self.offset)
 
 
-def _time() -> float:
-    return _real_time() + _offset_ms() / 1000
+class SeedQueue:
+    """The test's seeds in order, then random ones."""
 
+    def __init__(self, seeds: list[str]) -> None:
+        self.queue = list(seeds)
 
-def _time_ns() -> int:
-    return _real_time_ns() + int(_offset_ms() * 1_000_000)
+    def __call__(self) -> str:
+        return self.queue.pop(0) if self.queue else random_seed()
 
 
 def main() -> int:
-    time.time = _time
-    time.time_ns = _time_ns
     seeds = [s for s in os.environ.get("TAMALOU_TEST_SEEDS", "").split(",") if s]
-    if seeds:
-        import bot.service
-
-        real_token_hex = bot.service.secrets.token_hex
-        queue = list(seeds)
-
-        def token_hex(nbytes: int | None = None) -> str:
-            return queue.pop(0) if queue else real_token_hex(nbytes)
-
-        bot.service.secrets.token_hex = token_hex  # type: ignore[assignment]
+    config = dataclasses.replace(
+        Config.from_env(),
+        clock=OffsetClock(os.environ.get("TAMALOU_TEST_CLOCK_FILE")),
+        seeds=SeedQueue(seeds),
+    )
     from bot.__main__ import main as bot_main
 
-    return bot_main()
+    return bot_main(config)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ def test_every_refusal_reason_has_a_translation() -> None:
     engine = (ROOT / "tamalou" / "games" / "tamalou" / "engine.py").read_text()
     reasons = set(re.findall(r'IllegalAction\(\s*"([a-z_]+)"', engine))
     assert reasons, "no engine reason found"
-    bot = "".join(p.read_text() for p in (ROOT / "bot").glob("*.py"))
+    bot = "".join(p.read_text() for p in (ROOT / "bot").rglob("*.py"))
     errors = set(re.findall(r'TableError\(\s*"([a-z_]+)"', bot))
     for lang in ("en", "fr"):
         strings = catalog(lang)
@@ -30,7 +30,7 @@ def test_every_refusal_reason_has_a_translation() -> None:
 
 
 def test_every_literal_key_used_by_the_bot_exists() -> None:
-    bot = "".join(p.read_text() for p in (ROOT / "bot").glob("*.py"))
+    bot = "".join(p.read_text() for p in (ROOT / "bot").rglob("*.py"))
     keys = set(re.findall(r'\bt\(\s*lang,\s*"([a-z_.]+)"', bot))
     assert len(keys) > 30
     for lang in ("en", "fr"):
@@ -58,8 +58,8 @@ async def test_commands_and_option_names_are_localised() -> None:
 
 
 def test_ai_seats_are_named_in_the_reader_language() -> None:
-    from bot.render import seat_name
     from bot.storage import SeatRow
+    from bot.ui.common import seat_name
 
     ai = SeatRow(1, 2, "AI 2 (medium)", "medium")
     assert seat_name(ai, "fr") == "IA 2 (moyen)"

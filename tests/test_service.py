@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import LiveTable, TableError, TableService
+from bot.games import rules_for
 from bot.storage import Storage
+from bot.tables import LiveTable, TableError, TableService
 from tamalou.core import cards
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.codec import game_to_dict, game_to_json
@@ -24,6 +25,9 @@ class Presenter:
 
     async def table_changed(self, table: LiveTable) -> None:
         self.calls.append("changed")
+
+    async def match_started(self, table: LiveTable) -> None:
+        self.calls.append("match")
 
     async def round_started(self, table: LiveTable) -> None:
         self.calls.append("round")
@@ -44,7 +48,9 @@ async def make(tmp_path: Path, reorder_ms: int = 50) -> tuple[TableService, Stor
     storage = Storage(tmp_path / "t.sqlite3")
     await storage.open()
     clock = Clock()
-    service = TableService(storage, Presenter(), reorder_ms=reorder_ms, clock=clock)
+    service = TableService(
+        storage, Presenter(), rules_for=rules_for, reorder_ms=reorder_ms, clock=clock
+    )
     return service, storage, clock
 
 
@@ -191,7 +197,9 @@ async def _replayed(tmp_path: Path, table_id: int) -> dict[str, object]:
     """The table as a restarted bot rebuilds it from the log."""
     storage = Storage(tmp_path / "t.sqlite3")
     await storage.open()
-    service = TableService(storage, Presenter(), reorder_ms=0, clock=lambda: T0)
+    service = TableService(
+        storage, Presenter(), rules_for=rules_for, reorder_ms=0, clock=lambda: T0
+    )
     await service.load()
     game = service.tables[table_id].game
     assert game is not None
@@ -279,7 +287,7 @@ async def test_a_table_whose_log_does_not_replay_never_blocks_its_channel(
     await storage.close()
     storage = Storage(tmp_path / "t.sqlite3")
     await storage.open()
-    fresh = TableService(storage, Presenter(), reorder_ms=0, clock=lambda: T0)
+    fresh = TableService(storage, Presenter(), rules_for=rules_for, reorder_ms=0, clock=lambda: T0)
     await fresh.load()
     assert table.id not in fresh.tables
     again = await fresh.open_table(1, 10, 100, "p0", {})

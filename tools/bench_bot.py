@@ -6,7 +6,7 @@
 What it does, all on 127.0.0.1, bounded in clicks and in time:
 
 1. Builds SQLite databases of live tables (``--tables`` for the load, ``--restart-tables``
-   for the restart) by driving :class:`bot.service.TableService` with a presenter that
+   for the restart) by driving :class:`bot.tables.TableService` with a presenter that
    shows nothing: each table has ``--players`` emulator members, every seat peeked and
    ``--turns`` turns played (its action log is what a restart replays).
 2. Starts the real bot (``python -m bot`` through the emulator's launcher, default
@@ -50,8 +50,9 @@ if __package__ in (None, ""):  # python tools/bench_bot.py
 
 from aiohttp import web
 
-from bot.service import LiveTable, TableService
+from bot.games import rules_for
 from bot.storage import Storage
+from bot.tables import LiveTable, TableService
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.engine import legal_actions
 from tests.emulator import Emulator, EmulatorError, Interaction, MemberSpec, Message, User
@@ -124,6 +125,9 @@ class NullPresenter:
     async def table_changed(self, table: LiveTable, at_once: bool = False) -> None:
         return None
 
+    async def match_started(self, table: LiveTable) -> None:
+        pass
+
     async def round_started(self, table: LiveTable) -> None:
         return None
 
@@ -147,7 +151,9 @@ async def prefill(
     storage = Storage(db)
     await storage.open()
     clock = {"now": 0}
-    service = TableService(storage, NullPresenter(), reorder_ms=0, clock=lambda: clock["now"])
+    service = TableService(
+        storage, NullPresenter(), rules_for=rules_for, reorder_ms=0, clock=lambda: clock["now"]
+    )
     members = emu.members
     out: list[TableInfo] = []
     real_now = int(time.time() * 1000)

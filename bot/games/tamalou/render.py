@@ -7,15 +7,44 @@ see it.
 
 from __future__ import annotations
 
-import discord
-from discord.utils import escape_markdown
+from collections.abc import Sequence
+from typing import Literal, cast
 
-from bot.i18n import t
-from bot.service import LiveTable
-from bot.storage import SeatRow
+import discord
+
+from bot.games import Panel
+from bot.i18n import catalog, t
+from bot.tables import LiveTable
+from bot.ui import choices
+from bot.ui.common import button as _button
+from bot.ui.common import seat_name, ts
 from tamalou.core import cards
+from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.codec import action_to_dict
+from tamalou.games.tamalou.engine import legal_actions
+from tamalou.games.tamalou.rules import Rules
 from tamalou.games.tamalou.views import PlayerView, PublicView, public_view, view
+
+GAME = "tamalou"
+
+#: a round's phase and the current player's stage, as the public view gives them
+Phase = Literal["peek", "play", "final", "over"]
+Stage = Literal["start", "holding", "power"]
+STATUS_KEYS: dict[Stage, str] = {
+    "start": "status.turn",
+    "holding": "status.holding",
+    "power": "status.power",
+}
+
+
+def phase_of(pv: PublicView) -> Phase:
+    return cast(Phase, pv.phase)
+
+
+def stage_of(pv: PublicView) -> Stage | None:
+    return cast(Stage | None, pv.stage)
+
 
 BACK = "🂠"
 HOLE = "·"
@@ -24,7 +53,11 @@ MAX_BUTTON_ROWS = 5
 
 def cid(verb: str, table: int, arg: str | int | None = None) -> str:
     """``tamalou:<verb>:<table>[:<arg>]`` (DESIGN: state in the database, not the View)."""
-    return f"tamalou:{verb}:{table}" if arg is None else f"tamalou:{verb}:{table}:{arg}"
+    return f"{GAME}:{verb}:{table}" if arg is None else f"{GAME}:{verb}:{table}:{arg}"
+
+
+def rules_of(table: LiveTable) -> Rules:
+    return cast(Rules, table.rules)
 
 
 def label(code: str | None) -> str:
@@ -37,21 +70,11 @@ def card_label(card: int) -> str:
     return cards.label(card)
 
 
-def ts(ms: int) -> str:
-    return f"<t:{ms // 1000}:R>"
-
-
 def name_of(table: LiveTable, seat: int, lang: str) -> str:
     """A seat's name as shown: the member's name, or the AI's name in ``lang``."""
     if not 0 <= seat < len(table.seats):
         return f"#{seat + 1}"
     return seat_name(table.seats[seat], lang)
-
-
-def seat_name(seat: SeatRow, lang: str) -> str:
-    if seat.ai_level:
-        return t(lang, "ai.name", n=seat.user_id, level=t(lang, f"level.{seat.ai_level}"))
-    return escape_markdown(seat.name)
 
 
 def _score(value: float) -> str:
@@ -64,7 +87,7 @@ def _score(value: float) -> str:
 def lobby_message(
     table: LiveTable, lang: str, expires_at: int
 ) -> tuple[discord.Embed, discord.ui.View]:
-    rules = table.rules
+    rules = rules_of(table)
     lines = []
     for s in table.seats:
         mark = "👑 " if s.user_id == table.row.host_id and s.ai_level is None else ""
@@ -96,18 +119,6 @@ def lobby_message(
     )
     v.add_item(_button(t(lang, "btn.start"), cid("start", table.id), discord.ButtonStyle.primary))
     return embed, v
-
-
-def _button(
-    text: str,
-    custom_id: str,
-    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    disabled: bool = False,
-    row: int | None = None,
-) -> discord.ui.Button[discord.ui.View]:
-    return discord.ui.Button(
-        label=text[:80], custom_id=custom_id, style=style, disabled=disabled, row=row
-    )
 
 
 def seat_line(table: LiveTable, pv: PublicView, seat: int, lang: str) -> str:
@@ -144,7 +155,7 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
     game = table.game
     assert game is not None
     pv = public_view(game, at)
-    if pv.phase == "over":
+    if phase_of(pv) == "over":
         return round_over_message(table, pv, lang)
     embed = discord.Embed(
         title=t(lang, "table.title", id=table.id, round=pv.round_no),
@@ -171,15 +182,14 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
 
 
 def status_line(table: LiveTable, pv: PublicView, lang: str) -> str:
-    if pv.phase == "peek":
+    phase = phase_of(pv)
+    if phase == "peek":
         return t(lang, "status.peek", when=ts(pv.deadline or 0))
-    if pv.phase == "final":
+    if phase == "final":
         return t(lang, "status.final", when=ts(pv.deadline or 0))
     assert pv.current is not None
     who = name_of(table, pv.current, lang)
-    key = {"start": "status.turn", "holding": "status.holding", "power": "status.power"}[
-        pv.stage or "start"
-    ]
+    key = STATUS_KEYS[stage_of(pv) or "start"]
     text = t(
         lang,
         key,
@@ -197,7 +207,7 @@ def status_line(table: LiveTable, pv: PublicView, lang: str) -> str:
 def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.View:
     v = discord.ui.View(timeout=None)
     rnd = pv.round_no
-    playing = pv.phase == "play"
+    playing = phase_of(pv) == "play"
     v.add_item(
         _button(
             t(lang, "btn.draw"),
@@ -293,14 +303,6 @@ def round_over_message(
     return embed, v
 
 
-def closed_message(table: LiveTable, lang: str, reason: str) -> discord.Embed:
-    return discord.Embed(
-        title=t(lang, "closed.title", id=table.id),
-        description=t(lang, f"closed.{reason}"),
-        colour=discord.Colour.dark_grey(),
-    )
-
-
 # -- events in words (public only) -------------------------------------------------------
 
 
@@ -373,17 +375,17 @@ def event_line(table: LiveTable, e: E.Event, lang: str) -> str | None:
 # -- the private panel --------------------------------------------------------------------
 
 
-def panel(
-    table: LiveTable, seat: int, lang: str, at: int, queen_slot: int | None = None
-) -> tuple[str, discord.ui.View, int | None]:
+def panel(table: LiveTable, seat: int, lang: str, at: int, queen_slot: int | None = None) -> Panel:
     """The player's own panel: their row as they may see it, their possible moves, and when
     a card it shows for a while (peek, King look) must be hidden again (None: nothing)."""
     game = table.game
     assert game is not None
     pv = view(game, seat, at)
+    legal = legal_actions(game, seat, at)
     ends = [u for u in (pv.peek_until, pv.look[3] if pv.look else None) if u is not None]
     hide_at = max(ends) if ends else None
-    return panel_text(table, pv, lang), panel_buttons(table, pv, lang, queen_slot), hide_at
+    buttons = panel_buttons(table, pv, lang, legal, queen_slot)
+    return Panel(panel_text(table, pv, lang), buttons, hide_at)
 
 
 def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
@@ -395,7 +397,7 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
     lines = [t(lang, "panel.title", id=table.id, round=pub.round_no), t(lang, "panel.row", row=row)]
     if pv.peek_until is not None:
         lines.append(t(lang, "panel.peeking", when=ts(pv.peek_until)))
-    elif pub.phase == "peek" and not pv.peeked:
+    elif phase_of(pub) == "peek" and not pv.peeked:
         lines.append(t(lang, "panel.peek_prompt"))
     if pv.look is not None:
         target, slot, code, until = pv.look
@@ -413,9 +415,9 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
     if pv.held is not None:
         key = "panel.held_discard" if pub.holding_from == "discard" else "panel.held"
         lines.append(t(lang, key, card=label(pv.held)))
-    elif mine and pub.stage == "power" and pub.power:
+    elif mine and stage_of(pub) == "power" and pub.power:
         lines.append(t(lang, f"panel.power.{pub.power}"))
-    elif mine and pub.stage == "start":
+    elif mine and stage_of(pub) == "start":
         lines.append(t(lang, "panel.your_turn", when=ts(pub.turn_deadline or 0)))
         if pub.transmitted:
             lines.append(t(lang, "panel.transmitted", power=t(lang, f"power.{pub.transmitted}")))
@@ -427,89 +429,127 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
     return "\n".join(lines)
 
 
+#: action kinds a panel never shows: doubles and the next round are on the table message
+NOT_IN_PANEL = frozenset({"double", "next_round", "tick"})
+#: the kinds this panel draws by hand; any other legal kind gets the generic fallback
+DRAWN = frozenset(
+    {"peek", "draw", "take_discard", "call", "replace", "throw", "replay", "look", "swap", "pass"}
+)
+KINDS = tuple(sorted(A.ACTION_TYPES))
+ROW = 5
+
+
 def panel_buttons(
-    table: LiveTable, pv: PlayerView, lang: str, queen_slot: int | None
+    table: LiveTable,
+    pv: PlayerView,
+    lang: str,
+    legal: Sequence[A.Action],
+    queen_slot: int | None = None,
 ) -> discord.ui.View:
-    v = discord.ui.View(timeout=None)
-    pub = pv.public
-    rnd = pub.round_no
-    tid = table.id
-    legal = set(pv.legal)
-    present = [s.slot for s in pv.row if s.present]
+    """One button per legal action the player may take from the panel, built from the
+    engine's list (never from the rules): whatever powers a preset has, its panel offers
+    exactly the legal ones. Actions of kinds not drawn here get a generic button each, or
+    one select when there are more than fit."""
+    tid, rnd, seat = table.id, pv.public.round_no, pv.seat
+    mine = [a for a in legal if a.player == seat and a.kind not in NOT_IN_PANEL]
+    kinds = {a.kind for a in mine}
     items: list[discord.ui.Item[discord.ui.View]] = []
-    if "peek" in legal:
-        items.append(
-            _button(t(lang, "btn.peek"), cid("peek", tid, rnd), discord.ButtonStyle.primary)
+    select: discord.ui.Select[discord.ui.View] | None = None
+    style = discord.ButtonStyle
+    if "peek" in kinds:
+        items.append(_button(t(lang, "btn.peek"), cid("peek", tid, rnd), style.primary))
+    if "draw" in kinds:
+        items.append(_button(t(lang, "btn.draw"), cid("draw", tid, rnd), style.primary))
+    if "take_discard" in kinds:
+        take = t(lang, "btn.take", card=label(pv.public.discard_top))
+        items.append(_button(take, cid("take", tid, rnd)))
+    if "call" in kinds:
+        items.append(_button(t(lang, "btn.call"), cid("call", tid, rnd), style.danger))
+    for a in mine:
+        if isinstance(a, A.Replace):
+            rep = t(lang, "btn.replace", slot=a.slot)
+            items.append(_button(rep, cid("rep", tid, f"{rnd}.{a.slot}"), style.primary))
+    if "throw" in kinds:
+        items.append(_button(t(lang, "btn.throw"), cid("throw", tid, rnd), style.danger))
+    if "replay" in kinds:
+        items.append(_button(t(lang, "btn.replay"), cid("replay", tid, rnd), style.primary))
+    generic: list[tuple[str, str]] = []  # (label, code) of the actions drawn generically
+    for a in mine:
+        if isinstance(a, A.Look) and a.target == seat:
+            items.append(
+                _button(t(lang, "btn.look", slot=a.slot), cid("look", tid, f"{rnd}.{a.slot}"))
+            )
+        elif isinstance(a, A.Look):
+            text = t(lang, "btn.look_at", name=name_of(table, a.target, lang), slot=a.slot)
+            _add_generic(generic, a, text)
+    swaps = [a for a in mine if isinstance(a, A.Swap)]
+    if swaps and queen_slot is None:
+        for slot in sorted({a.slot for a in swaps}):
+            text = t(lang, "btn.queen_mine", slot=slot)
+            items.append(_button(text, cid("qmine", tid, f"{rnd}.{slot}")))
+    elif swaps:
+        options = [
+            discord.SelectOption(
+                label=t(
+                    lang,
+                    "select.queen_target",
+                    name=name_of(table, a.target, lang),
+                    slot=a.target_slot,
+                )[:100],
+                value=f"{a.target}.{a.target_slot}",
+            )
+            for a in swaps
+            if a.slot == queen_slot
+        ][:25]
+        if options:
+            select = discord.ui.Select(
+                custom_id=cid("qswap", tid, f"{rnd}.{queen_slot}"),
+                placeholder=t(lang, "select.queen_placeholder", slot=queen_slot)[:150],
+                options=options,
+            )
+    for a in mine:
+        if a.kind not in DRAWN:
+            _add_generic(generic, a, action_label(table, a, lang))
+    tail = []
+    if "pass" in kinds:
+        tail.append(_button(t(lang, "btn.pass"), cid("pass", tid, rnd)))
+    v = discord.ui.View(timeout=None)
+    rows_left = MAX_BUTTON_ROWS
+    if select is not None:
+        v.add_item(select)
+        rows_left -= 1
+    room = ROW * rows_left - len(items) - len(tail)
+    if len(generic) <= room:
+        items += [_button(text, cid("act", tid, f"{rnd}.{code}")) for text, code in generic]
+    elif generic and select is None:  # more than fit: one select of them all
+        rows_left -= 1
+        v.add_item(
+            discord.ui.Select(
+                custom_id=cid("pick", tid, rnd),
+                placeholder=t(lang, "select.pick_placeholder")[:150],
+                options=[
+                    discord.SelectOption(label=text[:100], value=code) for text, code in generic
+                ][:25],
+            )
         )
-    mine = pub.current == pv.seat and pub.phase == "play"
-    if mine and pub.stage == "holding":
-        items += [
-            _button(
-                t(lang, "btn.replace", slot=s),
-                cid("rep", tid, f"{rnd}.{s}"),
-                discord.ButtonStyle.primary,
-            )
-            for s in present
-        ]
-        if "throw" in legal:
-            items.append(
-                _button(t(lang, "btn.throw"), cid("throw", tid, rnd), discord.ButtonStyle.danger)
-            )
-    elif mine:
-        power = pub.power if pub.stage == "power" else pub.transmitted
-        if pub.stage == "start":
-            items.append(
-                _button(t(lang, "btn.draw"), cid("draw", tid, rnd), discord.ButtonStyle.primary)
-            )
-            if "take_discard" in legal:
-                items.append(
-                    _button(t(lang, "btn.take", card=label(pub.discard_top)), cid("take", tid, rnd))
-                )
-            if "call" in legal:
-                items.append(
-                    _button(t(lang, "btn.call"), cid("call", tid, rnd), discord.ButtonStyle.danger)
-                )
-        if power == "replay" and "replay" in legal:
-            items.append(
-                _button(t(lang, "btn.replay"), cid("replay", tid, rnd), discord.ButtonStyle.primary)
-            )
-        elif power == "look_own" and "look" in legal:
-            items += [
-                _button(t(lang, "btn.look", slot=s), cid("look", tid, f"{rnd}.{s}"))
-                for s in present
-            ]
-        elif power == "blind_swap" and "swap" in legal:
-            if queen_slot is None:
-                items += [
-                    _button(t(lang, "btn.queen_mine", slot=s), cid("qmine", tid, f"{rnd}.{s}"))
-                    for s in present
-                ]
-            else:
-                options = [
-                    discord.SelectOption(
-                        label=t(
-                            lang,
-                            "select.queen_target",
-                            name=name_of(table, sv.seat, lang),
-                            slot=i + 1,
-                        )[:100],
-                        value=f"{sv.seat}.{i + 1}",
-                    )
-                    for sv in pub.seats
-                    if sv.seat != pv.seat and not sv.frozen
-                    for i, present_slot in enumerate(sv.slots)
-                    if present_slot
-                ][:25]
-                select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-                    custom_id=cid("qswap", tid, f"{rnd}.{queen_slot}"),
-                    placeholder=t(lang, "select.queen_placeholder", slot=queen_slot)[:150],
-                    options=options,
-                )
-                v.add_item(select)
-        if pub.stage == "power" and "pass" in legal:
-            items.append(_button(t(lang, "btn.pass"), cid("pass", tid, rnd)))
-    used_rows = len(v.children)
-    for i, item in enumerate(items[: 5 * (MAX_BUTTON_ROWS - used_rows)]):
-        item.row = used_rows + i // 5
+    items += tail
+    used = len(v.children)
+    for i, item in enumerate(items[: ROW * rows_left]):
+        item.row = used + i // ROW
         v.add_item(item)
     return v
+
+
+def _add_generic(generic: list[tuple[str, str]], action: A.Action, text: str) -> None:
+    code = choices.encode(action, KINDS, action_to_dict)
+    if code is not None:
+        generic.append((text, code))
+
+
+def action_label(table: LiveTable, action: A.Action, lang: str) -> str:
+    """A button's words for an action of a kind this panel has no button of its own for."""
+    values = choices.fields(action, action_to_dict)
+    key = f"act.{action.kind}"
+    if key in catalog(lang) or key in catalog("en"):
+        return t(lang, key, **values)
+    return " ".join([action.kind.replace("_", " "), *(str(v) for v in values.values())])

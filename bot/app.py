@@ -1,0 +1,142 @@
+"""The bot: resources opened in ``setup_hook``, components registered, extensions loaded,
+commands synced. Everything a player sees lives in the extensions and ``bot/ui``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import games
+from bot.config import Config
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, lang_of, t
+from bot.storage import Storage
+from bot.tables import AiRunner, TableService
+from bot.ui.common import reply
+from bot.ui.errors import answer_error
+from bot.ui.presenter import DiscordPresenter
+from bot.ui.routing import TableButton, TableSelect
+
+if TYPE_CHECKING:
+    from bot.seasons import Seasons
+
+log = logging.getLogger(__name__)
+
+#: loaded after every game's extension (they add commands to the /tamalou group)
+SHARED_EXTENSIONS = ("bot.cogs.settings", "bot.cogs.seasons")
+
+
+class TamalouBot(commands.AutoShardedBot):
+    seasons: Seasons
+
+    def __init__(self, config: Config) -> None:
+        intents = discord.Intents.default()
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.config = config
+        self.storage = Storage(config.database)
+        self.presenter = DiscordPresenter(self)
+        self.service = TableService(
+            self.storage,
+            self.presenter,
+            rules_for=games.rules_for,
+            reorder_ms=config.reorder_ms,
+            ai_delay_ms=config.ai_delay_ms,
+            lobby_timeout_s=config.lobby_timeout_s,
+            clock=config.clock,
+            seeds=config.seeds,
+            ai_runner=AiRunner(config.ai_workers),
+        )
+        self.guild_languages: dict[int, str] = {}
+        self._refreshed = False
+        self._item_templates: list[re.Pattern[str]] = []
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self._item_templates += [i.__discord_ui_compiled_template__ for i in items]
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A component no button of ours matches (a message of an older version): answer it,
+        or Discord shows "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data = cast(dict[str, Any], interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if any(p.fullmatch(custom_id) for p in self._item_templates):
+            return
+        await reply(interaction, t(lang_of(interaction.locale), "err.bad_button"))
+
+    async def setup_hook(self) -> None:
+        await self.storage.open()
+        await self.tree.set_translator(Translator())
+        self.add_dynamic_items(TableButton, TableSelect)
+        for plugin in games.plugins():
+            await self.load_extension(plugin.extension)
+        for extension in SHARED_EXTENSIONS:
+            await self.load_extension(extension)
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        count = await self.service.load()
+        log.info("ready to serve %d live tables", count)
+        # Long-lived objects (modules, rebuilt tables) leave the collector's generations, and
+        # young collections run less often: full collections over them stalled clicks.
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(20_000, 20, 50)
+        if self.config.sync_commands:
+            if self.config.guild_id:
+                guild = discord.Object(self.config.guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            else:
+                await self.tree.sync()
+        self.service.start_scheduler()
+
+    async def on_ready(self) -> None:
+        if self._refreshed:
+            return
+        self._refreshed = True
+        for table in list(self.service.tables.values()):
+            await self.presenter.table_changed(table, at_once=True)
+
+    async def close(self) -> None:
+        """Every task that may write ends before the storage closes: the scheduler and its
+        wakes (AI workers included), the table edits and panel hides, the batched writes."""
+        await self.service.stop()
+        await self.presenter.stop()
+        await super().close()
+        flusher: asyncio.Task[None] | None = getattr(self.storage, "_flusher", None)
+        if flusher is not None and not flusher.done():
+            with contextlib.suppress(Exception):
+                await flusher  # the last batch of actions reaches the database
+        await self.storage.close()
+
+    async def guild_language(self, guild_id: int | None) -> str:
+        if guild_id is None:
+            return DEFAULT_LANGUAGE
+        cached = self.guild_languages.get(guild_id)
+        if cached:
+            return cached
+        settings = await self.storage.guild_settings(guild_id)
+        lang = settings.get("language")
+        if lang not in LANGUAGES:
+            guild = self.get_guild(guild_id)
+            locale = guild.preferred_locale if guild is not None else None
+            lang = lang_of(locale, DEFAULT_LANGUAGE) if locale is not None else DEFAULT_LANGUAGE
+        self.guild_languages[guild_id] = lang
+        return lang
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        name = interaction.command.qualified_name if interaction.command else "?"
+        await answer_error(interaction, error, f"command {name}")

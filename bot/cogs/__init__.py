@@ -1,0 +1,1 @@
+"""Extensions that are not one game's: the server settings and the seasons commands."""

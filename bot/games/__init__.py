@@ -1,0 +1,93 @@
+"""The bot-side game plugins: each game's Discord side, found by its game id.
+
+A plugin is the Discord half of a game whose engine is registered in ``tamalou.games``. It
+knows how the game's settings become rules, how its table message and private panels look,
+which button verbs it answers and what engine action each verb is, and which extension
+(a Cog) holds its slash commands. ``bot/tables/`` never imports this package: the app gives
+the table service :func:`rules_for`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+import discord
+from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from bot.tables import LiveTable
+
+#: game id -> module holding ``PLUGIN``. Adding a game: its package under bot/games/ and a line.
+REGISTRY: dict[str, str] = {
+    "tamalou": "bot.games.tamalou",
+}
+
+
+@dataclass(slots=True)
+class Panel:
+    """A private panel: its text, its components, and when timed secrets must be hidden."""
+
+    text: str
+    view: discord.ui.View
+    hide_at: int | None = None
+
+
+class GamePlugin(Protocol):
+    game_id: str
+    #: the extension (``bot.load_extension``) holding the game's Cog and slash group
+    extension: str
+    #: every play verb its buttons and selects carry (``<game>:<verb>:<table>[:<arg>]``)
+    verbs: frozenset[str]
+    default_ai_level: str
+
+    def rules_for(self, settings: dict[str, Any]) -> BaseModel:
+        """The table's rules from its settings (raises ``ValidationError`` when refused)."""
+        ...
+
+    def lobby_message(
+        self, table: LiveTable, lang: str, expires_at: int
+    ) -> tuple[discord.Embed, discord.ui.View]: ...
+
+    def table_message(
+        self, table: LiveTable, lang: str, at: int
+    ) -> tuple[discord.Embed, discord.ui.View | None]: ...
+
+    def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
+        """One seat's panel, built from the engine's view and legal actions."""
+        ...
+
+    def build_action(
+        self, verb: str, seat: int, parts: list[int], values: list[str], at: int
+    ) -> Any:
+        """A verb of a click (and its parsed argument) as the engine action it asks for."""
+        ...
+
+    async def on_verb(
+        self,
+        interaction: discord.Interaction,
+        table: LiveTable,
+        verb: str,
+        arg: str | None,
+        values: list[str],
+        lang: str,
+    ) -> None:
+        """Answer a play verb: turn it into an action, act, show the result."""
+        ...
+
+
+def plugin(game_id: str) -> GamePlugin:
+    """The plugin of ``game_id`` (``KeyError`` when there is none)."""
+    module = importlib.import_module(REGISTRY[game_id])
+    found: GamePlugin = module.PLUGIN
+    return found
+
+
+def plugins() -> list[GamePlugin]:
+    return [plugin(g) for g in REGISTRY]
+
+
+def rules_for(game_id: str, settings: dict[str, Any]) -> BaseModel:
+    """What the table service is given: a table's settings as its game's rules."""
+    return plugin(game_id).rules_for(settings)

@@ -1,0 +1,75 @@
+"""AI seats and where their thinking runs.
+
+A fast AI decides on the event loop (microseconds). A slow one (the game says which levels
+are slow: ``SLOW_AI_LEVELS``; Tamalou's ``hard`` searches for up to 50 ms) thinks in a
+worker *process*: a thread would still hold the GIL and stall every other table's clicks.
+The player object travels to the worker with the view and the legal actions, and comes
+back with the decision, so its memory and its random draws advance exactly as if it had
+thought in this process (a replay of the log rebuilds the same memory).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import sys
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from tamalou.core.protocol import AIPlayer
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class AiSeat:
+    """An AI player at one seat of a live match."""
+
+    seat: int
+    level: str
+    player: AIPlayer
+    slow: bool  # thinks in the worker pool
+
+    def observe(self, events: Sequence[Any]) -> None:
+        self.player.observe(events)
+
+
+def think(player: AIPlayer, seen: Any, legal: Sequence[Any], at: int) -> tuple[Any, AIPlayer]:
+    """In the worker: the decision and the player as it is after deciding."""
+    return player.act(seen, legal, at), player
+
+
+class AiRunner:
+    """Runs AI decisions: fast ones inline, slow ones in a process pool opened on first use."""
+
+    def __init__(self, workers: int = 1, executor: Executor | None = None) -> None:
+        self.workers = workers
+        self._executor = executor
+        self._own = executor is None
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            method = "forkserver" if sys.platform.startswith("linux") else "spawn"
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context(method)
+            )
+        return self._executor
+
+    async def act(self, ai: AiSeat, seen: Any, legal: Sequence[Any], at: int) -> Any | None:
+        if not ai.slow:
+            return ai.player.act(seen, legal, at)
+        loop = asyncio.get_running_loop()
+        choice, player = await loop.run_in_executor(
+            self._pool(), think, ai.player, seen, list(legal), at
+        )
+        ai.player = player
+        return choice
+
+    async def close(self) -> None:
+        """Wait for the thinking in progress, then end the workers."""
+        executor, self._executor = self._executor, None
+        if executor is not None and self._own:
+            await asyncio.to_thread(executor.shutdown, True, cancel_futures=True)

@@ -1,0 +1,686 @@
+"""Live tables: lobby, seats, ordering, the action log, timers and AI seats. No Discord here,
+and no game either: every game is reached through the game protocol
+(:class:`tamalou.core.protocol.GameModule`, loaded by ``tamalou.games.load(table.game)``).
+
+The Discord layer turns clicks into calls on :class:`TableService` and renders what it
+publishes through the :class:`Presenter` it is given. Every rule is decided by the engine;
+this module only orders, stores and schedules. What a table's settings mean as rules is the
+game plugin's job (``rules_for``, given by the bot).
+
+Ordering (R-D4): every action is queued with its interaction time and applied after the
+reorder window, earliest first, under the table's lock, so an earlier press that arrives
+later still goes first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import heapq
+import itertools
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, cast
+
+from pydantic import BaseModel
+
+import tamalou.games
+from bot.storage import MatchRow, RoundRecord, SeatRow, Storage, TableRow
+from bot.tables.ai import AiRunner, AiSeat
+from bot.tables.clock import Clock, SeedSource, random_seed, wall_clock_ms
+from bot.tables.errors import TableError
+from bot.tables.scheduler import Scheduler
+from tamalou.core.errors import IllegalAction
+from tamalou.core.events import public
+from tamalou.core.protocol import GameModule
+
+log = logging.getLogger(__name__)
+
+AI_USER_BASE = 1  # AI seats get user ids 1..8 (never a Discord snowflake)
+#: the event kind after which a table's message is posted anew (a new round: R-M1)
+NEW_MESSAGE_EVENT = "round_started"
+
+TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
+#: a table's settings (from ``/<game> new``) -> the game's rules model
+RulesFor = Callable[[str, dict[str, Any]], BaseModel]
+
+#: one log entry: (time, the action as JSON, the user who asked; None for the clock or an AI)
+Entry = tuple[int, dict[str, Any], int | None]
+
+
+class Presenter(Protocol):
+    async def table_changed(self, table: LiveTable) -> None: ...
+    async def match_started(self, table: LiveTable) -> None: ...
+    async def round_started(self, table: LiveTable) -> None: ...
+    async def table_closed(self, table: LiveTable, reason: str) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSeat:
+    """Who sits at one seat of a match (stored as JSON in the match row)."""
+
+    user_id: int
+    name: str
+    ai_level: str | None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MatchSeat:
+        return cls(int(data["user_id"]), str(data["name"]), data.get("ai_level"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"user_id": self.user_id, "name": self.name, "ai_level": self.ai_level}
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What applying one player's action produced."""
+
+    events: list[Any]
+    error: IllegalAction | None = None
+
+
+@dataclass
+class LiveTable:
+    row: TableRow
+    rules: BaseModel  # from the table's settings, by its game's plugin
+    match: MatchRow | None = None
+    game: Any = None  # the game's state (the protocol's opaque ``state``)
+    logged: int = 0  # actions in the log of the current match
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    queue: list[tuple[int, int, Callable[[], Awaitable[None]]]] = field(default_factory=list)
+    recent: deque[Any] = field(default_factory=lambda: deque(maxlen=6))  # public events
+    ai: dict[int, AiSeat] = field(default_factory=dict)
+    ai_due: int | None = None
+    displayed: set[int] = field(default_factory=set)  # display moments already shown
+    stale: bool = False  # a commit failed and the rebuild from the log did not finish yet
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def status(self) -> TableStatus:
+        return cast(TableStatus, self.row.status)
+
+    @property
+    def module(self) -> GameModule:
+        return tamalou.games.load(self.row.game)
+
+    @property
+    def seats(self) -> list[SeatRow]:
+        return self.row.seats
+
+    @property
+    def match_seats(self) -> list[MatchSeat]:
+        return [] if self.match is None else [MatchSeat.from_dict(s) for s in self.match.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.row.seats:
+            if s.user_id == user_id and s.ai_level is None:
+                return s.seat
+        return None
+
+
+def seat_limits(rules: BaseModel) -> tuple[int, int]:
+    """Fewest and most players (every game's rules model has ``min_players``/``max_players``)."""
+    return int(getattr(rules, "min_players", 2)), int(getattr(rules, "max_players", 8))
+
+
+class TableService:
+    def __init__(
+        self,
+        storage: Storage,
+        presenter: Presenter,
+        *,
+        rules_for: RulesFor,
+        reorder_ms: int = 250,
+        ai_delay_ms: int = 1500,
+        lobby_timeout_s: int = 600,
+        clock: Clock = wall_clock_ms,
+        seeds: SeedSource = random_seed,
+        ai_runner: AiRunner | None = None,
+    ) -> None:
+        self.storage = storage
+        self.presenter = presenter
+        self.rules_for = rules_for
+        self.reorder_ms = reorder_ms
+        self.ai_delay_ms = ai_delay_ms
+        self.lobby_timeout_ms = lobby_timeout_s * 1000
+        self.clock = clock
+        self.seeds = seeds
+        self.ai_runner = ai_runner or AiRunner()
+        self.tables: dict[int, LiveTable] = {}
+        self.by_channel: dict[int, int] = {}
+        self._counter = itertools.count()
+        self.scheduler = Scheduler(clock, self._due_of, self._wake)
+        #: called once a match is finished and committed (seasons record it)
+        self.on_match_finished: Callable[[int], Awaitable[None]] | None = None
+
+    # -- start-up ----------------------------------------------------------------------
+
+    async def load(self) -> int:
+        """Rebuild every live table from the database (restart: nothing lost)."""
+        for row in await self.storage.live_tables():
+            match = None
+            try:
+                table = self._live(row)
+                if row.status == "playing":
+                    match = await self.storage.current_match(row.id)
+                    if match is not None:
+                        await self._rebuild(table, match)
+            except Exception:  # one unreadable table must not keep the bot down
+                log.exception("table %s: its log does not replay; closing it", row.id)
+                await self._close_unreplayable(row.id, match.id if match else None)
+                continue
+            self._register(table)
+        log.info("loaded %d live tables", len(self.tables))
+        return len(self.tables)
+
+    async def _close_unreplayable(self, table_id: int, match_id: int | None) -> None:
+        """A table whose log does not replay is closed, so that it never blocks its channel
+        (its buttons answer that the table is gone; the log stays for a post-mortem)."""
+        now = self.clock()
+        try:
+            if match_id is not None:
+                await self.storage.cancel_match(match_id, now)
+            await self.storage.set_table_status(table_id, "cancelled", now)
+        except Exception:
+            log.exception("table %s: could not close it either", table_id)
+
+    def _live(self, row: TableRow) -> LiveTable:
+        return LiveTable(row, self.rules_for(row.game, row.settings))
+
+    async def _rebuild(self, table: LiveTable, match: MatchRow) -> None:
+        """The match folded from its log; AI seats fed the same streams again (their memory)."""
+        module = tamalou.games.load(match.game)
+        rules = module.rules_from_dict(match.rules)
+        seats = [MatchSeat.from_dict(s) for s in match.seats]
+        ai = [s.ai_level is not None for s in seats]
+        game, events = module.new_game(rules, len(seats), match.seed, match.started_at, ai)
+        table.match, table.game, table.logged = match, game, 0
+        table.recent.clear()
+        table.recent.extend(public(events))
+        self._seat_ai(table, rules)
+        self._feed_ai(table, events)
+        rows = await self.storage.actions(match.id)
+        for entry in rows:
+            events = module.apply(game, module.action_from_dict(entry.payload))
+            table.recent.extend(public(events))
+            self._feed_ai(table, events)
+        table.logged = len(rows)
+
+    def _register(self, table: LiveTable) -> None:
+        self.tables[table.id] = table
+        self.by_channel[table.row.channel_id] = table.id
+        self.scheduler.plan(table.id)
+
+    def _forget(self, table: LiveTable) -> None:
+        self.tables.pop(table.id, None)
+        self.scheduler.forget(table.id)
+        if self.by_channel.get(table.row.channel_id) == table.id:
+            del self.by_channel[table.row.channel_id]
+
+    def start_scheduler(self) -> None:
+        self.scheduler.start()
+
+    async def stop(self) -> None:
+        """Shutdown: the scheduler and its wakes end, AI workers end; storage stays open."""
+        await self.scheduler.stop()
+        await self.ai_runner.close()
+
+    def table_in(self, channel_id: int) -> LiveTable:
+        table_id = self.by_channel.get(channel_id)
+        if table_id is None:
+            raise TableError("no_table_here")
+        return self.tables[table_id]
+
+    def table(self, table_id: int) -> LiveTable:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError("table_gone")
+        return table
+
+    # -- lobby -------------------------------------------------------------------------
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        settings: dict[str, Any],
+        game: str = "tamalou",
+    ) -> LiveTable:
+        if channel_id in self.by_channel:
+            raise TableError("table_exists")
+        rules = self.rules_for(game, settings)  # validates the settings before anything is stored
+        row = await self.storage.create_table(
+            guild_id, channel_id, SeatRow(0, user_id, name), settings, self.clock(), game
+        )
+        if row is None:
+            raise TableError("table_exists")
+        table = LiveTable(row, rules)
+        self._register(table)
+        return table
+
+    def _lobby(self, table: LiveTable) -> None:
+        if table.status != "lobby":
+            raise TableError("already_started")
+
+    def _room(self, table: LiveTable) -> None:
+        most = seat_limits(table.rules)[1]
+        if len(table.seats) >= most:
+            raise TableError("table_full", max=most)
+
+    async def join(self, table: LiveTable, user_id: int, name: str) -> None:
+        async with table.lock:
+            self._lobby(table)
+            if table.seat_of(user_id) is not None:
+                raise TableError("already_seated")
+            self._room(table)
+            table.seats.append(SeatRow(len(table.seats), user_id, name))
+            await self.storage.save_seats(table.id, table.seats, table.row.host_id)
+        await self.presenter.table_changed(table)
+
+    async def add_ai(self, table: LiveTable, user_id: int, level: str) -> SeatRow:
+        levels = table.module.AI_LEVELS
+        if level not in levels:
+            raise TableError("bad_ai_level", levels=", ".join(levels))
+        async with table.lock:
+            self._lobby(table)
+            self._host_only(table, user_id)
+            self._room(table)
+            used = {s.user_id for s in table.seats if s.ai_level is not None}
+            uid = next(i for i in itertools.count(AI_USER_BASE) if i not in used)
+            seat = SeatRow(len(table.seats), uid, f"AI {uid} ({level})", level)
+            table.seats.append(seat)
+            await self.storage.save_seats(table.id, table.seats, table.row.host_id)
+        await self.presenter.table_changed(table)
+        return seat
+
+    def _host_only(self, table: LiveTable, user_id: int) -> None:
+        if table.row.host_id != user_id:
+            raise TableError("host_only")
+
+    async def leave(self, table: LiveTable, user_id: int) -> None:
+        async with table.lock:
+            self._lobby(table)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_seated")
+            await self._remove_seat(table, seat)
+        if not table.seats or all(s.ai_level for s in table.seats):
+            await self.cancel(table, "empty")
+        else:
+            await self.presenter.table_changed(table)
+
+    async def kick(self, table: LiveTable, host_id: int, seat: int) -> SeatRow:
+        async with table.lock:
+            self._lobby(table)
+            self._host_only(table, host_id)
+            if not 0 <= seat < len(table.seats):
+                raise TableError("bad_seat")
+            if table.seats[seat].user_id == host_id:
+                raise TableError("cannot_kick_self")
+            removed = table.seats[seat]
+            await self._remove_seat(table, seat)
+        await self.presenter.table_changed(table)
+        return removed
+
+    async def _remove_seat(self, table: LiveTable, seat: int) -> None:
+        leaving = table.seats.pop(seat)
+        for i, s in enumerate(table.seats):
+            s.seat = i
+        if leaving.user_id == table.row.host_id:
+            humans = [s for s in table.seats if s.ai_level is None]
+            if humans:
+                table.row.host_id = humans[0].user_id  # the host hands the table on
+        await self.storage.save_seats(table.id, table.seats, table.row.host_id)
+
+    async def cancel(self, table: LiveTable, reason: str) -> None:
+        async with table.lock:
+            if table.status not in ("lobby", "playing"):
+                raise TableError("table_gone")
+            now = self.clock()
+            if table.match is not None:
+                await self.storage.cancel_match(table.match.id, now)
+            await self.storage.set_table_status(table.id, "cancelled", now)
+            table.row.status = "cancelled"
+            self._forget(table)
+        await self.presenter.table_closed(table, reason)
+
+    async def start(self, table: LiveTable, user_id: int) -> None:
+        async with table.lock:
+            self._lobby(table)
+            self._host_only(table, user_id)
+            fewest = seat_limits(table.rules)[0]
+            if len(table.seats) < fewest:
+                raise TableError("not_enough_players", min=fewest)
+            if all(s.ai_level for s in table.seats):
+                raise TableError("ai_only")
+            await self._start_match(table)
+        await self.presenter.match_started(table)
+        self.scheduler.plan(table.id)
+
+    async def _start_match(self, table: LiveTable) -> None:
+        module, rules = table.module, table.rules
+        now = self.clock()
+        seed = self.seeds()
+        seats = [MatchSeat(s.user_id, s.name, s.ai_level) for s in table.seats]
+        stored = [s.to_dict() for s in seats]
+        dumped = rules.model_dump(mode="json")
+        match_id = await self.storage.create_match(table.row, seed, dumped, stored, now)
+        table.row.status = "playing"
+        table.match = MatchRow(
+            match_id,
+            table.id,
+            table.row.guild_id,
+            seed,
+            dumped,
+            stored,
+            now,
+            None,
+            "playing",
+            table.row.game,
+        )
+        game, events = module.new_game(
+            rules, len(seats), seed, now, [s.ai_level is not None for s in seats]
+        )
+        table.game, table.logged = game, 0
+        table.recent.clear()
+        table.recent.extend(public(events))
+        self._seat_ai(table, rules)
+        self._feed_ai(table, events)
+
+    async def rematch(self, table_id: int, user_id: int) -> LiveTable:
+        """End of match: the same seats and settings play a new match at a new table row."""
+        old = await self.storage.get_table(table_id)
+        if old is None or old.status != "finished":
+            raise TableError("match_not_over")
+        if not any(s.user_id == user_id and s.ai_level is None for s in old.seats):
+            raise TableError("not_seated")
+        if old.channel_id in self.by_channel:
+            raise TableError("table_exists")
+        host = old.seats[0]
+        row = await self.storage.create_table(
+            old.guild_id,
+            old.channel_id,
+            SeatRow(0, host.user_id, host.name, host.ai_level),
+            old.settings,
+            self.clock(),
+            old.game,
+        )
+        if row is None:
+            raise TableError("table_exists")
+        row.seats = [SeatRow(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(old.seats)]
+        row.host_id = old.host_id
+        await self.storage.save_seats(row.id, row.seats, row.host_id)
+        fresh = self._live(row)
+        self._register(fresh)
+        async with fresh.lock:
+            await self._start_match(fresh)
+        await self.presenter.match_started(fresh)
+        self.scheduler.plan(fresh.id)
+        return fresh
+
+    # -- play --------------------------------------------------------------------------
+
+    def seat_for(self, table: LiveTable, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("not_seated")
+        if table.game is None:
+            raise TableError("not_started")
+        return seat
+
+    async def act(self, table: LiveTable, action: Any, user_id: int | None) -> Outcome:
+        """Queue ``action`` by its time, apply it after the reorder window (R-D4)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Outcome] = loop.create_future()
+
+        async def run() -> None:
+            try:
+                done.set_result(await self._apply_logged(table, action, user_id))
+            except BaseException as exc:  # the waiter answers the user and logs
+                if not done.done():
+                    done.set_exception(exc)
+
+        heapq.heappush(table.queue, (action.at, next(self._counter), run))
+        if self.reorder_ms:
+            await asyncio.sleep(self.reorder_ms / 1000)
+        async with table.lock:
+            while table.queue and (table.queue[0][0], table.queue[0][1]) <= (action.at, 1 << 62):
+                _, _, job = heapq.heappop(table.queue)
+                await job()
+                if done.done():
+                    break
+        outcome = await done
+        if outcome.events:
+            await self._after(table, outcome.events)
+        return outcome
+
+    async def _apply_logged(self, table: LiveTable, action: Any, user_id: int | None) -> Outcome:
+        """Apply (ticking first), commit to the log, then return the events. Holds the lock."""
+        await self._fresh(table)
+        game = table.game
+        if game is None or table.match is None or table.status != "playing":
+            raise TableError("not_started" if table.status == "lobby" else "table_gone")
+        module = table.module
+        entries: list[Entry] = []
+        events: list[Any] = []
+        due = module.next_deadline(game)
+        at = max(action.at, module.now(game))
+        if due is not None and due <= at:  # a deadline that passed first is applied first
+            tick = module.tick(at)
+            events += module.apply(game, tick)
+            entries.append((at, module.action_to_dict(tick), None))
+        error: IllegalAction | None = None
+        try:
+            events += module.apply(game, action)
+            entries.append((at, module.action_to_dict(action), user_id))
+        except IllegalAction as exc:
+            error = exc
+        if entries:
+            await self._commit_or_reload(table, entries, events)
+        return Outcome(events, error)
+
+    async def _commit_or_reload(
+        self, table: LiveTable, entries: list[Entry], events: list[Any]
+    ) -> None:
+        """Every path that applied something commits it, or rolls the game back to the log:
+        the log is the truth, never keep a state the database did not take."""
+        try:
+            await self._commit(table, entries, events)
+        except Exception:
+            log.exception("table %s: could not commit; rebuilding it from the log", table.id)
+            table.stale = True
+            try:
+                await self._reload(table)
+            except Exception:  # retried before the table's next action or tick
+                log.exception("table %s: the rebuild failed too; retrying later", table.id)
+            raise
+
+    async def _fresh(self, table: LiveTable) -> None:
+        """Finish a rebuild that a storage failure interrupted (under the table's lock)."""
+        if table.stale:
+            await self._reload(table)
+
+    async def _reload(self, table: LiveTable) -> None:
+        match = await self.storage.current_match(table.id)
+        table.game, table.match, table.logged = None, None, 0
+        table.recent.clear()
+        if match is not None:
+            await self._rebuild(table, match)
+        table.stale = False
+
+    async def _commit(self, table: LiveTable, entries: list[Entry], events: list[Any]) -> None:
+        assert table.match is not None and table.game is not None
+        module = table.module
+        user_ids = [s.user_id for s in table.match_seats]
+        at = entries[-1][0]
+        rounds = [
+            (
+                RoundRecord(
+                    s.round_no,
+                    s.reason,
+                    s.caller,
+                    at,
+                    list(s.totals),
+                    list(s.scores),
+                    list(s.places),
+                ),
+                user_ids,
+            )
+            for s in module.round_summaries(events)
+        ]
+        finished = module.match_over(table.game)
+        await self.storage.append_actions(
+            table.match.id,
+            table.logged,
+            entries,
+            rounds,
+            finished_at=at if finished else None,
+            table_id=table.id if finished else None,
+        )
+        table.logged += len(entries)
+        table.recent.extend(public(events))
+        if finished:
+            table.row.status = "finished"
+            table.match.status = "finished"
+            self._forget(table)
+        self._feed_ai(table, events)
+
+    async def _after(self, table: LiveTable, events: list[Any]) -> None:
+        module = table.module
+        game = table.game
+        finished = (
+            game is not None and module.match_over(game) and bool(module.round_summaries(events))
+        )
+        if finished and table.match is not None and self.on_match_finished is not None:
+            try:
+                await self.on_match_finished(table.match.id)
+            except Exception:
+                log.exception("match %s: recording the season failed", table.match.id)
+        if game is not None and table.status == "playing" and module.abandoned(game):
+            with contextlib.suppress(TableError):
+                await self.cancel(table, "humans_left")  # R-K4: nobody left to play
+            return
+        if any(getattr(e, "kind", None) == NEW_MESSAGE_EVENT for e in events):
+            await self.presenter.round_started(table)
+        else:
+            await self.presenter.table_changed(table)
+        if table.status == "playing":
+            self.scheduler.plan(table.id)
+
+    async def tick(self, table: LiveTable) -> None:
+        """The clock: apply the deadlines that are due (auto-play, peek end, next round)."""
+        async with table.lock:
+            await self._fresh(table)
+            if table.game is None or table.status != "playing":
+                return
+            module = table.module
+            due = module.next_deadline(table.game)
+            now = self.clock()
+            if due is None or due > now:
+                return
+            tick = module.tick(now)
+            events = module.apply(table.game, tick)
+            await self._commit_or_reload(table, [(now, module.action_to_dict(tick), None)], events)
+        await self._after(table, events)
+
+    # -- AI seats ----------------------------------------------------------------------
+
+    def _seat_ai(self, table: LiveTable, rules: Any) -> None:
+        table.ai.clear()
+        if table.match is None:
+            return
+        module = table.module
+        for seat, info in enumerate(table.match_seats):
+            if info.ai_level:
+                player = module.make_ai(info.ai_level, seat, rules, f"{table.match.seed}:ai:{seat}")
+                slow = info.ai_level in module.SLOW_AI_LEVELS
+                table.ai[seat] = AiSeat(seat, info.ai_level, player, slow)
+
+    def _feed_ai(self, table: LiveTable, events: Sequence[Any]) -> None:
+        if not table.ai:
+            return
+        module = table.module
+        for seat, ai in table.ai.items():
+            ai.observe(module.stream_for(events, seat))
+        table.ai_due = self.clock() + self.ai_delay_ms
+
+    async def _ai_step(self, table: LiveTable) -> None:
+        """One AI move: the first AI seat that wants to act (out of turn included) acts."""
+        table.ai_due = None
+        game = table.game
+        if game is None or table.status != "playing":
+            return
+        module = table.module
+        now = self.clock()
+        for seat, ai in list(table.ai.items()):
+            # Under the table's lock no event reaches the player's memory while it thinks.
+            async with table.lock:
+                if table.game is not game or table.status != "playing":
+                    return
+                seen = module.view(game, seat, now)
+                legal = module.legal_actions(game, seat, now)
+                choice = await self.ai_runner.act(ai, seen, legal, now)
+            if choice is None:
+                continue
+            if getattr(choice, "at", now) != now:  # actions are dataclasses stamped ``at``
+                choice = dataclasses.replace(choice, at=now)
+            outcome = await self.act(table, choice, None)
+            if outcome.error is not None:
+                log.warning("AI seat %s: refused %s (%s)", seat, choice.kind, outcome.error.reason)
+            return  # one AI action at a time: the others see its result first
+
+    # -- the clock ---------------------------------------------------------------------
+
+    def next_wake(self, table: LiveTable) -> int | None:
+        if table.status == "lobby":
+            return table.row.created_at + self.lobby_timeout_ms
+        if table.stale:
+            return self.clock() + 1000  # retry the interrupted rebuild
+        if table.game is None or table.status != "playing":
+            return None
+        times = [table.module.next_deadline(table.game), table.ai_due, self._display_due(table)]
+        due = [t for t in times if t is not None]
+        return min(due) if due else None
+
+    def _due_of(self, table_id: int) -> int | None:
+        table = self.tables.get(table_id)
+        return None if table is None else self.next_wake(table)
+
+    def _display_due(self, table: LiveTable) -> int | None:
+        """When the table message must change with no action (the game says when)."""
+        if table.game is None:
+            return None
+        moments = table.module.display_moments(table.game) - table.displayed
+        return min(moments) if moments else None
+
+    async def _wake(self, table_id: int) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        try:
+            if table.status == "lobby":
+                if self.clock() >= table.row.created_at + self.lobby_timeout_ms:
+                    await self.cancel(table, "expired")
+                return
+            if table.ai_due is not None and table.ai_due <= self.clock():
+                await self._ai_step(table)
+            await self.tick(table)
+            display = self._display_due(table)
+            if display is not None and display <= self.clock():
+                if len(table.displayed) > 32:
+                    table.displayed = {m for m in table.displayed if m >= display}
+                table.displayed.add(display)
+                await self.presenter.table_changed(table)
+        except TableError:
+            pass
+        except Exception:
+            log.exception("table %s: timer failed", table.id)
+            await asyncio.sleep(1)  # do not spin on a table whose timer keeps failing

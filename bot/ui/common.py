@@ -1,0 +1,90 @@
+"""Small helpers every Discord component uses: answering once, frozen views, press time."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord.utils import escape_markdown
+
+from bot.i18n import t
+from bot.storage import SeatRow
+
+if TYPE_CHECKING:
+    from bot.app import TamalouBot
+
+log = logging.getLogger(__name__)
+
+DISCORD_EPOCH = 1420070400000
+
+
+def snowflake_ms(snowflake: int) -> int:
+    """The moment a Discord id was made: the interaction's press time (R-D4)."""
+    return (snowflake >> 22) + DISCORD_EPOCH
+
+
+def frozen_view(view: discord.ui.View) -> discord.ui.View:
+    """Send components without keeping the View: state lives in the database."""
+    view.stop()
+    return view
+
+
+def cid(game: str, verb: str, table: int, arg: str | int | None = None) -> str:
+    """``<game>:<verb>:<table>[:<arg>]`` (DESIGN: state in the database, not the View)."""
+    return f"{game}:{verb}:{table}" if arg is None else f"{game}:{verb}:{table}:{arg}"
+
+
+def ts(ms: int) -> str:
+    """A Discord timestamp that each reader sees in their own time zone, relative."""
+    return f"<t:{ms // 1000}:R>"
+
+
+async def reply(
+    interaction: discord.Interaction,
+    text: str,
+    ephemeral: bool = True,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Answer once, whether the interaction was already acknowledged or not."""
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral}
+    if view is not None:
+        kwargs["view"] = frozen_view(view)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text[:2000], **kwargs)
+        else:
+            await interaction.response.send_message(text[:2000], **kwargs)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+
+
+def bot_of(interaction: discord.Interaction) -> TamalouBot:
+    return cast("TamalouBot", interaction.client)
+
+
+def button(
+    text: str,
+    custom_id: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    disabled: bool = False,
+    row: int | None = None,
+) -> discord.ui.Button[discord.ui.View]:
+    return discord.ui.Button(
+        label=text[:80], custom_id=custom_id, style=style, disabled=disabled, row=row
+    )
+
+
+def seat_name(seat: SeatRow, lang: str) -> str:
+    """A seat's name as shown: the member's name, or the AI's name in ``lang``."""
+    if seat.ai_level:
+        return t(lang, "ai.name", n=seat.user_id, level=t(lang, f"level.{seat.ai_level}"))
+    return escape_markdown(seat.name)
+
+
+def closed_message(table_id: int, lang: str, reason: str) -> discord.Embed:
+    return discord.Embed(
+        title=t(lang, "closed.title", id=table_id),
+        description=t(lang, f"closed.{reason}"),
+        colour=discord.Colour.dark_grey(),
+    )

@@ -1,0 +1,59 @@
+"""One error funnel: every failure of a command or a click gets an ephemeral answer in the
+user's language; a refusal is said as a refusal, anything unexpected is logged with its
+traceback and answered politely (STYLE 9)."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot import storage as storage_module
+from bot.i18n import lang_of, t
+from bot.tables import TableError
+from bot.ui.common import reply, ts
+from tamalou.core.errors import IllegalAction
+
+log = logging.getLogger(__name__)
+
+
+def refusal_text(lang: str, exc: IllegalAction) -> str:
+    """An engine refusal in words (``illegal.<reason>``); ``until`` becomes a timestamp."""
+    detail = dict(exc.detail)
+    until = detail.get("until")
+    if isinstance(until, int):
+        detail["when"] = ts(until)
+    key = f"illegal.{exc.reason}"
+    if exc.reason == "doubles_blocked" and until is None:
+        key = "illegal.doubles_blocked_round"
+    return t(lang, key, **detail)
+
+
+def _is_busy(exc: BaseException) -> bool:
+    """The storage layer's "write lock held too long" error, when that layer has one."""
+    busy = getattr(storage_module, "StorageBusy", None)
+    return isinstance(busy, type) and isinstance(exc, busy)
+
+
+def error_text(lang: str, error: BaseException, what: str) -> str:
+    """What the user reads for ``error``; logs the traceback when it was not expected."""
+    cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(cause, TableError):
+        return t(lang, f"err.{cause.reason}", **cause.detail)
+    if isinstance(cause, IllegalAction):
+        return refusal_text(lang, cause)
+    if isinstance(cause, app_commands.MissingPermissions):
+        return t(lang, "err.manage_server")
+    if isinstance(cause, app_commands.NoPrivateMessage):
+        return t(lang, "err.guild_only")
+    if _is_busy(cause):
+        log.warning("%s: storage busy", what)
+        return t(lang, "err.busy")
+    log.error("%s failed", what, exc_info=cause)
+    return t(lang, "err.unexpected")
+
+
+async def answer_error(interaction: discord.Interaction, error: BaseException, what: str) -> None:
+    """The funnel: always an ephemeral answer, in the clicking user's language."""
+    await reply(interaction, error_text(lang_of(interaction.locale), error, what))

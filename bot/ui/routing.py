@@ -1,0 +1,141 @@
+"""Every button and select of every game: ``<game>:<verb>:<table>[:<arg>]`` (DynamicItem).
+
+Nothing lives in a View: a click carries its game, verb, table and argument, the table's
+state is in the service, so buttons posted before a restart keep working. Lobby verbs and
+the rematch are the same for every game and answered here; play verbs go to the game's
+plugin. Every failure goes through the one error funnel.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, cast
+
+import discord
+
+from bot import games
+from bot.i18n import lang_of, t
+from bot.tables import LiveTable, TableError
+from bot.ui.common import bot_of, reply, seat_name
+from bot.ui.errors import answer_error
+
+log = logging.getLogger(__name__)
+
+LOBBY_VERBS = frozenset({"join", "leave", "start", "addai"})
+#: verbs whose component is a select menu (their values are the choice)
+SELECT_VERBS = ("qswap", "pick")
+_GAME = r"(?P<game>[a-z]{2,16})"
+_TABLE = r"(?P<table>[0-9]{1,18})"
+_ARG = r"(?P<arg>[0-9.]{1,40})"
+
+
+class TableButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=rf"{_GAME}:(?P<verb>(?!(?:{'|'.join(SELECT_VERBS)}):)[a-z]{{2,8}}):{_TABLE}(?::{_ARG})?",
+):
+    """Every button of every table: ``<game>:<verb>:<table>[:<arg>]``."""
+
+    def __init__(self, game: str, verb: str, table_id: int, arg: str | None) -> None:
+        self.game, self.verb, self.table_id, self.arg = game, verb, table_id, arg
+        custom_id = f"{game}:{verb}:{table_id}" + (f":{arg}" if arg is not None else "")
+        super().__init__(discord.ui.Button(custom_id=custom_id))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableButton:
+        return cls(match["game"], match["verb"], int(match["table"]), match["arg"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await on_component(interaction, self.game, self.verb, self.table_id, self.arg, [])
+
+
+class TableSelect(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    template=rf"{_GAME}:(?P<verb>{'|'.join(SELECT_VERBS)}):{_TABLE}:{_ARG}",
+):
+    """A choice among many (Tamalou's Queen target): ``<game>:<verb>:<table>:<arg>``."""
+
+    def __init__(self, game: str, verb: str, table_id: int, arg: str) -> None:
+        self.game, self.verb, self.table_id, self.arg = game, verb, table_id, arg
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"{game}:{verb}:{table_id}:{arg}",
+                options=[discord.SelectOption(label="-")],
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableSelect:
+        return cls(match["game"], match["verb"], int(match["table"]), match["arg"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        data = cast(dict[str, Any], interaction.data or {})
+        values = [str(v) for v in data.get("values", [])]
+        await on_component(interaction, self.game, self.verb, self.table_id, self.arg, values)
+
+
+async def on_component(
+    interaction: discord.Interaction,
+    game: str,
+    verb: str,
+    table_id: int,
+    arg: str | None,
+    values: list[str],
+) -> None:
+    lang = lang_of(interaction.locale)
+    try:
+        await _component(interaction, game, verb, table_id, arg, values, lang)
+    except Exception as exc:
+        await answer_error(interaction, exc, f"button {game}:{verb} on table {table_id}")
+
+
+async def _component(
+    interaction: discord.Interaction,
+    game: str,
+    verb: str,
+    table_id: int,
+    arg: str | None,
+    values: list[str],
+    lang: str,
+) -> None:
+    service = bot_of(interaction).service
+    if game not in games.REGISTRY:
+        raise TableError("bad_button")
+    plugin = games.plugin(game)
+    if verb == "rematch":
+        await interaction.response.defer()
+        await service.rematch(table_id, interaction.user.id)
+        return
+    if verb not in LOBBY_VERBS | plugin.verbs:
+        raise TableError("bad_button")
+    table = service.table(table_id)
+    if table.row.game != game:
+        raise TableError("bad_button")
+    if verb in LOBBY_VERBS:
+        await interaction.response.defer()
+        await lobby_verb(interaction, table, verb, lang)
+        return
+    await plugin.on_verb(interaction, table, verb, arg, values, lang)
+
+
+async def lobby_verb(
+    interaction: discord.Interaction, table: LiveTable, verb: str, lang: str
+) -> None:
+    user = interaction.user
+    service = bot_of(interaction).service
+    if verb == "join":
+        await service.join(table, user.id, user.display_name)
+        await reply(interaction, t(lang, "ok.joined", id=table.id))
+    elif verb == "leave":
+        await service.leave(table, user.id)
+        await reply(interaction, t(lang, "ok.left", id=table.id))
+    elif verb == "addai":
+        level = games.plugin(table.row.game).default_ai_level
+        seat = await service.add_ai(table, user.id, level)
+        await reply(interaction, t(lang, "ok.ai_added", name=seat_name(seat, lang)))
+    elif verb == "start":
+        await service.start(table, user.id)

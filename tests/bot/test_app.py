@@ -1,0 +1,68 @@
+"""The bot's start-up and shutdown, without a connection to Discord."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from bot.app import TamalouBot
+from bot.config import Config
+
+
+async def unconnected(config: Config) -> TamalouBot:
+    """A bot as ``login`` leaves it before connecting (discord.py's own async set-up)."""
+    bot = TamalouBot(config)
+    await bot._async_setup_hook()
+    return bot
+
+
+async def test_close_ends_every_writer_before_the_storage_closes(tmp_path: Path) -> None:
+    bot = await unconnected(Config(token="x", database=str(tmp_path / "t.sqlite3")))
+    await bot.storage.open()
+    order: list[str] = []
+    real_stop, real_presenter_stop, real_close = (
+        bot.service.stop,
+        bot.presenter.stop,
+        bot.storage.close,
+    )
+
+    async def service_stop() -> None:
+        await real_stop()
+        order.append("service")
+
+    async def presenter_stop() -> None:
+        await real_presenter_stop()
+        order.append("presenter")
+
+    async def last_batch() -> None:
+        await asyncio.sleep(0.05)
+        order.append("flushed")
+
+    async def storage_close() -> None:
+        order.append("storage")
+        await real_close()
+
+    bot.service.stop = service_stop  # type: ignore[method-assign]
+    bot.presenter.stop = presenter_stop  # type: ignore[method-assign]
+    bot.storage.close = storage_close  # type: ignore[method-assign]
+    bot.storage._flusher = asyncio.create_task(last_batch())  # type: ignore[attr-defined]
+    await bot.close()
+    assert order == ["service", "presenter", "flushed", "storage"]
+
+
+async def test_setup_loads_one_extension_per_game_and_the_shared_ones(tmp_path: Path) -> None:
+    config = Config(token="x", database=str(tmp_path / "t.sqlite3"), sync_commands=False)
+    bot = await unconnected(config)
+    await bot.setup_hook()
+    try:
+        assert set(bot.extensions) == {
+            "bot.games.tamalou.commands",
+            "bot.cogs.settings",
+            "bot.cogs.seasons",
+        }
+        group = bot.tree.get_command("tamalou")
+        assert group is not None
+        names = {c.name for c in group.commands}  # type: ignore[union-attr]
+        assert {"new", "join", "cancel", "hand", "settings", "leaderboard"} <= names
+    finally:
+        await bot.close()

@@ -1,0 +1,69 @@
+"""The one error funnel: every failure gets an ephemeral answer in the user's language; an
+unexpected one is also logged with its traceback (STYLE 9)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot.i18n import t
+from bot.tables import TableError
+from bot.ui.errors import answer_error, error_text
+from tamalou.core.errors import IllegalAction
+
+
+class Response:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    def is_done(self) -> bool:
+        return bool(self.sent)
+
+    async def send_message(self, text: str, **kwargs: Any) -> None:
+        self.sent.append((text, kwargs))
+
+
+class Interaction:
+    def __init__(self, locale: str) -> None:
+        self.locale = discord.Locale(locale)
+        self.response = Response()
+        self.id = 1
+
+
+async def test_an_unexpected_error_is_answered_politely_and_logged_with_its_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    interaction = Interaction("fr")
+    try:
+        raise RuntimeError("boom")
+    except RuntimeError as exc:
+        error = exc
+    with caplog.at_level(logging.ERROR, logger="bot.ui.errors"):
+        await answer_error(interaction, error, "button tamalou:draw on table 3")  # type: ignore[arg-type]
+    assert interaction.response.sent == [(t("fr", "err.unexpected"), {"ephemeral": True})]
+    record = caplog.records[-1]
+    assert record.levelno == logging.ERROR and "button tamalou:draw on table 3" in record.message
+    assert record.exc_info is not None and record.exc_info[1] is error
+
+
+def test_a_wrapped_command_error_is_unwrapped(caplog: pytest.LogCaptureFixture) -> None:
+    command: Any = type("Cmd", (), {"name": "x", "qualified_name": "x"})()
+    wrapped = app_commands.CommandInvokeError(command, TableError("host_only"))
+    with caplog.at_level(logging.ERROR):
+        assert error_text("en", wrapped, "command x") == t("en", "err.host_only")
+    assert not caplog.records  # a refusal is not an error of ours
+
+
+def test_an_engine_refusal_is_said_in_words_with_its_time() -> None:
+    text = error_text("en", IllegalAction("doubles_blocked", until=1_800_000_000_000), "b")
+    assert "<t:1800000000:R>" in text
+
+
+async def test_a_refusal_answers_in_the_clicking_users_language() -> None:
+    interaction = Interaction("en-US")
+    await answer_error(interaction, TableError("not_seated"), "button")  # type: ignore[arg-type]
+    assert interaction.response.sent[0][0] == t("en", "err.not_seated")

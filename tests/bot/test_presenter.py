@@ -1,0 +1,107 @@
+"""The presenter: coalesced table edits never redraw a closed table, per-table records are
+pruned, and shutdown waits for the edits in flight."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.tables import LiveTable
+from bot.ui.presenter import DiscordPresenter
+from tamalou.games.tamalou.scripted import forced_game
+from tests.bot.helpers import live_table
+
+ROWS = [["2h", "3h", "4h", "5h"], ["2s", "3s", "4s", "5s"]]
+
+
+@dataclass
+class Sent:
+    id: int
+
+
+@dataclass
+class Channel:
+    """A channel that records every message version: (message id, has buttons, title)."""
+
+    edits: list[tuple[int, bool, str]] = field(default_factory=list)
+    slow: float = 0.0
+    ids: Any = field(default_factory=lambda: itertools.count(1000))
+
+    async def send(self, embed: Any = None, view: Any = None, **_: Any) -> Sent:
+        sent = Sent(next(self.ids))
+        self.edits.append((sent.id, bool(view and view.children), embed.title if embed else ""))
+        return sent
+
+    def get_partial_message(self, message_id: int) -> Any:
+        channel = self
+
+        class Partial:
+            async def edit(self, embed: Any = None, view: Any = None, **_: Any) -> None:
+                await asyncio.sleep(channel.slow)
+                title = embed.title if embed else ""
+                channel.edits.append((message_id, bool(view and view.children), title))
+
+        return Partial()
+
+
+class FakeBot:
+    def __init__(self, interval_ms: int) -> None:
+        self.channel = Channel()
+        self.config = type("C", (), {"edit_interval_ms": interval_ms})()
+        self.service = type("S", (), {"lobby_timeout_ms": 600_000, "clock": lambda self: 0})()
+        self.messages: dict[int, int | None] = {}
+
+        class Storage:
+            async def set_table_message(_, table_id: int, message_id: int | None) -> None:
+                self.messages[table_id] = message_id
+
+        self.storage = Storage()
+
+    def get_partial_messageable(self, channel_id: int, guild_id: int | None = None) -> Channel:
+        return self.channel
+
+    async def guild_language(self, guild_id: int | None) -> str:
+        return "en"
+
+
+def setup(interval_ms: int = 150) -> tuple[FakeBot, DiscordPresenter, LiveTable]:
+    bot = FakeBot(interval_ms)
+    presenter = DiscordPresenter(bot)  # type: ignore[arg-type]
+    return bot, presenter, live_table(forced_game(ROWS))
+
+
+async def test_cancel_drops_the_pending_edit_of_a_live_table() -> None:
+    bot, presenter, table = setup()
+    await presenter.table_changed(table, at_once=True)  # the table message, with buttons
+    await presenter.table_changed(table)  # coalesced: an edit waits for its turn
+    assert table.id in presenter._pending
+    table.row.status = "cancelled"
+    await presenter.table_closed(table, "cancelled")
+    await asyncio.sleep(0.3)  # past the coalescing interval
+    last = bot.channel.edits[-1]
+    assert last[1] is False and "closed" in last[2].lower()  # no live buttons drawn again
+    assert presenter.tracked() == set()
+
+
+async def test_a_finished_table_leaves_no_record_behind() -> None:
+    _, presenter, table = setup(interval_ms=0)
+    await presenter.table_changed(table, at_once=True)
+    table.row.status = "finished"
+    await presenter.table_changed(table)
+    assert presenter.tracked() == set()
+
+
+async def test_shutdown_waits_for_an_edit_in_flight() -> None:
+    bot, presenter, table = setup(interval_ms=50)
+    await presenter.table_changed(table, at_once=True)
+    bot.channel.slow = 0.2
+    await presenter.table_changed(table)  # fires after 50 ms and takes 200 ms
+    await asyncio.sleep(0.1)
+    count = len(bot.channel.edits)
+    await presenter.stop()
+    assert len(bot.channel.edits) == count + 1  # the edit in flight finished
+    assert not presenter._tasks
+    await presenter.table_changed(table)  # after shutdown nothing more is drawn
+    assert len(bot.channel.edits) == count + 1

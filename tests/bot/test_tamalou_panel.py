@@ -1,0 +1,139 @@
+"""The private panel is built from the engine's legal actions, never from the rules (DESIGN:
+"Panels are built from the engine's legal actions"): whatever powers a preset has, its panel
+offers exactly the legal ones, and an action kind the panel has no button for is still
+playable through the generic fallback."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import pytest
+
+from bot.games.tamalou import render, verbs
+from bot.tables import TableError
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou.engine import apply, legal_actions
+from tamalou.games.tamalou.rules import TAMALOU, Power, Rules
+from tamalou.games.tamalou.scripted import forced_game
+from tamalou.games.tamalou.state import Game
+from tests.bot.helpers import custom_ids, live_table, select_values
+
+ROWS = [["2h", "3h", "4h", "5h"], ["2s", "3s", "4s", "5s"], ["2d", "3d", "4d", "5d"]]
+
+
+def with_powers(**powers: Power) -> Rules:
+    data = TAMALOU.model_dump()
+    data.update(powers={**TAMALOU.powers, **powers}, transmit_powers=())
+    return Rules.model_validate(data)
+
+
+def thrown(card: str, rules: Rules = TAMALOU) -> Game:
+    """Player 0 draws ``card`` from the pile and throws it: its power is offered (R-T5)."""
+    game = forced_game(ROWS, pile=[card], discard=["9c"], rules=rules)
+    apply(game, A.Draw(0, game.now))
+    apply(game, A.Throw(0, game.now))
+    assert game.round.stage == "power"
+    return game
+
+
+def buttons(game: Game, seat: int = 0, queen_slot: int | None = None) -> list[str]:
+    shown = render.panel(live_table(game), seat, "en", game.now, queen_slot)
+    return custom_ids(shown.view)
+
+
+def test_r_p3_the_king_offers_a_look_at_each_own_card_the_engine_lists() -> None:
+    game = thrown("Kc")
+    looks = [a for a in legal_actions(game, 0) if isinstance(a, A.Look)]
+    assert looks and all(a.target == 0 for a in looks)
+    ids = buttons(game)
+    assert [i for i in ids if ":look:" in i] == [f"tamalou:look:7:1.{a.slot}" for a in looks]
+    assert "tamalou:pass:7:1" in ids  # R-T5: the power may be passed
+
+
+def test_a_look_at_an_opponent_power_offers_exactly_the_legal_looks() -> None:
+    game = thrown("Kc", with_powers(K=Power.LOOK_OPPONENT))
+    legal = [a for a in legal_actions(game, 0) if isinstance(a, A.Look)]
+    assert {a.target for a in legal} == {1, 2}
+    ids = buttons(game)
+    assert not [i for i in ids if ":look:" in i]  # no own-card look: the engine lists none
+    codes = [i.removeprefix("tamalou:act:7:1.") for i in ids if ":act:" in i]
+    assert len(codes) == len(legal)
+    for code in codes:  # each button names one legal action, and a click finds it again
+        parts = [1, *map(int, code.split("."))]
+        assert verbs.chosen(game, 0, "act", parts, [], game.now) in legal
+
+
+def test_a_look_at_any_card_offers_own_and_opponents_cards() -> None:
+    game = thrown("Kc", with_powers(K=Power.LOOK_ANY))
+    legal = [a for a in legal_actions(game, 0) if isinstance(a, A.Look)]
+    ids = buttons(game)
+    own = [i for i in ids if ":look:" in i]
+    others = [i for i in ids if ":act:" in i]
+    assert len(own) == sum(a.target == 0 for a in legal) == 4
+    assert len(others) == sum(a.target != 0 for a in legal) == 8
+
+
+def test_r_p2_the_queen_offers_own_slots_then_the_legal_targets_of_the_chosen_slot() -> None:
+    game = thrown("Qc")
+    game.round.seats[2].frozen = True  # R-A2: a caller's cards cannot be swapped
+    swaps = [a for a in legal_actions(game, 0) if isinstance(a, A.Swap)]
+    ids = buttons(game)
+    assert [i for i in ids if ":qmine:" in i] == [
+        f"tamalou:qmine:7:1.{s}" for s in sorted({a.slot for a in swaps})
+    ]
+    chosen = buttons(game, queen_slot=2)
+    assert "tamalou:qswap:7:1.2" in chosen
+    shown = render.panel(live_table(game), 0, "en", game.now, 2)
+    assert select_values(shown.view) == [
+        f"{a.target}.{a.target_slot}" for a in swaps if a.slot == 2
+    ]
+    assert not any(v.startswith("2.") for v in select_values(shown.view))
+
+
+def test_nothing_is_offered_to_a_player_whose_turn_it_is_not() -> None:
+    game = thrown("Kc")
+    assert [i for i in buttons(game, seat=1) if ":act:" in i or ":look:" in i] == []
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Shout:
+    """An action kind the Tamalou panel has no button for (a house variant's new power)."""
+
+    player: int
+    times: int
+    at: int = 0
+    kind: ClassVar[str] = "shout"
+
+
+def _fallback_panel(monkeypatch: pytest.MonkeyPatch, count: int) -> list[str]:
+    monkeypatch.setattr(render, "KINDS", (*render.KINDS, "shout"))
+    monkeypatch.setattr(
+        render, "action_to_dict", lambda a: {"kind": a.kind, "player": a.player, "times": a.times}
+    )
+    game = forced_game(ROWS)
+    table = live_table(game)
+    pv = render.view(game, 0, game.now)
+    legal = [Shout(0, n) for n in range(count)]
+    view = render.panel_buttons(table, pv, "en", legal)  # type: ignore[arg-type]
+    return custom_ids(view)
+
+
+def test_an_unknown_action_kind_gets_one_button_per_legal_action(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ids = _fallback_panel(monkeypatch, 3)
+    code = render.KINDS.index("shout")
+    assert ids == [f"tamalou:act:7:1.{code}.{n}" for n in range(3)]
+
+
+def test_more_unknown_actions_than_fit_become_one_select(monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = _fallback_panel(monkeypatch, 30)
+    assert ids == ["tamalou:pick:7:1"]  # Discord's 25 buttons would not hold them
+
+
+def test_a_choice_no_longer_legal_is_refused_not_guessed() -> None:
+    game = thrown("Kc", with_powers(K=Power.LOOK_OPPONENT))
+    apply(game, A.Pass(0, game.now))
+    with pytest.raises(TableError, match="stale_choice"):
+        verbs.chosen(game, 0, "pick", [1], [f"{render.KINDS.index('look')}.1.1"], game.now)
