@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import heapq
 import itertools
 import logging
@@ -104,9 +105,9 @@ class LiveTable:
     def status(self) -> TableStatus:
         return cast(TableStatus, self.row.status)
 
-    @property
+    @functools.cached_property
     def module(self) -> GameModule:
-        return tamalou.games.load(self.row.game)
+        return tamalou.games.load(self.row.game)  # a table's game never changes
 
     @property
     def seats(self) -> list[SeatRow]:
