@@ -485,6 +485,7 @@ class TableService:
         table.recent.clear()
         if match is not None:
             await self._rebuild(table, match)
+        self.scheduler.plan(table.id)  # its deadlines are the log's again
 
     async def _commit(self, table: LiveTable, entries: list[Entry], events: list[Any]) -> None:
         assert table.match is not None and table.game is not None
