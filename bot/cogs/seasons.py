@@ -11,8 +11,17 @@ if TYPE_CHECKING:
     from bot.app import TamalouBot
 
 
-async def setup(bot: commands.Bot) -> None:
-    from bot import seasons_commands  # its commands join the /tamalou group on import
+class SeasonsCog(commands.Cog):
+    """Seasons next to the storage, the match hook, the leaderboard buttons, the sweep."""
 
-    app = cast("TamalouBot", bot)
-    app.seasons = await seasons_commands.install(app)
+    def __init__(self, bot: TamalouBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        from bot import seasons_commands  # its commands join the /tamalou group on import
+
+        self.bot.seasons = await seasons_commands.install(self.bot)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(SeasonsCog(cast("TamalouBot", bot)))

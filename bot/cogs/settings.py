@@ -54,10 +54,16 @@ async def cmd_settings(
     )
 
 
+class SettingsCog(commands.Cog):
+    """Puts ``settings`` in the ``/tamalou`` group while loaded."""
+
+    async def cog_load(self) -> None:
+        if tamalou_group.get_command(cmd_settings.name) is None:
+            tamalou_group.add_command(cmd_settings)
+
+    async def cog_unload(self) -> None:
+        tamalou_group.remove_command(cmd_settings.name)
+
+
 async def setup(bot: commands.Bot) -> None:
-    if tamalou_group.get_command(cmd_settings.name) is None:
-        tamalou_group.add_command(cmd_settings)
-
-
-async def teardown(bot: commands.Bot) -> None:
-    tamalou_group.remove_command(cmd_settings.name)
+    await bot.add_cog(SettingsCog())

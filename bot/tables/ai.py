@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-import sys
+import os
+import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -37,6 +39,18 @@ class AiSeat:
         self.player.observe(events)
 
 
+def _watch_parent(parent: int) -> None:
+    """In each worker: exit when the bot process is gone (a SIGKILL gives it no time to end
+    its workers, and a worker blocked on its queue would wait forever)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
 def think(player: AIPlayer, seen: Any, legal: Sequence[Any], at: int) -> tuple[Any, AIPlayer]:
     """In the worker: the decision and the player as it is after deciding."""
     return player.act(seen, legal, at), player
@@ -52,9 +66,12 @@ class AiRunner:
 
     def _pool(self) -> Executor:
         if self._executor is None:
-            method = "forkserver" if sys.platform.startswith("linux") else "spawn"
+            # spawn: a fresh interpreter, a direct child (no fork of a running event loop)
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context(method)
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_watch_parent,
+                initargs=(os.getpid(),),
             )
         return self._executor
 

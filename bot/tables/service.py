@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import heapq
 import itertools
 import logging
@@ -105,9 +106,9 @@ class LiveTable:
     def status(self) -> TableStatus:
         return cast(TableStatus, self.row.status)
 
-    @property
+    @functools.cached_property
     def module(self) -> GameModule:
-        return tamalou.games.load(self.row.game)
+        return tamalou.games.load(self.row.game)  # a table's game never changes
 
     @property
     def seats(self) -> list[SeatRow]:
@@ -501,6 +502,7 @@ class TableService:
                 await self._reload(table)
             except Exception:  # retried before the table's next action or tick
                 log.exception("table %s: the rebuild failed too; retrying later", table.id)
+                self.scheduler.plan(table.id)
             raise
 
     async def _fresh(self, table: LiveTable) -> None:
@@ -515,6 +517,7 @@ class TableService:
         if match is not None:
             await self._rebuild(table, match)
         table.stale = False
+        self.scheduler.plan(table.id)  # its deadlines are the log's again
 
     async def _commit(self, table: LiveTable, entries: list[Entry], events: list[Any]) -> None:
         assert table.match is not None and table.game is not None

@@ -5,12 +5,20 @@ the AI exactly as thinking here would."""
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bot.tables import AiRunner, AiSeat
 from tamalou.games import load
+
+ROOT = Path(__file__).resolve().parents[2]
 
 TAMALOU = load("tamalou")
 RULES = TAMALOU.PRESETS[TAMALOU.DEFAULT_PRESET]
@@ -94,3 +102,49 @@ async def test_four_hard_ais_thinking_do_not_stall_the_event_loop() -> None:
     p99 = statistics.quantiles(lags, n=100)[98]
     assert len(lags) > 20
     assert p99 < 20, f"event-loop lag p99 {p99:.1f} ms"
+
+
+WORKER_SCRIPT = """
+import asyncio, os, sys, time
+from bot.tables import AiRunner
+
+async def main():
+    runner = AiRunner()
+    loop = asyncio.get_running_loop()
+    pid = await loop.run_in_executor(runner._pool(), os.getpid)
+    print(pid, flush=True)
+    time.sleep(60)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="reads /proc")
+def test_ai_workers_end_when_the_bot_is_killed(tmp_path: Path) -> None:
+    """A SIGKILL gives the bot no time to end its workers: they notice and end themselves."""
+    script = tmp_path / "bot_with_workers.py"
+    script.write_text(WORKER_SCRIPT)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    bot = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT
+    )
+    try:
+        assert bot.stdout is not None
+        worker = int(bot.stdout.readline())
+        assert _alive(worker)
+    finally:
+        bot.kill()
+        bot.wait()
+    deadline = time.monotonic() + 10
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(worker)

@@ -60,6 +60,7 @@ async def test_setup_loads_one_extension_per_game_and_the_shared_ones(tmp_path: 
             "bot.cogs.settings",
             "bot.cogs.seasons",
         }
+        assert set(bot.cogs) == {"TamalouCog", "SettingsCog", "SeasonsCog"}
         group = bot.tree.get_command("tamalou")
         assert group is not None
         names = {c.name for c in group.commands}  # type: ignore[union-attr]
