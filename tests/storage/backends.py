@@ -47,15 +47,17 @@ class PostgresMissing(RuntimeError):
 def pg_bin() -> Path:
     """The folder of initdb and pg_ctl."""
     configured = os.environ.get("TAMALOU_PG_BIN")
-    candidates = [configured] if configured else []
-    found = sorted(
-        glob.glob("/usr/lib/postgresql/*/bin"),
-        key=lambda p: int(Path(p).parent.name) if Path(p).parent.name.isdigit() else 0,
-    )
-    candidates += list(reversed(found))
-    initdb = shutil.which("initdb")
-    if initdb:
-        candidates.append(str(Path(initdb).resolve().parent))
+    if configured:  # named: that folder only
+        candidates = [configured]
+    else:
+        found = sorted(
+            glob.glob("/usr/lib/postgresql/*/bin"),
+            key=lambda p: int(Path(p).parent.name) if Path(p).parent.name.isdigit() else 0,
+        )
+        candidates = list(reversed(found))
+        initdb = shutil.which("initdb")
+        if initdb:
+            candidates.append(str(Path(initdb).resolve().parent))
     for folder in candidates:
         if (Path(folder) / "initdb").exists() and (Path(folder) / "pg_ctl").exists():
             return Path(folder)
