@@ -457,6 +457,23 @@ class Storage:
             "UPDATE matches SET status = 'cancelled', ended_at = ? WHERE id = ?", now, match_id
         )
 
+    async def cancel_table(self, table_id: int, match_id: int | None, now: int) -> None:
+        """Cancel a table and its match in one transaction (a kill between the two writes
+        would otherwise leave a "closed" table whose channel refuses a new one)."""
+        async with self.transaction() as tx:
+            if match_id is not None:
+                await tx.execute(
+                    "UPDATE matches SET status = 'cancelled', ended_at = ? "
+                    "WHERE id = ? AND status = 'playing'",
+                    now,
+                    match_id,
+                )
+            await tx.execute(
+                "UPDATE tables SET status = 'cancelled', updated_at = ? WHERE id = ?",
+                now,
+                table_id,
+            )
+
 
 async def _insert_seat(tx: Executor, table_id: int, seat: SeatRow) -> None:
     await tx.execute(

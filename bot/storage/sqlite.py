@@ -108,6 +108,10 @@ class SqliteStorage(Storage):
             yield
         except sqlite3.Error as exc:
             raise translate(exc, self.path, self.busy_timeout_ms) from exc
+        except OverflowError as exc:  # a Python int past 64 bits, as PostgreSQL refuses it
+            raise StorageError(
+                f"A value does not fit the database's 64-bit integers: {exc}."
+            ) from exc
 
     async def connect(self) -> None:
         try:

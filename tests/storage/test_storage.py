@@ -121,6 +121,26 @@ async def test_a_failed_round_commit_keeps_nothing_of_it(storage: Storage) -> No
     assert match is not None and match.status == "playing"
 
 
+async def test_cancelling_a_table_cancels_its_match_in_the_same_commit(storage: Storage) -> None:
+    table, match_id = await playing(storage)
+    await storage.cancel_table(table.id, match_id, T0 + 50)
+    row, match = await storage.get_table(table.id), await storage.get_match(match_id)
+    assert row is not None and row.status == "cancelled"
+    assert match is not None and (match.status, match.ended_at) == ("cancelled", T0 + 50)
+    assert await lobby(storage) is not None  # the channel is free again
+
+
+async def test_a_failed_cancel_changes_neither_row(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One transaction: if the table's write fails, the match's is rolled back too."""
+    table, match_id = await playing(storage)
+    with pytest.raises(StorageError):
+        await storage.cancel_table(table.id + 10**20, match_id, T0 + 50)  # no such id fits
+    match = await storage.get_match(match_id)
+    assert match is not None and match.status == "playing"
+
+
 # -- the batched write of plain moves ----------------------------------------------------------
 
 
