@@ -13,7 +13,12 @@ from bot.tables.clock import Clock, SeedSource, random_seed, wall_clock_ms
 @dataclass(frozen=True, slots=True)
 class Config:
     token: str
+    # a SQLite file, or a postgresql:// URL (docs/storage.md)
     database: str = "tamalou.sqlite3"
+    # how long a write waits for another writer's lock before StorageBusy
+    database_busy_ms: int = 5000
+    # matches needed to be ranked in a guild's first season (docs/seasons.md)
+    min_matches: int = 3
     guild_id: int | None = None
     log_level: str = "INFO"
     reorder_ms: int = 250
@@ -34,7 +39,9 @@ class Config:
         guild = e.get("TAMALOU_GUILD_ID", "").strip()
         return cls(
             token=e.get("DISCORD_TOKEN", "").strip(),
-            database=e.get("TAMALOU_DB", "tamalou.sqlite3"),
+            database=e.get("TAMALOU_DB", "").strip() or "tamalou.sqlite3",
+            database_busy_ms=_positive(e.get("TAMALOU_DB_BUSY_MS", ""), 5000),
+            min_matches=_positive(e.get("TAMALOU_MIN_MATCHES", ""), 3),
             guild_id=int(guild) if guild else None,
             log_level=e.get("TAMALOU_LOG_LEVEL", "INFO").upper(),
             reorder_ms=int(e.get("TAMALOU_REORDER_MS", "250")),
@@ -44,3 +51,9 @@ class Config:
             sync_commands=e.get("TAMALOU_SYNC_COMMANDS", "1") not in ("0", "false", "no"),
             ai_workers=max(1, int(e.get("TAMALOU_AI_WORKERS", "1"))),
         )
+
+
+def _positive(raw: str, default: int) -> int:
+    """A positive whole number from the environment; ``default`` if unset or not one."""
+    raw = raw.strip()
+    return int(raw) if raw.isdigit() and int(raw) > 0 else default

@@ -1,13 +1,14 @@
 """How fast is the leaderboard of a big season? (docs/seasons.md reports the figures.)
 
     .venv/bin/python tools/bench_leaderboard.py [--players 10000] [--matches 100000]
+        [--db FILE | --db postgresql://…]
 
 Builds a season of ``--players`` players and ``--matches`` matches of 2 to 5 humans in a
-fresh SQLite file (through the real migrations), with ratings from the real OpenSkill
-updates, then times :meth:`bot.seasons.Seasons.leaderboard` exactly as the bot calls it
-(a fresh connection per call) for every sort, on the first, a middle and the last page,
-with a viewer who is not on the page. ``--drop-indexes`` shows the same without the
-season indexes.
+fresh database (a temporary SQLite file by default, or the empty database ``--db`` names,
+through the real migrations), with ratings from the real OpenSkill updates, then times
+:meth:`bot.seasons.Seasons.leaderboard` exactly as the bot calls it (on the bot's open
+storage) for every sort, on the first, a middle and the last page, with a viewer who is
+not on the page. ``--drop-indexes`` shows the same without the season indexes.
 """
 
 from __future__ import annotations
@@ -23,20 +24,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import aiosqlite
-
 from bot.seasons import MODEL, SORTS, PlayerRecord, Seasons, SeatResult
-from bot.storage import Storage
+from bot.storage import SeatRow, Storage
 
 GUILD = 1
 START = 1_700_000_000_000
 
 
-async def build(path: Path, players: int, matches: int, seed: int) -> Seasons:
-    storage = Storage(path)
-    await storage.open()
-    await storage.close()
-    seasons = Seasons(path, min_matches=3)
+async def build(storage: Storage, players: int, matches: int, seed: int) -> Seasons:
+    seasons = Seasons(storage, min_matches=3)
     _, season = await seasons.start(GUILD)
     rng = random.Random(seed)
     records = {uid: PlayerRecord(uid, f"player{uid}") for uid in range(1, players + 1)}
@@ -73,29 +69,34 @@ async def build(path: Path, players: int, matches: int, seed: int) -> Seasons:
         marks.append((match_id, season.id, 1, len(lineup), ended_at))
     print(f"simulated {matches} matches with OpenSkill in {time.perf_counter() - t0:.1f} s")
     t0 = time.perf_counter()
-    async with aiosqlite.connect(path) as db:  # foreign keys off: no matches rows needed
-        await db.execute("BEGIN")
-        await db.executemany(
+    table = await storage.create_table(GUILD, 1, SeatRow(0, 1, "player1"), {}, START)
+    assert table is not None
+    async with storage.transaction() as tx:
+        await tx.executemany(  # the matches the season rows refer to
+            "INSERT INTO matches (id, table_id, guild_id, seed, rules, seats, started_at, "
+            "ended_at, status) VALUES (?, ?, ?, '', '{}', '[]', ?, ?, 'finished')",
+            [(m[0], table.id, GUILD, m[4], m[4]) for m in marks],
+        )
+        await tx.executemany(
             "INSERT INTO season_matches (match_id, season_id, rated, humans, recorded_at) "
             "VALUES (?, ?, ?, ?, ?)",
             marks,
         )
-        await db.executemany(
+        await tx.executemany(
             "INSERT INTO season_results (season_id, match_id, user_id, seat, ended_at, rank, won, "
             "rounds, rounds_won, score_sum, calls_right, calls_wrong, doubles, doubles_missed, "
             "best_round, mu, sigma, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
             "?, ?, ?, ?)",
             results,
         )
-        await db.executemany(
+        await tx.executemany(
             "INSERT INTO season_players (season_id, user_id, name, matches, wins, rank_sum, "
             "rounds, rounds_won, score_sum, calls_right, calls_wrong, doubles, doubles_missed, "
             "best_round, rated_matches, mu, sigma, ordinal, win_rate, mean_score, last_match_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(season.id, *r.values()) for r in records.values() if r.matches],
         )
-        await db.commit()
-        await db.execute("ANALYZE")
+    await storage.execute("ANALYZE")
     print(f"wrote {len(results)} season results in {time.perf_counter() - t0:.1f} s")
     return seasons
 
@@ -131,20 +132,21 @@ async def main() -> None:
     parser.add_argument("--matches", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--db", type=Path, default=None, help="keep the database here")
+    parser.add_argument(
+        "--db", default=None, help="an empty database: a SQLite file or a postgresql:// URL"
+    )
     parser.add_argument("--drop-indexes", action="store_true")
     args = parser.parse_args()
     folder = tempfile.TemporaryDirectory()
-    path = args.db or Path(folder.name) / "bench.sqlite3"
-    if path.exists():
-        path.unlink()
-    seasons = await build(path, args.players, args.matches, args.seed)
+    target = args.db or str(Path(folder.name) / "bench.sqlite3")
+    storage = Storage(target)
+    await storage.open()
+    print(f"backend: {storage.name}")
+    seasons = await build(storage, args.players, args.matches, args.seed)
     if args.drop_indexes:
-        async with aiosqlite.connect(path) as db:
-            for name in ("rating", "wins", "win_rate", "mean_score", "matches"):
-                await db.execute(f"DROP INDEX season_players_{name}")
-            await db.execute("DROP INDEX season_results_player")
-            await db.commit()
+        for name in ("rating", "wins", "win_rate", "mean_score", "matches"):
+            await storage.execute(f"DROP INDEX season_players_{name}")
+        await storage.execute("DROP INDEX season_results_player")
         print("season indexes dropped")
     timings = await measure(seasons, args.repeat)
     print(f"\n{args.players} players, {args.matches} matches; ms per call ({args.repeat} calls)")
@@ -156,6 +158,7 @@ async def main() -> None:
         worst = max(worst, runs[-1])
         print(f"{label}  {statistics.median(runs):6.2f} {p95:6.2f} {runs[-1]:7.2f}")
     print(f"\nslowest call: {worst:.2f} ms")
+    await storage.close()
     folder.cleanup()
 
 

@@ -1,6 +1,6 @@
 -- Seasons, per-player season records, ratings and the exactly-once match marker.
 -- seasons.name NULL: "Season <number>" in the reader's language.
--- Written by bot/seasons.py only; see docs/seasons.md.
+-- Written by bot/seasons/ only; see docs/seasons.md.
 CREATE TABLE seasons (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     guild_id INTEGER NOT NULL,

@@ -1,7 +1,8 @@
-"""Seasons, records, the rating and the leaderboard (bot/seasons.py, docs/seasons.md).
+"""Seasons, records, the rating and the leaderboard (bot/seasons/, docs/seasons.md).
 
 Matches are real: played by a seeded random player through the engine and stored through
-:class:`bot.storage.Storage`, so the season code replays true action logs.
+:class:`bot.storage.Storage`, so the season code replays true action logs. Every test that
+takes the ``storage`` fixture runs on SQLite and on PostgreSQL (tests/storage/backends.py).
 """
 
 from __future__ import annotations
@@ -11,17 +12,24 @@ import csv
 import io
 import itertools
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 import pytest
 from openskill.models import PlackettLuce
 
-from bot import seasons as seasons_mod
-from bot.seasons import PAGE_SIZE, Season, SeasonError, Seasons, analyse_match, rate
-from bot.storage import RoundRecord, SeatRow, Storage
+from bot.seasons import (
+    PAGE_SIZE,
+    Season,
+    SeasonError,
+    Seasons,
+    analyse_match,
+    display_rating,
+    rate,
+    rating_chart,
+)
+from bot.seasons import store as seasons_store
+from bot.storage import RoundRecord, Row, SeatRow, Storage
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.codec import action_to_dict
@@ -67,14 +75,19 @@ def play(
 
 
 async def store_match(
-    storage: Storage, seats: list[Seat], seed: int, guild: int = GUILD, target: float = 60.0
+    storage: Storage,
+    seats: list[Seat],
+    seed: int,
+    guild: int = GUILD,
+    target: float = 60.0,
+    game: str = "tamalou",
 ) -> tuple[int, list[E.Event]]:
     """Play a match and store it as the table service would: finished, not yet recorded."""
     started = START + seed * 10_000_000
     rules = TAMALOU.model_copy(update={"target": target})
     uid, name, ai = seats[0]
     table = await storage.create_table(
-        guild, next(_channels), SeatRow(0, uid, name, ai), {}, started
+        guild, next(_channels), SeatRow(0, uid, name, ai), {}, started, game
     )
     assert table is not None
     seat_dicts = [{"user_id": u, "name": nm, "ai_level": lv} for u, nm, lv in seats]
@@ -115,49 +128,38 @@ def humans(*ids: int) -> list[Seat]:
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    store = Storage(tmp_path / "seasons.db")
-    await store.open()
-    yield store
-    await store.close()
-
-
-@pytest.fixture
 def seasons(storage: Storage) -> Seasons:
-    return Seasons(storage.path, min_matches=3)
+    return Seasons(storage, min_matches=3)
 
 
-async def rows(seasons: Seasons, sql: str, *args: Any) -> list[aiosqlite.Row]:
-    async with aiosqlite.connect(seasons.path) as db:
-        db.row_factory = aiosqlite.Row
-        async with db.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+async def rows(seasons: Seasons, sql: str, *args: Any) -> list[Row]:
+    return await seasons.storage.fetch(sql, *args)
 
 
-async def add_players(seasons: Seasons, season: Season, players: list[dict[str, Any]]) -> None:
+async def add_players(
+    seasons: Seasons, season: Season, players: list[dict[str, Any]], game: str = "tamalou"
+) -> None:
     """Season records written directly (board tests need many players, not many matches)."""
-    async with aiosqlite.connect(seasons.path) as db:
+    async with seasons.storage.transaction() as tx:
         for p in players:
             matches = p.get("matches", 5)
             wins = p.get("wins", 0)
-            await db.execute(
-                "INSERT INTO season_players (season_id, user_id, name, matches, wins, rounds, "
-                "score_sum, mu, sigma, ordinal, win_rate, mean_score) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 25, 8, ?, ?, ?)",
-                (
-                    season.id,
-                    p["user_id"],
-                    f"p{p['user_id']}",
-                    matches,
-                    wins,
-                    matches * 2,
-                    p.get("mean_score", 10.0) * matches * 2,
-                    p.get("ordinal", 0.0),
-                    wins / matches,
-                    p.get("mean_score", 10.0),
-                ),
+            await tx.execute(
+                "INSERT INTO season_players (season_id, game, user_id, name, matches, wins, "
+                "rounds, score_sum, mu, sigma, ordinal, win_rate, mean_score) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 25, 8, ?, ?, ?)",
+                season.id,
+                game,
+                p["user_id"],
+                f"p{p['user_id']}",
+                matches,
+                wins,
+                matches * 2,
+                p.get("mean_score", 10.0) * matches * 2,
+                p.get("ordinal", 0.0),
+                wins / matches,
+                p.get("mean_score", 10.0),
             )
-        await db.commit()
 
 
 # -- recording ---------------------------------------------------------------------------
@@ -249,7 +251,7 @@ async def test_ratings_follow_the_library_match_after_match(
         assert card.player.mu == pytest.approx(want.mu)
         assert card.player.sigma == pytest.approx(want.sigma)
         assert card.player.ordinal == pytest.approx(want.ordinal())
-        assert card.ratings[-1] == pytest.approx(want.ordinal())
+        assert card.ratings[-1] == display_rating(want.ordinal())
 
 
 async def test_ai_seats_are_not_rated(storage: Storage, seasons: Seasons) -> None:
@@ -290,17 +292,20 @@ async def test_crash_before_commit_records_nothing_and_the_sweep_records_once(
         raise RuntimeError("the bot died before the commit")
 
     with monkeypatch.context() as m:
-        m.setattr(seasons_mod, "_mark_recorded", crash)
+        m.setattr(seasons_store, "_mark_recorded", crash)
         with pytest.raises(RuntimeError):
             await seasons.record_match(match_id)
     # the records written before the crash were rolled back with it
     assert await rows(seasons, "SELECT * FROM season_players") == []
     assert await rows(seasons, "SELECT * FROM season_results") == []
-    # restart: a new Seasons on the same file sweeps the match in, once
-    restarted = Seasons(storage.path)
+    # restart: a new Seasons on a new connection to the database sweeps the match in, once
+    again = Storage(storage.path)
+    await again.open()
+    restarted = Seasons(again)
     assert await restarted.sweep() == 1
     assert await restarted.sweep() == 0
     assert await restarted.record_match(match_id) is None
+    await again.close()
     matches = await rows(seasons, "SELECT user_id, matches FROM season_players ORDER BY 1")
     assert [tuple(r) for r in matches] == [(1, 1), (2, 1)]
 
@@ -321,10 +326,13 @@ async def test_concurrent_recordings_of_one_match_count_it_once(
     storage: Storage, seasons: Seasons
 ) -> None:
     match_id, _ = await store_match(storage, humans(1, 2, 3), seed=43)
-    other = Seasons(storage.path)
+    second_process = Storage(storage.path)  # its own connection, as another bot process
+    await second_process.open()
+    other = Seasons(second_process)
     results = await asyncio.gather(
         seasons.record_match(match_id), other.record_match(match_id), seasons.sweep()
     )
+    await second_process.close()
     assert sum(1 for r in results if r not in (None, 0)) == 1
     counts = await rows(seasons, "SELECT matches FROM season_players")
     assert [r[0] for r in counts] == [1, 1, 1]
@@ -488,7 +496,7 @@ async def test_csv_export_lists_every_player(storage: Storage, seasons: Seasons)
 
 
 def test_rating_chart_is_a_png() -> None:
-    png = seasons_mod.rating_chart([0.0, 1.5, 3.2, 2.9], "ann", "match", "rating")
+    png = rating_chart([1000, 1060, 1128, 1116], "ann", "match", "rating")
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 1000
 
 

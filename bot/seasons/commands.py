@@ -1,0 +1,445 @@
+"""The Discord side of seasons: ``/tamalou leaderboard``, ``stats`` and ``season …``.
+
+The data lives in :mod:`bot.seasons.store`; this module only reads it and renders it. The
+leaderboard's Previous / Next buttons carry everything they need in their custom_id
+(``tamalou:lb:<season id>:<page>.<sort>``: the sort word keeps it out of ``TableButton``'s
+template), so they keep working after a restart. Public messages use the guild's language,
+ephemerals the member's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.utils import escape_markdown
+
+from bot.discord_ui import bot_of, frozen_view, reply, tamalou_group
+from bot.i18n import lang_of, ls, t
+from bot.seasons.chart import rating_chart
+from bot.seasons.rating import rating_text
+from bot.seasons.store import (
+    SORTS,
+    Board,
+    BoardLine,
+    PlayerCard,
+    PlayerRecord,
+    Season,
+    SeasonError,
+    Seasons,
+)
+from bot.service import TableError
+
+if TYPE_CHECKING:
+    from bot.discord_ui import TamalouBot
+
+log = logging.getLogger(__name__)
+
+CHART_FILE = "rating.png"
+
+
+async def install(bot: TamalouBot) -> Seasons:
+    """``setup_hook``: seasons on the bot's storage, the match hook, the buttons, the sweep."""
+    seasons = Seasons(bot.storage, min_matches=bot.config.min_matches)
+
+    async def record(match_id: int) -> None:
+        await seasons.record_match(match_id)
+
+    bot.service.on_match_finished = record
+    bot.add_dynamic_items(LeaderboardButton)
+    recorded = await seasons.sweep()
+    if recorded:
+        log.info("recorded %d finished matches missing from their season", recorded)
+    return seasons
+
+
+def seasons_of(interaction: discord.Interaction) -> Seasons:
+    return bot_of(interaction).seasons
+
+
+def guild_of(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None:
+        raise TableError("guild_only")
+    return interaction.guild_id
+
+
+def season_title(season: Season, lang: str) -> str:
+    return season.name or t(lang, "season.default_name", number=season.number)
+
+
+async def find_season(seasons: Seasons, guild_id: int, number: int | None) -> Season:
+    season = await seasons.get(guild_id, number)
+    if season is None:
+        if number is None:
+            raise SeasonError("no_season")
+        raise SeasonError("unknown_season", number=number)
+    return season
+
+
+def day(ms: int) -> str:
+    return f"<t:{ms // 1000}:d>"
+
+
+# -- the leaderboard ---------------------------------------------------------------------------
+
+
+def board_value(player: PlayerRecord, sort: str, min_matches: int = 0) -> str:
+    """The sorted-by value; the rating is the display rating, ``?`` while provisional."""
+    if sort == "wins":
+        return str(player.wins)
+    if sort == "winrate":
+        return f"{player.win_rate:.0%}"
+    if sort == "score":
+        return f"{player.mean_score:.1f}"
+    return rating_text(player.ordinal, player.provisional(min_matches))
+
+
+def board_line(line: BoardLine, sort: str, lang: str, min_matches: int = 0) -> str:
+    p = line.player
+    return t(
+        lang,
+        "lb.line",
+        position=f"{line.position}." if line.position is not None else "–",
+        name=escape_markdown(p.name),
+        value=board_value(p, sort, min_matches),
+        matches=p.matches,
+        wins=p.wins,
+    )
+
+
+def board_message(board: Board, lang: str) -> tuple[discord.Embed, discord.ui.View]:
+    season = board.season
+    head = [t(lang, "lb.sorted", by=t(lang, f"lb.sort.{board.sort}"))]
+    if not season.current and season.ended_at is not None:
+        head.append(t(lang, "lb.frozen", date=day(season.ended_at)))
+    need = season.min_matches
+    body = [board_line(line, board.sort, lang, need) for line in board.lines]
+    if not body:
+        body = [t(lang, "lb.empty")]
+    embed = discord.Embed(
+        title=t(lang, "lb.title", season=escape_markdown(season_title(season, lang))),
+        description="\n".join([*head, "", *body])[:4000],
+        colour=discord.Colour.gold(),
+    )
+    if board.me is not None:
+        embed.add_field(
+            name=t(lang, "lb.me", name=escape_markdown(board.me.player.name))[:256],
+            value=board_line(board.me, board.sort, lang, need)[:1024],
+            inline=False,
+        )
+    embed.set_footer(
+        text=t(
+            lang,
+            "lb.footer",
+            page=board.page + 1,
+            pages=board.pages,
+            total=board.total,
+            ranked=board.ranked,
+            min=season.min_matches,
+        )
+    )
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        LeaderboardButton(
+            season.id,
+            max(0, board.page - 1),
+            board.sort,
+            t(lang, "lb.prev"),
+            disabled=board.page == 0,
+        ).item
+    )
+    view.add_item(
+        LeaderboardButton(
+            season.id,
+            board.page + 1,
+            board.sort,
+            t(lang, "lb.next"),
+            disabled=board.page + 1 >= board.pages,
+        ).item
+    )
+    return embed, view
+
+
+class LeaderboardButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"tamalou:lb:(?P<season>[0-9]{1,18}):(?P<page>[0-9]{1,6})\.(?P<sort>[a-z]{3,8})",
+):
+    """Previous / Next: ``tamalou:lb:<season id>:<page>.<sort>``."""
+
+    def __init__(
+        self, season_id: int, page: int, sort: str, label: str = "", disabled: bool = False
+    ) -> None:
+        self.season_id, self.page, self.sort = season_id, page, sort
+        super().__init__(
+            discord.ui.Button(
+                label=label or None,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"tamalou:lb:{season_id}:{page}.{sort}",
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LeaderboardButton:
+        return cls(int(match["season"]), int(match["page"]), match["sort"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        lang = lang_of(interaction.locale)
+        try:
+            bot = bot_of(interaction)
+            season = await bot.seasons.by_id(self.season_id)
+            if season is None or season.guild_id != interaction.guild_id or self.sort not in SORTS:
+                raise TableError("bad_button")
+            board = await bot.seasons.leaderboard(season, self.sort, self.page, interaction.user.id)
+            embed, view = board_message(board, await bot.guild_language(season.guild_id))
+            await interaction.response.edit_message(embed=embed, view=frozen_view(view))
+        except TableError as exc:
+            await reply(interaction, t(lang, f"err.{exc.reason}", **exc.detail))
+        except Exception:
+            log.exception("leaderboard button %s failed", self.custom_id)
+            await reply(interaction, t(lang, "err.unexpected"))
+
+
+SORT_CHOICES = [app_commands.Choice(name=ls(s, f"lb.sort.{s}"), value=s) for s in SORTS]
+
+
+@tamalou_group.command(
+    name=ls("leaderboard", "cmd.leaderboard"),
+    description=ls("The season's leaderboard", "cmd.leaderboard.desc"),
+)
+@app_commands.describe(
+    season=ls("Season number (default: the current season)", "opt.season"),
+    by=ls("Sort by (default: rating)", "opt.by"),
+)
+@app_commands.choices(by=SORT_CHOICES)
+@app_commands.rename(season=ls("season", "optname.season"), by=ls("by", "optname.by"))
+async def cmd_leaderboard(
+    interaction: discord.Interaction,
+    season: app_commands.Range[int, 1, 100_000] | None = None,
+    by: str = "rating",
+) -> None:
+    bot = bot_of(interaction)
+    guild_id = guild_of(interaction)
+    found = await find_season(bot.seasons, guild_id, season)
+    board = await bot.seasons.leaderboard(found, by, 0, interaction.user.id)
+    embed, view = board_message(board, await bot.guild_language(guild_id))
+    await interaction.response.send_message(embed=embed, view=frozen_view(view))
+
+
+# -- stats -----------------------------------------------------------------------------------
+
+
+def card_embed(card: PlayerCard, display_name: str, lang: str) -> discord.Embed:
+    p = card.player
+    season = card.season
+    if card.position is not None:
+        standing = t(lang, "stats.position", position=card.position, ranked=card.ranked)
+    else:
+        standing = t(lang, "stats.unranked", matches=p.matches, min=season.min_matches)
+    embed = discord.Embed(
+        title=t(
+            lang,
+            "stats.title",
+            name=escape_markdown(display_name),
+            season=escape_markdown(season_title(season, lang)),
+        )[:256],
+        description=standing,
+        colour=discord.Colour.blurple(),
+    )
+    best = "—" if p.best_round is None else f"{p.best_round:g}"
+    fields = [
+        # the display rating only: players never see mu or sigma
+        ("stats.rating", f"**{rating_text(p.ordinal, card.provisional)}**"),
+        (
+            "stats.matches",
+            t(
+                lang,
+                "stats.matches.value",
+                matches=p.matches,
+                wins=p.wins,
+                rate=f"{p.win_rate:.0%}",
+                rank=f"{p.mean_rank:.2f}",
+            ),
+        ),
+        ("stats.rounds", t(lang, "stats.rounds.value", rounds=p.rounds, won=p.rounds_won)),
+        (
+            "stats.scores",
+            t(
+                lang,
+                "stats.scores.value",
+                total=f"{p.score_sum:g}",
+                mean=f"{p.mean_score:.1f}",
+                best=best,
+            ),
+        ),
+        ("stats.calls", t(lang, "stats.calls.value", right=p.calls_right, wrong=p.calls_wrong)),
+        ("stats.doubles", t(lang, "stats.doubles.value", made=p.doubles, missed=p.doubles_missed)),
+    ]
+    for key, value in fields:
+        embed.add_field(name=t(lang, key), value=value, inline=True)
+    return embed
+
+
+@tamalou_group.command(
+    name=ls("stats", "cmd.stats"),
+    description=ls("A member's season card", "cmd.stats.desc"),
+)
+@app_commands.describe(
+    member=ls("Whose card (default: yours)", "opt.member"),
+    season=ls("Season number (default: the current season)", "opt.season"),
+)
+@app_commands.rename(member=ls("member", "optname.member"), season=ls("season", "optname.season"))
+async def cmd_stats(
+    interaction: discord.Interaction,
+    member: discord.Member | None = None,
+    season: app_commands.Range[int, 1, 100_000] | None = None,
+) -> None:
+    bot = bot_of(interaction)
+    guild_id = guild_of(interaction)
+    target = member or interaction.user
+    found = await find_season(bot.seasons, guild_id, season)
+    card = await bot.seasons.card(found, target.id)
+    if card is None:
+        raise SeasonError("no_record", name=target.display_name)
+    lang = await bot.guild_language(guild_id)
+    await interaction.response.defer()  # the first chart may take a moment
+    embed = card_embed(card, target.display_name, lang)
+    kwargs: dict[str, Any] = {"embed": embed}
+    if card.ratings:
+        png = await asyncio.to_thread(
+            rating_chart,
+            card.ratings,
+            t(lang, "stats.chart.title", name=target.display_name),
+            t(lang, "stats.chart.x"),
+            t(lang, "stats.chart.y"),
+        )
+        embed.set_image(url=f"attachment://{CHART_FILE}")
+        kwargs["file"] = discord.File(io.BytesIO(png), filename=CHART_FILE)
+    await interaction.followup.send(**kwargs)
+
+
+# -- season management (Manage Server) ---------------------------------------------------------
+
+season_group = app_commands.Group(
+    name=ls("season", "cmd.season"),
+    description=ls("Seasons of this server (Manage Server)", "cmd.season.desc"),
+    parent=tamalou_group,
+)
+
+
+@season_group.command(
+    name=ls("start", "cmd.season.start"),
+    description=ls("End the current season and start a new one", "cmd.season.start.desc"),
+)
+@app_commands.describe(
+    name=ls("Name of the new season", "opt.season_name"),
+    min_matches=ls("Matches needed to be ranked (default: as before)", "opt.min_matches"),
+)
+@app_commands.checks.has_permissions(manage_guild=True)
+@app_commands.rename(
+    name=ls("name", "optname.name"), min_matches=ls("min_matches", "optname.min_matches")
+)
+async def cmd_season_start(
+    interaction: discord.Interaction,
+    name: app_commands.Range[str, 1, 60],
+    min_matches: app_commands.Range[int, 1, 100] | None = None,
+) -> None:
+    bot = bot_of(interaction)
+    guild_id = guild_of(interaction)
+    ended, fresh = await bot.seasons.start(guild_id, name.strip() or None, min_matches)
+    await announce(interaction, ended, fresh)
+
+
+@season_group.command(
+    name=ls("end", "cmd.season.end"),
+    description=ls("Freeze the current season's board and start the next", "cmd.season.end.desc"),
+)
+@app_commands.checks.has_permissions(manage_guild=True)
+async def cmd_season_end(interaction: discord.Interaction) -> None:
+    bot = bot_of(interaction)
+    ended, fresh = await bot.seasons.end(guild_of(interaction))
+    await announce(interaction, ended, fresh)
+
+
+async def announce(interaction: discord.Interaction, ended: Season | None, fresh: Season) -> None:
+    """A public message: the season that ended (its board is frozen) and the new one."""
+    lang = await bot_of(interaction).guild_language(fresh.guild_id)
+    lines = []
+    if ended is not None:
+        lines.append(t(lang, "season.ended", season=escape_markdown(season_title(ended, lang))))
+    lines.append(
+        t(
+            lang,
+            "season.started",
+            season=escape_markdown(season_title(fresh, lang)),
+            number=fresh.number,
+            min=fresh.min_matches,
+        )
+    )
+    await reply(interaction, "\n".join(lines), ephemeral=False)
+
+
+@season_group.command(
+    name=ls("list", "cmd.season.list"),
+    description=ls("Every season of this server", "cmd.season.list.desc"),
+)
+@app_commands.checks.has_permissions(manage_guild=True)
+async def cmd_season_list(interaction: discord.Interaction) -> None:
+    bot = bot_of(interaction)
+    lang = lang_of(interaction.locale)
+    found = await bot.seasons.in_guild(guild_of(interaction))
+    if not found:
+        raise SeasonError("no_season")
+    lines = []
+    for s in reversed(found[-25:]):
+        key = "season.list.current" if s.current else "season.list.ended"
+        lines.append(
+            t(
+                lang,
+                key,
+                number=s.number,
+                season=escape_markdown(season_title(s, lang)),
+                matches=s.matches,
+                start=day(s.started_at),
+                end=day(s.ended_at or s.started_at),
+            )
+        )
+    embed = discord.Embed(
+        title=t(lang, "season.list.title"),
+        description="\n".join(lines)[:4000],
+        colour=discord.Colour.gold(),
+    )
+    await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+@season_group.command(
+    name=ls("export", "cmd.season.export"),
+    description=ls("The season as a CSV file", "cmd.season.export.desc"),
+)
+@app_commands.describe(season=ls("Season number (default: the current season)", "opt.season"))
+@app_commands.checks.has_permissions(manage_guild=True)
+@app_commands.rename(season=ls("season", "optname.season"))
+async def cmd_season_export(
+    interaction: discord.Interaction,
+    season: app_commands.Range[int, 1, 100_000] | None = None,
+) -> None:
+    bot = bot_of(interaction)
+    lang = lang_of(interaction.locale)
+    guild_id = guild_of(interaction)
+    found = await find_season(bot.seasons, guild_id, season)
+    text = await bot.seasons.export_csv(found)
+    file = discord.File(
+        io.BytesIO(text.encode("utf-8")), filename=f"tamalou-season-{found.number}.csv"
+    )
+    await interaction.response.send_message(
+        t(lang, "season.exported", season=escape_markdown(season_title(found, lang))),
+        file=file,
+        ephemeral=True,
+    )

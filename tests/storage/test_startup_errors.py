@@ -1,0 +1,88 @@
+"""A database the bot cannot use at start says what is wrong and what to do (issue 10).
+
+No raw driver traceback: a typed :class:`StorageError` whose text names the database, the
+problem and the remedy, raised by ``Storage.open()``; ``python -m bot.storage`` prints it
+in one line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.storage import Storage, StorageError
+from tests.storage.backends import free_port, server_url
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def corrupt(path: Path) -> None:
+    path.write_bytes(b"this is no database, just some bytes. " * 200)
+
+
+async def test_a_corrupt_file_is_named_with_what_to_do(tmp_path: Path) -> None:
+    db = tmp_path / "tamalou.sqlite3"
+    corrupt(db)
+    with pytest.raises(StorageError) as err:
+        await Storage(db).open()
+    text = str(err.value)
+    assert not isinstance(err.value, sqlite3.Error)
+    assert str(db) in text and "corrupt" in text
+    assert "Restore it from a backup" in text and "TAMALOU_DB" in text
+
+
+async def test_a_read_only_file_fails_at_start_not_at_the_first_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite opens a file the process may not write read-only: found at open()."""
+    db = tmp_path / "tamalou.sqlite3"
+    storage = Storage(db)
+    await storage.open()  # a good database, migrated
+    await storage.close()
+    real_connect = aiosqlite.connect
+
+    def read_only(path: str, **kwargs: object) -> aiosqlite.Connection:
+        # the fault: the file opens read-only, as for a user without write permission
+        return real_connect(f"file:{path}?mode=ro", uri=True, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(aiosqlite, "connect", read_only)
+    with pytest.raises(StorageError) as err:
+        await Storage(db).open()
+    text = str(err.value)
+    assert str(db) in text and "read-only" in text and "write access" in text
+
+
+def test_the_command_prints_one_clear_line_for_a_corrupt_file(tmp_path: Path) -> None:
+    db = tmp_path / "bad.sqlite3"
+    corrupt(db)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.storage", "migrate", str(db)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"error: The database {db} is corrupt")
+
+
+async def test_an_unreachable_postgresql_is_named_with_what_to_do() -> None:
+    url = f"postgresql://tamalou@127.0.0.1:{free_port()}/nothing"
+    with pytest.raises(StorageError) as err:
+        await Storage(url, busy_timeout_ms=500).open()
+    text = str(err.value)
+    assert "Cannot reach PostgreSQL at postgresql://tamalou@127.0.0.1" in text
+    assert "TAMALOU_DB" in text
+
+
+async def test_a_missing_postgresql_database_is_named_with_what_to_do() -> None:
+    url = server_url("no_such_database")
+    with pytest.raises(StorageError) as err:
+        await Storage(url).open()
+    assert "does not exist" in str(err.value) and "createdb" in str(err.value)
