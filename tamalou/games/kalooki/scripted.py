@@ -62,3 +62,23 @@ def forced_game(
     r.live = True
     _start_turn(game, first, at, [])
     return game
+
+
+def place_melds(game: Game, melds: Sequence[tuple[int, int, Sequence[str]]]) -> None:
+    """Put melds on the table as if laid earlier in the round: (owner, kind, card codes),
+    a run lowest first. Their owners count as laid down; the first owner laid down first."""
+    from tamalou.games.kalooki.melds import normalize
+    from tamalou.games.kalooki.state import Meld
+
+    r = game.round
+    for owner, kind, codes in melds:
+        ordered, low = normalize(kind, [card(c) for c in codes])
+        for c in ordered:
+            if c in r.pile:
+                r.pile.remove(c)  # the card was left over in the pile: it is on the table now
+            elif any(c in s.hand for s in r.seats) or c in r.discard:
+                raise ValueError(f"card {c} is already dealt")
+        r.melds.append(Meld(owner, kind, ordered, low if kind == 4 else 0))
+        r.seats[owner].laid_down = True
+        if r.first_down is None:
+            r.first_down = owner
