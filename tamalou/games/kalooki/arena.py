@@ -29,9 +29,11 @@ def play_match(
     step_ms: int = 700,
     max_steps: int = 200_000,
     timings: list[float] | None = None,
+    record: list[A.Action] | None = None,
 ) -> Game:
     """A whole match between AI players (one per level, seat order), every player fed its
-    own stream; the clock passes ``step_ms`` whenever nobody acts."""
+    own stream; the clock passes ``step_ms`` whenever nobody acts. Every applied action is
+    appended to ``record`` when given."""
     n = len(levels)
     game, events = new_game(rules, n, seed, 0, [True] * n)
     players = [make_player(level, i, rules, seed) for i, level in enumerate(levels)]
@@ -43,9 +45,13 @@ def play_match(
             break
         due = next_deadline(game)
         if game.round.phase == "over":
-            events = apply(game, A.NextRound(0, at))
+            applied: A.Action | None = A.NextRound(0, at)
         elif due is not None and due <= at:
-            events = apply(game, A.Tick(at))
+            applied = A.Tick(at)
+        else:
+            applied = None
+        if applied is not None:
+            events = apply(game, applied)
         else:
             events = []
             current = game.round.current
@@ -63,10 +69,13 @@ def play_match(
                     events = apply(game, action)
                 except IllegalAction:
                     continue
+                applied = action
                 break
             if not events:
                 at += step_ms
                 continue
+        if record is not None and applied is not None:
+            record.append(applied)
         for i, p in enumerate(players):
             p.observe(stream_for(events, i))
         at += 50

@@ -13,7 +13,7 @@ import time
 
 from tamalou.core.errors import IllegalAction
 from tamalou.games.kalooki import actions as A
-from tamalou.games.kalooki.engine import apply, legal_actions, new_game, next_deadline
+from tamalou.games.kalooki.engine import _deal, apply, legal_actions, new_game, next_deadline
 from tamalou.games.kalooki.rules import PRESETS
 from tamalou.games.kalooki.state import Game
 
@@ -68,7 +68,9 @@ def main(argv: list[str] | None = None) -> None:
     start = time.perf_counter()
     for i in range(args.rounds):
         game, _ = new_game(rules, args.players, f"bench:{args.seed}:{i}")
-        game.round.round_no = 1 + i % len(rules.rounds)  # every contract, the long hands too
+        index = i % len(rules.rounds)  # every contract, the long hands too
+        if index:
+            _deal(game, index, game.round.dealer, 1, 0, [])
         total += play_round(game, rng)
         voids += game.voids
     elapsed = time.perf_counter() - start

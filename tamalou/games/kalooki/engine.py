@@ -127,7 +127,10 @@ def abandoned(game: Game) -> bool:
     """K-K4: every human player is away: the match is abandoned, no result."""
     if game.over:
         return False
-    humans = [s for s in game.round.seats if not s.is_ai]
+    seats = game.round.seats
+    if not any(s.away for s in seats):
+        return False  # the usual case, asked at every action
+    humans = [s for s in seats if not s.is_ai]
     return bool(humans) and all(s.away for s in humans)
 
 

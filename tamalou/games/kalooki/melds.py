@@ -204,35 +204,50 @@ def candidate_runs(
 ) -> list[list[int]]:
     """Runs of ``length`` the hand can make with at most ``jokers`` jokers, lowest first."""
     joker_cards = [c for c in hand if c % DECK >= 52][:jokers]
-    by_suit: dict[int, dict[int, int]] = {}
+    nj = len(joker_cards)
+    masks = [0, 0, 0, 0]  # run positions held, by suit (bit p = position p)
     for c in hand:
-        if c % DECK < 52:
-            s = c % DECK // 13
-            if s in skip_suits:
-                continue
-            slots = by_suit.setdefault(s, {})
-            for p in positions(c):
-                slots.setdefault(p, c)
+        index = c % DECK
+        if index < 52:
+            r = index % 13
+            masks[index // 13] |= _ACE_BITS if r == 0 else 2 << r
     out: list[list[int]] = []
-    for s in sorted(by_suit):
-        slots = by_suit[s]
-        if len(slots) < 2:
+    window = (1 << length) - 1
+    need = max(2, length - nj)
+    for s in range(4):
+        mask = masks[s]
+        held = mask.bit_count() - (1 if mask & _ACE_BITS == _ACE_BITS else 0)
+        if held < need or s in skip_suits:
+            continue  # the usual case: too few cards of the suit
+        lows = [
+            low for low in range(1, 16 - length) if ((mask >> low) & window).bit_count() >= need
+        ]
+        if not lows:
             continue
-        for low in range(1, 16 - length):
+        slots: dict[int, int] = {}
+        for c in hand:
+            index = c % DECK
+            if index < 52 and index // 13 == s:
+                for p in positions(c):
+                    slots.setdefault(p, c)
+        for low in lows:
             run: list[int] = []
             used = 0
             for p in range(low, low + length):
                 found = slots.get(p)
                 if found is None:
-                    if used >= len(joker_cards) or (run and is_joker(run[-1])):
+                    if run and is_joker(run[-1]):
                         break
                     found = joker_cards[used]
                     used += 1
                 run.append(found)
             else:
-                if len(set(run)) == length and sum(1 for c in run if not is_joker(c)) >= 2:
+                if len(set(run)) == length:
                     out.append(run)
     return out
+
+
+_ACE_BITS = (1 << 1) | (1 << 14)
 
 
 def find_contract(
@@ -245,58 +260,75 @@ def find_contract(
     """
     sets_needed = sum(1 for k in contract if k == SET)
     runs_needed = len(contract) - sets_needed
-    set_options = candidate_sets(hand, jokers=1)
-    run_options = candidate_runs(hand, jokers=2)
-    result: list[tuple[int, list[int]]] | None = None
+    set_options = candidate_sets(hand, jokers=1) if sets_needed else []
+    if len(set_options) < sets_needed:
+        return None  # K-M6: the sets need as many different ranks
+    run_options = candidate_runs(hand, jokers=2) if runs_needed else []
+    run_suits = len({_key(RUN, r) for r in run_options})
+    if run_suits < runs_needed and runs_needed < 3:
+        return None  # K-M6: the runs need as many different suits (no K-M7 without three)
+    if run_suits >= runs_needed:
+        found = _search(hand, sets_needed, set_options, runs_needed, run_options, [], budget)
+        if found is not None:
+            return found
+    if runs_needed >= 3:  # K-M7: one complete run for three "4"s
+        for run in candidate_runs(hand, jokers=4, length=MAX_RUN):
+            rest = [r for r in run_options if not set(r) & set(run)]
+            found = _search(
+                hand, sets_needed, set_options, runs_needed - 3, rest, [(RUN, run)], budget
+            )
+            if found is not None:
+                return found
+    return None
+
+
+def _search(
+    hand: Sequence[int],
+    sets_needed: int,
+    set_options: list[list[int]],
+    runs_needed: int,
+    run_options: list[list[int]],
+    start: list[tuple[int, list[int]]],
+    budget: int,
+) -> list[tuple[int, list[int]]] | None:
+    options = [(SET, m, _key(SET, m), frozenset(m)) for m in set_options]
+    first_run = len(options)
+    options += [(RUN, m, _key(RUN, m), frozenset(m)) for m in run_options]
+    chosen = list(start)
+    used: set[int] = {c for _, m in start for c in m}
+    keys: set[tuple[int, int]] = {(k, _key(k, m)) for k, m in start}
     nodes = 0
 
-    def search(
-        need_sets: int,
-        need_runs: int,
-        start: int,
-        used: set[int],
-        chosen: list[tuple[int, list[int]]],
-    ) -> bool:
-        nonlocal nodes, result
+    def search(need_sets: int, need_runs: int, begin: int) -> bool:
+        nonlocal nodes
         nodes += 1
         if nodes > budget:
             return False
         if need_sets == 0 and need_runs == 0:
-            if len(used) < len(hand):  # K-T5: a card must stay for the discard
-                rest = [c for c in hand if c not in used]
-                if any(not is_joker(c) for c in rest):
-                    result = list(chosen)
-                    return True
-            return False
-        options = set_options if need_sets else run_options
-        kind = SET if need_sets else RUN
-        taken = {_key(kind, m) for k, m in chosen if k == kind}
-        for i in range(start, len(options)):
-            meld = options[i]
-            if used.intersection(meld) or _key(kind, meld) in taken:
+            # K-T5: a natural card must stay for the discard
+            return any(c not in used and not is_joker(c) for c in hand)
+        if need_sets == 0 and begin < first_run:
+            begin = first_run
+        end = first_run if need_sets else len(options)
+        for i in range(begin, end):
+            kind, meld, key, cards = options[i]
+            if (kind, key) in keys or not used.isdisjoint(cards):
                 continue
             chosen.append((kind, meld))
-            used.update(meld)
+            used.update(cards)
+            keys.add((kind, key))
             if need_sets:
-                nxt = i + 1 if need_sets > 1 else 0  # the runs' options start over
-                found = search(need_sets - 1, need_runs, nxt, used, chosen)
+                found = search(need_sets - 1, need_runs, i + 1)
             else:
-                found = search(0, need_runs - 1, i + 1, used, chosen)
-            used.difference_update(meld)
-            chosen.pop()
+                found = search(0, need_runs - 1, i + 1)
             if found:
                 return True
+            chosen.pop()
+            used.difference_update(cards)
+            keys.discard((kind, key))
         return False
 
-    if search(sets_needed, runs_needed, 0, set(), []):
-        return result
-    if runs_needed >= 3:  # K-M7: one complete run for three "4"s
-        for run in candidate_runs(hand, jokers=4, length=MAX_RUN):
-            run_options = [r for r in candidate_runs(hand, jokers=2) if not set(r) & set(run)]
-            nodes = 0
-            if search(sets_needed, runs_needed - 3, 0, set(run), [(RUN, run)]):
-                return result
-    return None
+    return chosen if search(sets_needed, runs_needed, 0) else None
 
 
 def _key(kind: int, meld: Sequence[int]) -> int:

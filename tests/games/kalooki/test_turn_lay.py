@@ -6,6 +6,7 @@ import pytest
 
 from tamalou.core.errors import IllegalAction
 from tamalou.games.kalooki import actions as A
+from tamalou.games.kalooki import events as E
 from tamalou.games.kalooki.codec import game_to_dict
 from tamalou.games.kalooki.engine import legal_actions
 from tamalou.games.kalooki.rules import KALOOKI, RUN, SET
@@ -58,7 +59,8 @@ def test_k_t5_a_lay_must_leave_a_non_joker() -> None:
     g = forced_game([["9h", "JK"], ["4c", "5d"]], pile=["JK@1"], first=0)
     place_melds(g, [(0, SET, ["9c", "9s", "9d"])])
     play(g, A.Draw(0, T))
-    assert not any(a.kind == "lay_off" and a.card == card("9h") for a in legal_actions(g, 0, T))
+    offs = [a for a in legal_actions(g, 0, T) if isinstance(a, A.LayOff)]
+    assert not any(a.card == card("9h") for a in offs)
     with pytest.raises(IllegalAction, match="keep_a_card"):
         play(g, A.LayOff(0, card("9h"), 0, "high", T))
 
@@ -73,7 +75,8 @@ def test_k_t5_an_all_joker_hand_ends_the_turn_or_goes_out_on_own_melds() -> None
         play(g, A.LayOff(0, card("JK"), 1, "high", T))
     play(g, A.LayOff(0, card("JK"), 0, "high", T))
     events = play(g, A.LayOff(0, card("JK@1"), 0, "high", T))
-    assert events[-1].kind == "round_ended" and events[-1].out == 0  # K-E1
+    ended = events[-1]
+    assert isinstance(ended, E.RoundEnded) and ended.out == 0  # K-E1
 
 
 def test_k_l1_the_lay_down_is_one_action_with_exactly_the_contract() -> None:
