@@ -32,9 +32,11 @@ class TakeDiscard:
 
 @dataclass(slots=True, unsafe_hash=True)
 class Call:
-    """K-CL1: claim the live discard top out of turn."""
+    """K-CL1: claim the live discard top out of turn. ``card`` names the discard the player
+    saw (the bot fills it in): a call on a card that is no longer the live top is too late."""
 
     player: int
+    card: int | None = None
     at: int = 0
     kind: ClassVar[str] = "call"
 

@@ -365,6 +365,8 @@ def _call(game: Game, a: A.Call, at: int, ev: Events) -> None:
     if reason is not None:
         raise IllegalAction(reason)
     r = game.round
+    if a.card is not None and a.card != r.discard[-1]:
+        raise IllegalAction("too_late")  # that card was taken; this is another one
     if r.seats[r.current].laid_down:
         _allow_call(game, a.player, True, at, ev)  # K-CL6
         return
@@ -685,7 +687,9 @@ def legal_actions(game: Game, player: int, at: int | None = None) -> list[A.Acti
     if r.phase == "over":
         return [A.NextRound(player, at)]
     if player != r.current:
-        return [A.Call(player, at)] if call_refusal(game, player) is None else []
+        if call_refusal(game, player) is None:
+            return [A.Call(player, r.discard[-1], at)]
+        return []
     if r.stage == "draw":
         if r.pending_call is None and at < r.draw_at:
             return []

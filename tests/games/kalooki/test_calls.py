@@ -21,26 +21,26 @@ def test_k_cl1_who_may_call() -> None:
     # seat 0 plays first; the dealer (seat 3) "discarded" the up-card 7s (K-S3)
     g = forced_game(HANDS, pile=["Ah", "Ad"], discard=["7s"], first=0)
     place_melds(g, [(2, SET, ["9c", "9s", "9h"])])
-    assert legal_actions(g, 1, 100) == [A.Call(1, 100)]
+    assert legal_actions(g, 1, 100) == [A.Call(1, card("7s"), 100)]
     with pytest.raises(IllegalAction, match="your_turn"):
-        play(g, A.Call(0, 100))
+        play(g, A.Call(0, at=100))
     with pytest.raises(IllegalAction, match="laid_down"):
-        play(g, A.Call(2, 100))
+        play(g, A.Call(2, at=100))
     with pytest.raises(IllegalAction, match="own_discard"):
-        play(g, A.Call(3, 100))  # the dealer discarded the up-card
+        play(g, A.Call(3, at=100))  # the dealer discarded the up-card
     g.round.seats[1].calls = 3
     with pytest.raises(IllegalAction, match="call_limit"):
-        play(g, A.Call(1, 100))
+        play(g, A.Call(1, at=100))
 
 
 def test_k_cl2_a_discard_is_live_until_the_draw_and_dead_once_uncovered() -> None:
     g = forced_game(HANDS[:3], pile=["Ah", "Ad", "As"], discard=["5s", "7s"], first=0)
     play(g, A.Draw(0, T))
     with pytest.raises(IllegalAction, match="too_late"):
-        play(g, A.Call(1, T + 1))
+        play(g, A.Call(1, at=T + 1))
     # uncovered by a call: dead, the current player may not take it, nobody may call it
     g = forced_game(HANDS[:3], pile=["Ah", "Ad", "As"], discard=["5s", "7s"], first=0)
-    play(g, A.Call(1, 100))
+    play(g, A.Call(1, at=100))
     play(g, A.Draw(0, 200))  # allows the call, then draws
     assert g.round.discard == [card("5s")] and not g.round.live
     assert not any(a.kind == "take_discard" for a in legal_actions(g, 0, T))
@@ -49,16 +49,16 @@ def test_k_cl2_a_discard_is_live_until_the_draw_and_dead_once_uncovered() -> Non
 def test_k_cl3_the_first_call_applied_wins_later_ones_are_too_late() -> None:
     # the platform applies calls in interaction-time order; the engine keeps the first
     g = forced_game(HANDS, pile=["Ah", "Ad"], discard=["7s"], first=0)
-    play(g, A.Call(2, 100))
+    play(g, A.Call(2, at=100))
     with pytest.raises(IllegalAction, match="too_late"):
-        play(g, A.Call(1, 100))
+        play(g, A.Call(1, at=100))
     assert g.round.pending_call == 2
     assert view(g, 0, 100).legal == ["draw", "take_discard"]  # allow or refuse
 
 
 def test_k_cl4_allow_gives_the_caller_the_card_and_a_penalty_card() -> None:
     g = forced_game(HANDS, pile=["Ah", "Ad"], discard=["7s"], first=0)
-    play(g, A.Call(1, 100))
+    play(g, A.Call(1, at=100))
     events = play(g, A.Draw(0, 200))
     assert kinds(events) == [
         "call_allowed",
@@ -76,7 +76,7 @@ def test_k_cl4_allow_gives_the_caller_the_card_and_a_penalty_card() -> None:
 
 def test_k_cl4_refuse_takes_the_discard_as_the_draw_and_the_call_does_not_count() -> None:
     g = forced_game(HANDS, pile=["Ah", "Ad"], discard=["7s"], first=0)
-    play(g, A.Call(1, 100))
+    play(g, A.Call(1, at=100))
     events = play(g, A.TakeDiscard(0, 200))
     assert kinds(events) == ["call_refused", "drew"]
     assert card("7s") in g.round.seats[0].hand and g.round.seats[1].calls == 0
@@ -85,7 +85,7 @@ def test_k_cl4_refuse_takes_the_discard_as_the_draw_and_the_call_does_not_count(
 def test_k_cl5_a_fourth_allowed_call_is_refused() -> None:
     g = forced_game(HANDS, pile=["Ah", "Ad"], discard=["7s"], first=0)
     g.round.seats[1].calls = 2
-    play(g, A.Call(1, 100))
+    play(g, A.Call(1, at=100))
     play(g, A.Draw(0, 200))
     assert g.round.seats[1].calls == 3
     play(g, A.Discard(0, card("2c"), 300))
@@ -94,13 +94,13 @@ def test_k_cl5_a_fourth_allowed_call_is_refused() -> None:
     play(g, A.Draw(2, 2 * T))
     play(g, A.Discard(2, card("8c"), 2 * T))  # seat 1 is neither current nor discarder
     with pytest.raises(IllegalAction, match="call_limit"):  # K-X1: no 50-point fine, refused
-        play(g, A.Call(1, T + 10))
+        play(g, A.Call(1, at=T + 10))
 
 
 def test_k_cl6_a_laid_down_current_player_allows_at_once() -> None:
     g = forced_game(HANDS, pile=["Ah", "Ad"], discard=["7s"], first=0)
     place_melds(g, [(0, SET, ["9c", "9s", "9h"])])
-    events = play(g, A.Call(1, 100))
+    events = play(g, A.Call(1, at=100))
     assert kinds(events) == ["call_allowed", "penalty_card"]
     assert isinstance(events[0], E.CallAllowed) and events[0].automatic
     assert card("7s") in g.round.seats[1].hand
@@ -110,3 +110,14 @@ def test_k_cl_q2_two_players_never_call() -> None:
     g = forced_game(HANDS[:2], pile=["Ah"], discard=["7s"], first=0)
     assert legal_actions(g, 1, 100) == []
     assert g.round.draw_at == 0  # K-K2: nobody may call, no window
+
+
+def test_k_cl2_a_late_call_naming_a_card_already_taken_is_too_late() -> None:
+    # the call was meant for 7s; by the time it is applied a new card is on the discard
+    g = forced_game(HANDS[:3], pile=["Ah", "Ad"], discard=["7s"], first=0)
+    play(g, A.Draw(0, T))
+    play(g, A.Discard(0, card("2c"), T))
+    with pytest.raises(IllegalAction, match="too_late"):
+        play(g, A.Call(2, card("7s"), T + 1))
+    play(g, A.Call(2, card("2c"), T + 2))
+    assert g.round.pending_call == 2

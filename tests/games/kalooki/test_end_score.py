@@ -70,7 +70,7 @@ def test_k_e2_a_penalty_card_from_an_empty_pile_counts_too() -> None:
     hands = [["2c", "3c"], ["4c", "5c"], ["6c", "7c"]]
     g = forced_game(hands, discard=["6h", "7h", "8h"], first=0)
     g.round.pile = []
-    play(g, A.Call(1, 100))
+    play(g, A.Call(1, at=100))
     events = play(g, A.Draw(0, 200))
     assert kinds(events)[:3] == ["call_allowed", "reshuffled", "reshuffle_order"]
     assert "penalty_card" in kinds(events)

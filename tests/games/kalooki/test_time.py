@@ -39,7 +39,7 @@ def test_k_k2_the_call_window_holds_the_draw_for_three_seconds() -> None:
     assert legal_actions(g, 0, 2_999) == []
     with pytest.raises(IllegalAction, match="call_window"):
         play(g, A.Draw(0, 2_999))
-    play(g, A.Call(1, 5_000))  # calls stay open after the window, until the draw
+    play(g, A.Call(1, at=5_000))  # calls stay open after the window, until the draw
     assert g.round.pending_call == 1
 
 
@@ -65,7 +65,7 @@ def test_k_k3_timeout_with_a_joker_drawn_discards_the_highest_point_card() -> No
 
 def test_k_k3_timeout_allows_a_pending_call() -> None:
     g = forced_game(HANDS, pile=["Qh", "Qs"], discard=["7s"], first=0)
-    play(g, A.Call(1, 100))  # seat 2 dealt, so discarded the up-card
+    play(g, A.Call(1, at=100))  # seat 2 dealt, so discarded the up-card
     events = play(g, A.Tick(93_000))
     assert kinds(events)[:2] == ["call_allowed", "penalty_card"]
     assert card("7s") in g.round.seats[1].hand

@@ -118,7 +118,7 @@ def test_k_l3_once_laid_down_no_discard_taken_and_no_call() -> None:
     with pytest.raises(IllegalAction, match="laid_down"):
         play(g, A.TakeDiscard(0, T))
     with pytest.raises(IllegalAction, match="laid_down"):
-        play(g, A.Call(2, 100))
+        play(g, A.Call(2, at=100))
 
 
 def test_k_l4_lay_offs_on_anyones_melds_at_the_ends_only() -> None:

@@ -43,24 +43,27 @@ class RandomPlayer:
         return choice
 
 
-def _wants(card: int, hand: Sequence[int]) -> int:
-    """How much ``card`` helps the hand: 2 per meld it completes (a set of 3, a run of 4 from
-    3 in a 4-wide window), 1 per pair or near-run it joins."""
+def _wants(card: int, hand: Sequence[int], contract: Sequence[int] = (3, 4)) -> int:
+    """How much ``card`` helps the hand toward ``contract``: 2 if it completes a meld (a
+    set of 3, a run of 4 from 3 in a 4-wide window), 1 if it joins a pair or a near-run,
+    0 if it is surplus (a fourth of a rank, a duplicate in a run) or of a kind not needed."""
     if is_joker(card):
         return 3
     r, s = rank_of(card), suit_of(card)
-    same_rank = sum(1 for c in hand if not is_joker(c) and rank_of(c) == r and c != card)
-    score = 2 if same_rank >= 2 else same_rank
-    mine = {
-        p for c in hand if not is_joker(c) and suit_of(c) == s and c != card for p in positions(c)
-    }
-    for p in positions(card):
-        for low in range(max(1, p - 3), min(p, 11) + 1):
-            have = sum(1 for q in range(low, low + 4) if q in mine)
-            if have >= 3:
-                return max(score, 2)
-            if have == 2:
-                score = max(score, 1)
+    others = [c for c in hand if c != card and not is_joker(c)]
+    score = 0
+    if 3 in contract:
+        same_rank = sum(1 for c in others if rank_of(c) == r)
+        score = {0: 0, 1: 1, 2: 2}.get(same_rank, 0)
+    if 4 in contract and not any(rank_of(c) == r and suit_of(c) == s for c in others):
+        mine = {p for c in others if suit_of(c) == s for p in positions(c)}
+        for p in positions(card):
+            for low in range(max(1, p - 3), min(p, 11) + 1):
+                have = sum(1 for q in range(low, low + 4) if q in mine)
+                if have >= 3:
+                    return 2
+                if have == 2:
+                    score = max(score, 1)
     return score
 
 
@@ -84,14 +87,15 @@ class HeuristicPlayer:
         pub = seen.public
         hand = seen.hand
         top = pub.discard_top
+        contract = pub.contract
         if "call" in by_kind:
-            if medium and top is not None and _wants(top, hand) >= 2:
+            if medium and top is not None and _wants(top, hand, contract) >= 2:
                 return by_kind["call"][0]
             return None
         if "draw" in by_kind:
             if "take_discard" in by_kind and top is not None:
                 need = 2 if medium else 3
-                if _wants(top, hand) >= need:
+                if _wants(top, hand, contract) >= need:
                     return by_kind["take_discard"][0]
             return by_kind["draw"][0]
         for kind in ("lay_down", "shift_joker", "lay_meld"):
@@ -120,7 +124,8 @@ class HeuristicPlayer:
                     wanted_by_table.update(rank_of(c) for c in m.cards if not is_joker(c))
 
         def cost(a: A.Discard) -> tuple[int, int, int]:
-            keep = _wants(a.card, hand) if not seen.public.seats[seen.seat].laid_down else 0
+            down = seen.public.seats[seen.seat].laid_down
+            keep = 0 if down else _wants(a.card, hand, seen.public.contract)
             risky = 1 if rank_of(a.card) in wanted_by_table else 0
             return (keep, risky, -points(a.card))
 
