@@ -124,14 +124,15 @@ def display_moments(game: Game) -> set[int]:
 
 
 def abandoned(game: Game) -> bool:
-    """K-K4: every human player is away: the match is abandoned, no result."""
+    """K-K4: every human player is away: the match is abandoned, no result. A table of AI
+    players only is abandoned when every seat is away (nobody would ever act again)."""
     if game.over:
         return False
     seats = game.round.seats
     if not any(s.away for s in seats):
         return False  # the usual case, asked at every action
-    humans = [s for s in seats if not s.is_ai]
-    return bool(humans) and all(s.away for s in humans)
+    humans = [s for s in seats if not s.is_ai] or seats
+    return all(s.away for s in humans)
 
 
 def _advance(game: Game, at: int, ev: Events) -> None:

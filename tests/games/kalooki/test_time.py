@@ -113,3 +113,11 @@ def test_k_k4_every_human_away_abandons_the_match() -> None:
     g = forced_game(HANDS[:2], pile=["Ah"], discard=["7s"], first=0, ai=[False, True])
     g.round.seats[0].away = True
     assert abandoned(g)
+
+
+def test_k_k4_a_table_where_nobody_can_act_stops_the_clock() -> None:
+    g = forced_game(HANDS[:2], pile=["Ah"], discard=["7s"], first=0, ai=[True, True])
+    for s in g.round.seats:
+        s.away = True
+    assert abandoned(g) and next_deadline(g) is None
+    assert play(g, A.Tick(10_000_000)) == []  # no endless auto-play of void rounds

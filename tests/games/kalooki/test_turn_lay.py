@@ -215,3 +215,28 @@ def test_k_v5_shift_to_either_end_lets_the_joker_go_below() -> None:
     play(g, A.ShiftJoker(0, card("Qs"), 0, card("JK"), "low", T))
     assert g.round.melds[0].cards == cs("JK", "Js", "Qs", "Ks", "As")
     assert g.round.melds[0].low == 10
+
+
+def test_listing_the_moves_of_a_22_card_hand_stays_cheap() -> None:
+    """The move space is listed step by step: one action per discard, lay-off and shift,
+    at most one suggested lay-down — never every combination."""
+    import random
+    import time
+
+    from tamalou.games.kalooki.engine import _suggest
+    from tamalou.games.kalooki.rules import build_pack
+
+    pack = build_pack(2, 4)
+    rng = random.Random(3)
+    spent = 0.0
+    for _ in range(50):
+        rng.shuffle(pack)
+        g = forced_game([[], []], first=0, round_no=9)
+        g.round.seats[0].hand, g.round.stage = pack[:22], "play"
+        _suggest.cache_clear()
+        started = time.perf_counter()
+        legal = legal_actions(g, 0, T)
+        spent += time.perf_counter() - started
+        assert sum(1 for a in legal if a.kind == "lay_down") <= 1
+        assert len(legal) <= 22 + 1
+    assert spent / 50 < 0.005
