@@ -121,3 +121,14 @@ def test_k_cl2_a_late_call_naming_a_card_already_taken_is_too_late() -> None:
         play(g, A.Call(2, card("7s"), T + 1))
     play(g, A.Call(2, card("2c"), T + 2))
     assert g.round.pending_call == 2
+
+
+def test_k_s4_a_calls_penalty_card_is_seen_by_the_caller_only() -> None:
+    g = forced_game(HANDS, pile=["Ah", "Ad"], discard=["7s"], first=0)
+    play(g, A.Call(1, at=100))
+    play(g, A.Draw(0, 200))
+    assert card("Ah") in view(g, 1, 200).hand
+    for seat in (0, 2, 3):
+        seen = view(g, seat, 200)
+        assert card("Ah") not in seen.hand and "Ah" not in seen.model_dump_json()
+    assert view(g, 0, 200).public.seats[1].calls == 1  # calls used are public

@@ -132,7 +132,7 @@ def test_k_r3_deal_options() -> None:
     assert len(g.round.seats[0].hand) == 12
 
 
-def test_k_v1_to_v3_presets() -> None:
+def test_k_v1_v2_v3_presets() -> None:
     assert set(PRESETS) == {"kalooki", "baby", "classic4"}
     assert len(KALOOKI.rounds) == 9 and (KALOOKI.min_players, KALOOKI.max_players) == (2, 8)
     assert len(BABY.rounds) == 3
