@@ -117,16 +117,16 @@ class HeuristicPlayer:
         hand = seen.hand
         if self.level == "easy" and self.rng.random() < 0.25:
             return self.rng.choice(options)
-        wanted_by_table: set[int] = set()
-        if self.level == "medium":  # ranks of sets others may still build on: keep them away
+        on_table: set[int] = set()
+        if self.level != "easy":  # ranks of sets on the table: cards to lay off once down
             for m in seen.public.melds:
-                if m.kind == 3 and m.owner != seen.seat:
-                    wanted_by_table.update(rank_of(c) for c in m.cards if not is_joker(c))
+                if m.kind == 3:
+                    on_table.update(rank_of(c) for c in m.cards if not is_joker(c))
+        down = seen.public.seats[seen.seat].laid_down
 
         def cost(a: A.Discard) -> tuple[int, int, int]:
-            down = seen.public.seats[seen.seat].laid_down
             keep = 0 if down else _wants(a.card, hand, seen.public.contract)
-            risky = 1 if rank_of(a.card) in wanted_by_table else 0
-            return (keep, risky, -points(a.card))
+            later = 1 if rank_of(a.card) in on_table else 0
+            return (keep, later, -points(a.card))
 
         return min(options, key=lambda a: (cost(a), a.card))
