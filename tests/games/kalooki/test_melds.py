@@ -110,3 +110,59 @@ def test_k_m7_the_helper_finds_a_complete_run_contract() -> None:
 def test_k_m_rules_validate_the_pack_size() -> None:
     with pytest.raises(ValueError):
         Rules(pagat_pack=True)  # K-V5: 3-6 players only
+
+
+def test_k_m7_needs_a_contract_with_three_runs() -> None:
+    run13 = ["Ad", "2d", "3d", "4d", "5d", "6d", "7d", "8d", "9d", "10d", "Jd", "Qd", "Kd"]
+    g = forced_game([[*run13, "5s", "5h", "5c", "9c"], ["2c", "3c"]], first=0, round_no=3)
+    play(g, A.Draw(0, AFTER_WINDOW))  # round 3 is 3 4 4: two runs, K-M7 does not apply
+    melds = ((SET, tuple(cs("5s", "5h", "5c"))), (RUN, tuple(cs(*run13))))
+    with pytest.raises(IllegalAction, match="not_the_contract"):
+        play(g, A.LayDown(0, melds, AFTER_WINDOW))
+
+
+def test_k_m7_a_complete_run_and_a_set_meet_three_four_four_four() -> None:
+    run13 = ["2d", "3d", "4d", "5d", "6d", "7d", "8d", "9d", "10d", "Jd", "Qd", "Kd", "Ad"]
+    g = forced_game([[*run13, "5s", "5h", "5c", "9c"], ["2c", "3c"]], first=0, round_no=8)
+    play(g, A.Draw(0, AFTER_WINDOW))
+    melds = ((SET, tuple(cs("5s", "5h", "5c"))), (RUN, tuple(cs(*run13))))
+    play(g, A.LayDown(0, melds, AFTER_WINDOW))
+    assert [m.kind for m in g.round.melds] == [SET, RUN] and g.round.melds[1].low == 2
+
+
+def test_a_run_picked_unordered_is_laid_in_order() -> None:
+    g = forced_game(
+        [["8h", "JK", "5h", "7h", "Ks", "Kd", "Kc", "2c"], ["2d", "3d"]], first=0, round_no=2
+    )
+    g.round.seats[0].hand += cs("Qs", "Qd", "Qc")
+    play(g, A.Draw(0, AFTER_WINDOW))
+    melds = (
+        (SET, tuple(cs("Ks", "Kd", "Kc"))),
+        (SET, tuple(cs("Qs", "Qd", "Qc"))),
+        (RUN, tuple(cs("8h", "JK", "5h", "7h"))),
+    )
+    play(g, A.LayDown(0, melds, AFTER_WINDOW))
+    assert g.round.melds[2].cards == cs("5h", "JK", "7h", "8h") and g.round.melds[2].low == 5
+
+
+def test_every_suggested_lay_down_is_accepted() -> None:
+    """The helper's suggestion (listed as the one LayDown) passes the engine's own check."""
+    import random
+
+    from tamalou.games.kalooki.engine import check_lay_down, suggest_lay_down
+    from tamalou.games.kalooki.rules import KALOOKI, build_pack
+
+    pack = build_pack(2, 4)
+    rng = random.Random(11)
+    found = 0
+    for i in range(300):
+        index = i % 9
+        rng.shuffle(pack)
+        size = KALOOKI.rounds[index].cards + 6
+        g = forced_game([[], []], first=0, round_no=index + 1)
+        g.round.seats[0].hand, g.round.stage = pack[:size], "play"
+        suggestion = suggest_lay_down(g.round.seats[0].hand, KALOOKI.rounds[index].contract)
+        if suggestion is not None:
+            found += 1
+            check_lay_down(g, 0, suggestion)
+    assert found > 10
