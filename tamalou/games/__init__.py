@@ -13,6 +13,7 @@ from tamalou.core.protocol import GameModule
 #: game id -> package. Adding a game: add its package under tamalou/games/ and one line here.
 REGISTRY: dict[str, str] = {
     "tamalou": "tamalou.games.tamalou",
+    "kalooki": "tamalou.games.kalooki",
 }
 
 

@@ -1,0 +1,102 @@
+"""Kalooki (Jamaican rummy, RULES-KALOOKI.md): this module is its entry in the game protocol.
+
+See :class:`tamalou.core.protocol.GameModule` for what each function promises, and
+docs/kalooki.md for how a UI builds a lay-down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tamalou.core.errors import IllegalAction
+from tamalou.core.protocol import RoundSummary
+from tamalou.games.kalooki import events as E
+from tamalou.games.kalooki.actions import Action, Tick
+from tamalou.games.kalooki.codec import action_from_dict, action_to_dict
+from tamalou.games.kalooki.engine import (
+    abandoned,
+    apply,
+    check_lay_down,
+    display_moments,
+    legal_actions,
+    new_game,
+    next_deadline,
+    step,
+    suggest_lay_down,
+)
+from tamalou.games.kalooki.rules import KALOOKI, PRESETS, Rules
+from tamalou.games.kalooki.state import Game
+from tamalou.games.kalooki.views import PlayerView, PublicView, public_view, view
+
+GAME_ID = "kalooki"
+DEFAULT_PRESET = "kalooki"
+AI_LEVELS: tuple[str, ...] = ("random", "easy", "medium")
+SLOW_AI_LEVELS: frozenset[str] = frozenset()
+stream_for = E.stream_for
+
+
+def rules_from_dict(data: dict[str, Any]) -> Rules:
+    return Rules.model_validate(data)
+
+
+def tick(at: int) -> Tick:
+    return Tick(at)
+
+
+def round_summaries(events: Sequence[E.Event]) -> list[RoundSummary]:
+    return [
+        RoundSummary(e.round_no, e.reason, e.out, e.totals, e.scores, e.places)
+        for e in events
+        if isinstance(e, E.RoundEnded)
+    ]
+
+
+def match_over(game: Game) -> bool:
+    return game.over
+
+
+def now(game: Game) -> int:
+    return game.now
+
+
+def make_ai(level: str, seat: int, rules: Rules, seed: str) -> Any:
+    from tamalou.games.kalooki.ai import make_player
+
+    return make_player(level, seat, rules, seed)
+
+
+__all__ = [
+    "AI_LEVELS",
+    "DEFAULT_PRESET",
+    "GAME_ID",
+    "KALOOKI",
+    "PRESETS",
+    "SLOW_AI_LEVELS",
+    "Action",
+    "Game",
+    "IllegalAction",
+    "PlayerView",
+    "PublicView",
+    "Rules",
+    "abandoned",
+    "action_from_dict",
+    "action_to_dict",
+    "apply",
+    "check_lay_down",
+    "display_moments",
+    "legal_actions",
+    "make_ai",
+    "match_over",
+    "new_game",
+    "next_deadline",
+    "now",
+    "public_view",
+    "round_summaries",
+    "rules_from_dict",
+    "step",
+    "stream_for",
+    "suggest_lay_down",
+    "tick",
+    "view",
+]
