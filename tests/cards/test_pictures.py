@@ -151,3 +151,13 @@ def test_a_picture_becomes_a_discord_file_with_its_alt_text() -> None:
     assert f.filename == "hand.png"
     assert f.description == "A♥ A♠"
     assert f.fp.read() == hand.png
+
+
+def test_prerendered_faces_are_the_ones_pictures_use() -> None:
+    art.card_image.cache_clear()
+    pictures.clear_cache()
+    art.prerender(["Kc", "T7"])
+    before = art.card_image.cache_info()
+    render_hand(["Kc", "T7"], per_row=1)
+    after = art.card_image.cache_info()
+    assert before.currsize == 2 and after.misses == before.misses and after.hits >= 2

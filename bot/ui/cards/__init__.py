@@ -10,7 +10,7 @@ See docs/cards.md. The small API:
   ``PictureResult`` (``png``, ``description``, ``alt_text``, ``file()``), ``read_description``.
 """
 
-from .art import CARD_SIZE, EMOJI_SIZE, card_image, emoji_image, emoji_png
+from .art import CARD_SIZE, EMOJI_SIZE, card_image, emoji_image, emoji_png, prerender
 from .codes import (
     ALL_CODES,
     BACK,
@@ -58,6 +58,7 @@ __all__ = [
     "emoji_png",
     "face",
     "is_code",
+    "prerender",
     "read_description",
     "render_hand",
     "render_hand_async",

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import io
 import math
+from collections.abc import Iterable
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont, PngImagePlugin
 
@@ -160,7 +161,10 @@ def _body(size: tuple[int, int], f: Face, inset_x: int) -> Image.Image:
 
 
 def _finish(img: Image.Image, size: tuple[int, int]) -> Image.Image:
-    return img.resize(size, Image.Resampling.LANCZOS)
+    # A box average over SS×SS pixels: the anti-aliasing, 5× faster than a LANCZOS resize.
+    out = img.reduce(SS)
+    assert out.size == size
+    return out
 
 
 @functools.cache
@@ -201,8 +205,8 @@ def card_image(code: str) -> Image.Image:
         index = _text_mask(f.rank, 30 * SS, 40 * SS)
         _stamp(img, index, strip, 10 * SS, ink)
         _stamp(img, _star_mask(18 * SS), strip, 46 * SS, ink)
-        big = _text_mask(f.rank, 62 * SS, 70 * SS)
-        _stamp(img, big, 76 * SS, 84 * SS, ink)
+        big = _text_mask(f.rank, 62 * SS, 56 * SS)
+        _stamp(img, big, 80 * SS, 84 * SS, ink)
     elif f.kind in ("joker", "excuse"):
         _stamp(
             img,
@@ -212,16 +216,16 @@ def card_image(code: str) -> Image.Image:
             ink,
         )
         _stamp(img, _star_mask(24 * SS), strip, 42 * SS, ink)
-        _stamp(img, _star_mask(64 * SS), 76 * SS, 80 * SS, ink)
+        _stamp(img, _star_mask(64 * SS), 80 * SS, 80 * SS, ink)
     else:
         suit = f.suit or ""
         _stamp(img, _text_mask(f.rank, 30 * SS, 40 * SS), strip, 10 * SS, ink)
         _stamp(img, _suit_mask(suit, 26 * SS), strip, 46 * SS, ink)
         if f.rank.isdigit():
-            _stamp(img, _suit_mask(suit, 56 * SS), 76 * SS, 90 * SS, ink)
+            _stamp(img, _suit_mask(suit, 56 * SS), 80 * SS, 90 * SS, ink)
         else:
-            _stamp(img, _text_mask(f.rank, 52 * SS, 56 * SS), 76 * SS, 78 * SS, ink)
-            _stamp(img, _suit_mask(suit, 30 * SS), 76 * SS, 136 * SS, ink)
+            _stamp(img, _text_mask(f.rank, 52 * SS, 56 * SS), 80 * SS, 78 * SS, ink)
+            _stamp(img, _suit_mask(suit, 30 * SS), 80 * SS, 136 * SS, ink)
     return _finish(img, CARD_SIZE)
 
 
@@ -237,3 +241,10 @@ def encode_png(img: Image.Image, info: PngImagePlugin.PngInfo | None = None) -> 
 def emoji_png(code: str) -> bytes:
     """The PNG uploaded as the application emoji of ``code`` (same bytes on every run)."""
     return encode_png(emoji_image(code))
+
+
+def prerender(codes: Iterable[str]) -> None:
+    """Draws the picture faces of ``codes`` now (about 3 ms each), so that the first hand
+    picture after start costs a layout, not 20 face drawings. Run it in a thread."""
+    for code in codes:
+        card_image(code)
