@@ -19,7 +19,7 @@ from bot.ui.cards.codes import (
     face,
     text,
 )
-from bot.ui.cards.emojis import code_from_emoji_name, emoji_name
+from bot.ui.cards.emojis import code_from_emoji_name, codes_in_markup, emoji_name
 from tamalou.core.cards import DECK_SIZE, code
 
 RED_SUITED = ["Ah", "7d", "10h", "Qd", "t1h", "tCd", "tRh", "t10d"]
@@ -184,3 +184,8 @@ def test_specials_are_backs_and_a_hole() -> None:
     hole = art.emoji_image("HO")
     # A hole is an outline: its middle is transparent.
     assert hole.getpixel((64, 64))[3] == 0  # type: ignore[index]
+
+
+def test_a_leak_scan_reads_the_faces_out_of_emoji_markup() -> None:
+    content = "Your cards: <:c1_7c:11><:c1_tCh:12> and <:party_parrot:13> <a:c1_T21:14> 7♣"
+    assert codes_in_markup(content) == ["7c", "tCh", "T21"]

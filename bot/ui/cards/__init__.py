@@ -5,7 +5,8 @@ See docs/cards.md. The small API:
 * codes: ``ALL_CODES``, ``face(code)``, ``text(code)`` (``7♣``), ``BACK``/``TAROT_BACK``/``HOLE``;
 * art: ``emoji_image(code)`` (128×128), ``card_image(code)`` (120×168), ``emoji_png(code)``;
 * emojis: ``CardEmojis(client)`` → ``await sync()``, ``emoji_for``, ``partial_emoji``,
-  ``show``, ``line``; ``emoji_name(code)``, ``code_from_emoji_name(name)``;
+  ``show``, ``line``; ``emoji_name(code)``, ``code_from_emoji_name(name)``,
+  ``codes_in_markup(text)``;
 * pictures: ``render_hand``, ``render_table``, ``render_trick`` (and ``*_async``) →
   ``PictureResult`` (``png``, ``description``, ``alt_text``, ``file()``), ``read_description``.
 """
@@ -25,7 +26,7 @@ from .codes import (
     is_code,
     text,
 )
-from .emojis import CardEmojis, code_from_emoji_name, emoji_name
+from .emojis import CardEmojis, code_from_emoji_name, codes_in_markup, emoji_name
 from .pictures import (
     PictureResult,
     read_description,
@@ -53,6 +54,7 @@ __all__ = [
     "PictureResult",
     "card_image",
     "code_from_emoji_name",
+    "codes_in_markup",
     "emoji_image",
     "emoji_name",
     "emoji_png",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Iterable, Sequence
 
 import aiohttp
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 ART_VERSION = 1
 EMOJI_PREFIX = f"c{ART_VERSION}_"
 MAX_APPLICATION_EMOJIS = 2000
+_MARKUP_RE = re.compile(r"<a?:([A-Za-z0-9_]{2,32}):\d+>")
 
 # Failures that mean "no emojis this time", never a crash of the bot.
 _FAILURES = (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError)
@@ -48,6 +50,12 @@ def code_from_emoji_name(name: str) -> str | None:
     return code if is_code(code) else None
 
 
+def codes_in_markup(content: str) -> list[str]:
+    """The face codes of the card emojis in a message's text, in order (for leak scans)."""
+    found = (code_from_emoji_name(m.group(1)) for m in _MARKUP_RE.finditer(content))
+    return [c for c in found if c is not None]
+
+
 class CardEmojis:
     """The application's card emojis for one bot process.
 
@@ -61,7 +69,7 @@ class CardEmojis:
         client: discord.Client,
         *,
         codes: Iterable[str] = ALL_CODES,
-        timeout: float = 120.0,
+        timeout: float = 600.0,
     ) -> None:
         self._client = client
         self._codes: tuple[str, ...] = tuple(dict.fromkeys(codes))
