@@ -19,6 +19,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from .emojis import ApplicationEmojis
 from .model import (
     ADMIN_PERMISSIONS,
     DEFAULT_CHANNELS,
@@ -41,7 +42,6 @@ from .model import (
     dumps,
     walk_components,
 )
-from .emojis import ApplicationEmojis
 from .snowflake import Clock, SnowflakeGenerator
 from .validation import FormErrors, check_message, check_modal
 
