@@ -134,6 +134,8 @@ def _pill(canvas: Image.Image, x: int, y: int, label: str, *, centre: bool = Fal
 
 
 def _chunks(cards: tuple[str, ...], per_row: int) -> list[tuple[str, ...]]:
+    if per_row < 1:
+        raise ValueError("per_row must be at least 1")
     if not cards:
         return [()]
     rows = math.ceil(len(cards) / per_row)
