@@ -1,7 +1,7 @@
 """A minimal bot for the emoji tests (run through the emulator's launcher, not the product).
 
 It syncs the card emojis the way the real bot does (a task started in ``setup_hook``), then
-posts one line in #general: ``cards: <the four faces> uploaded=<n>``.
+posts one line in the channel ``EMOJI_BOT_CHANNEL``: ``cards: <the four faces> uploaded=<n>``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ class EmojiBot(discord.Client):
     async def on_ready(self) -> None:
         assert self.synced is not None
         await self.synced
-        channel = discord.utils.get(self.get_all_channels(), name="general")
+        # By id over REST: under load on_ready may come before the guild is cached.
+        channel = await self.fetch_channel(int(os.environ["EMOJI_BOT_CHANNEL"]))
         assert isinstance(channel, discord.TextChannel)
         await channel.send(f"cards: {self.cards.line(SHOWN)} uploaded={self.cards.uploaded}")
 
