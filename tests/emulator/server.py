@@ -19,6 +19,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from .emojis import ApplicationEmojis
 from .model import (
     ADMIN_PERMISSIONS,
     DEFAULT_CHANNELS,
@@ -204,6 +205,7 @@ class DiscordServer:
         self.bot_ready = False
         self.guilds_sent = False
         self.bot_pid: int | None = None
+        self.app_emojis = ApplicationEmojis(self)  # tests/emulator/emojis.py
 
         self._runner: web.AppRunner | None = None
         self._changed = asyncio.Event()
@@ -391,6 +393,7 @@ class DiscordServer:
             ("GET", "/guilds/{guild}/members", self.h_list_members),
             ("GET", "/guilds/{guild}/members/{user_id}", self.h_get_member),
         ]
+        routes += self.app_emojis.routes()
         for method, path, handler in routes:
             r.add_route(method, p + path, handler)
         r.add_get("/gateway", self.h_gateway_ws)

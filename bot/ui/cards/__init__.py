@@ -1,0 +1,72 @@
+"""Card pictures for every game: faces drawn with Pillow, application emojis, hand pictures.
+
+See docs/cards.md. The small API:
+
+* codes: ``ALL_CODES``, ``face(code)``, ``text(code)`` (``7♣``), ``BACK``/``TAROT_BACK``/``HOLE``;
+* art: ``emoji_image(code)`` (128×128), ``card_image(code)`` (120×168), ``emoji_png(code)``;
+* emojis: ``CardEmojis(client)`` → ``await sync()``, ``emoji_for``, ``partial_emoji``,
+  ``show``, ``line``; ``emoji_name(code)``, ``code_from_emoji_name(name)``,
+  ``codes_in_markup(text)``;
+* pictures: ``render_hand``, ``render_table``, ``render_trick`` (and ``*_async``) →
+  ``PictureResult`` (``png``, ``description``, ``alt_text``, ``file()``), ``read_description``.
+"""
+
+from .art import CARD_SIZE, EMOJI_SIZE, card_image, emoji_image, emoji_png, prerender
+from .codes import (
+    ALL_CODES,
+    BACK,
+    EXCUSE,
+    FRENCH_CODES,
+    HOLE,
+    SPECIAL_CODES,
+    TAROT_BACK,
+    TAROT_CODES,
+    Face,
+    face,
+    is_code,
+    text,
+)
+from .emojis import CardEmojis, code_from_emoji_name, codes_in_markup, emoji_name
+from .pictures import (
+    PictureResult,
+    read_description,
+    render_hand,
+    render_hand_async,
+    render_table,
+    render_table_async,
+    render_trick,
+    render_trick_async,
+)
+
+__all__ = [
+    "ALL_CODES",
+    "BACK",
+    "CARD_SIZE",
+    "EMOJI_SIZE",
+    "EXCUSE",
+    "FRENCH_CODES",
+    "HOLE",
+    "SPECIAL_CODES",
+    "TAROT_BACK",
+    "TAROT_CODES",
+    "CardEmojis",
+    "Face",
+    "PictureResult",
+    "card_image",
+    "code_from_emoji_name",
+    "codes_in_markup",
+    "emoji_image",
+    "emoji_name",
+    "emoji_png",
+    "face",
+    "is_code",
+    "prerender",
+    "read_description",
+    "render_hand",
+    "render_hand_async",
+    "render_table",
+    "render_table_async",
+    "render_trick",
+    "render_trick_async",
+    "text",
+]

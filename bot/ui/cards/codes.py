@@ -1,0 +1,102 @@
+"""Card face codes: one stable string per face, unique across every deck of the house.
+
+French deck (Tamalou, Kalooki, the 32-card deck): the codes of ``tamalou.core.cards.code``
+(``7c``, ``10h``, ``Ks``, ``JK``). Tarot (78 cards): trumps ``T1``..``T21``, the Excuse
+``EX``, and the suited cards ``t`` + rank + suit, ranks ``1``..``10``, ``V`` (valet, jack),
+``C`` (cavalier, knight), ``D`` (dame, queen), ``R`` (roi, king): ``t1h``, ``t10s``,
+``tVc``, ``tCd``, ``tDh``, ``tRs``. The leading ``t`` keeps ``t7h`` (tarot) apart from ``7h``
+(French), so a code alone names one image. Specials: ``BK`` a French back, ``BT`` a tarot
+back, ``HO`` a hole (an empty slot).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from tamalou.core.cards import JOKER, RANKS, SUIT_SYMBOLS, SUITS
+
+Kind = Literal["french", "joker", "trump", "excuse", "tarot", "back", "hole"]
+
+TAROT_RANKS: tuple[str, ...] = (
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "10",
+    "V",
+    "C",
+    "D",
+    "R",
+)
+BACK = "BK"
+TAROT_BACK = "BT"
+HOLE = "HO"
+EXCUSE = "EX"
+
+FRENCH_CODES: tuple[str, ...] = (*(f"{r}{s}" for s in SUITS for r in RANKS), JOKER)
+TAROT_CODES: tuple[str, ...] = (
+    *(f"T{n}" for n in range(1, 22)),
+    EXCUSE,
+    *(f"t{r}{s}" for s in SUITS for r in TAROT_RANKS),
+)
+SPECIAL_CODES: tuple[str, ...] = (BACK, TAROT_BACK, HOLE)
+ALL_CODES: tuple[str, ...] = (*FRENCH_CODES, *TAROT_CODES, *SPECIAL_CODES)
+_KNOWN = frozenset(ALL_CODES)
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """What a face shows: its kind, the rank text printed on it and its suit (if any)."""
+
+    code: str
+    kind: Kind
+    rank: str = ""
+    suit: str | None = None
+
+    @property
+    def red(self) -> bool:
+        return self.suit in ("d", "h")
+
+
+def is_code(code: str) -> bool:
+    return code in _KNOWN
+
+
+def face(code: str) -> Face:
+    """Parses a code; raises ``ValueError`` for a code that names no face."""
+    if code not in _KNOWN:
+        raise ValueError(f"not a card face code: {code!r}")
+    if code == JOKER:
+        return Face(code, "joker")
+    if code == EXCUSE:
+        return Face(code, "excuse")
+    if code in (BACK, TAROT_BACK):
+        return Face(code, "back")
+    if code == HOLE:
+        return Face(code, "hole")
+    if code.startswith("T"):
+        return Face(code, "trump", code[1:])
+    if code.startswith("t"):
+        return Face(code, "tarot", code[1:-1], code[-1])
+    return Face(code, "french", code[:-1], code[-1])
+
+
+def text(code: str) -> str:
+    """The text a player reads when no emoji is available: ``7♣``, ``C♥``, ``T21``, ``🃏``."""
+    f = face(code)
+    if f.kind in ("joker", "excuse"):
+        return "🃏"
+    if f.kind == "back":
+        return "🂠"
+    if f.kind == "hole":
+        return "▢"
+    if f.kind == "trump":
+        return f"T{f.rank}"
+    assert f.suit is not None
+    return f"{f.rank}{SUIT_SYMBOLS[f.suit]}"

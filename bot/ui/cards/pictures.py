@@ -1,0 +1,311 @@
+"""Pictures of several cards: a hand, a table's rows, a trick, as PNG bytes.
+
+Every picture carries a machine-readable description of exactly which cards it shows
+(``PictureResult.description``), the same JSON is stored inside the PNG (an ``iTXt`` chunk
+named ``tamalou-cards``, read back by :func:`read_description`), so a leak scan that only
+sees the attachment still knows what it shows. Renders are cached by content (an LRU keyed
+by the codes and options) and the ``*_async`` wrappers run them off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import io
+import json
+import math
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image, ImageDraw, PngImagePlugin
+
+from . import art
+from .codes import SPECIAL_CODES, face, text
+
+DESCRIPTION_KEY = "tamalou-cards"
+DESCRIPTION_VERSION = 1
+CARD_W, CARD_H = art.CARD_SIZE
+OVERLAP_STEP = 48  # the visible strip of an overlapped card: its corner index
+GAP = 8
+MARGIN = 8
+LIFT = 16  # a highlighted card is raised by this much
+PILL_H = 26
+PILL_BG = (54, 57, 63, 235)
+PILL_FG = (255, 255, 255)
+WIN_EDGE = (230, 170, 20, 255)
+DEFAULT_PER_ROW = 11
+CACHE_SIZE = 256
+
+
+@dataclass(frozen=True, slots=True)
+class PictureResult:
+    """A rendered picture: PNG bytes, its size, and what it shows.
+
+    ``description`` is JSON-able: ``{"v": 1, "kind": "hand"|"table"|"trick", "rows":
+    [{"label": str, "cards": [code, ...]}], "faces": [every face code shown, sorted]}``.
+    ``faces`` leaves out backs and holes (``BK``, ``BT``, ``HO``): they reveal no card.
+    """
+
+    png: bytes
+    width: int
+    height: int
+    description: dict[str, Any]
+    alt_text: str
+
+    @property
+    def faces(self) -> frozenset[str]:
+        return frozenset(self.description["faces"])
+
+    def file(self, filename: str = "cards.png") -> Any:
+        """A ``discord.File`` of the picture, its alt text set (screen readers read it)."""
+        import discord  # the renderer itself stays usable without discord (tools, tests)
+
+        return discord.File(io.BytesIO(self.png), filename=filename, description=self.alt_text)
+
+
+def read_description(png: bytes) -> dict[str, Any] | None:
+    """The description stored in a picture's PNG, or ``None`` (not one of ours)."""
+    try:
+        with Image.open(io.BytesIO(png)) as img:
+            raw = img.info.get(DESCRIPTION_KEY)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(raw, str):
+        return None
+    data: dict[str, Any] = json.loads(raw)
+    return data
+
+
+Row = tuple[str, tuple[str, ...]]
+
+
+def _describe(kind: str, rows: Sequence[Row]) -> dict[str, Any]:
+    shown = {c for _, cards in rows for c in cards if c not in SPECIAL_CODES}
+    return {
+        "v": DESCRIPTION_VERSION,
+        "kind": kind,
+        "rows": [{"label": label, "cards": list(cards)} for label, cards in rows],
+        "faces": sorted(shown),
+    }
+
+
+def _alt(rows: Sequence[Row]) -> str:
+    parts = []
+    for label, cards in rows:
+        body = " ".join(text(c) for c in cards)
+        parts.append(f"{label}: {body}" if label else body)
+    return " | ".join(parts)[:1024]  # Discord's limit for an attachment description
+
+
+@functools.lru_cache(maxsize=1024)
+def _drawable(label: str) -> str:
+    """``label`` in characters the bundled font has: accents dropped (``Chloé`` → ``Chloe``),
+    anything else as ``?``. Pillow's bundled font is ASCII-only and the pipeline must not
+    depend on system fonts; the message text beside the picture keeps the real name."""
+    font = art._font(18)
+    missing = bytes(font.getmask("\uffff"))
+    out = []
+    for ch in label[:40]:
+        for candidate in (ch, unicodedata.normalize("NFKD", ch)[:1]):
+            if candidate.isprintable() and (
+                candidate == " " or bytes(font.getmask(candidate)) != missing
+            ):
+                out.append(candidate)
+                break
+        else:
+            out.append("?")
+    return "".join(out)
+
+
+def _pill(canvas: Image.Image, x: int, y: int, label: str, *, centre: bool = False) -> None:
+    font = art._font(18)
+    label = _drawable(label)
+    left, top, right, bottom = (round(v) for v in font.getbbox(label))
+    w = right - left + 16
+    if centre:
+        x -= w // 2
+    d = ImageDraw.Draw(canvas)
+    d.rounded_rectangle((x, y, x + w, y + PILL_H - 2), 8, fill=PILL_BG)
+    d.text(
+        (x + 8 - left, y + (PILL_H - 2 - (bottom - top)) // 2 - top), label, font=font, fill=PILL_FG
+    )
+
+
+def _chunks(cards: tuple[str, ...], per_row: int) -> list[tuple[str, ...]]:
+    if per_row < 1:
+        raise ValueError("per_row must be at least 1")
+    if not cards:
+        return [()]
+    rows = math.ceil(len(cards) / per_row)
+    size = math.ceil(len(cards) / rows)  # balanced: 22 cards in 2 rows of 11, 18 in 2 of 9
+    return [cards[i : i + size] for i in range(0, len(cards), size)]
+
+
+def _row_width(n: int, step: int) -> int:
+    return 0 if n == 0 else (n - 1) * step + CARD_W
+
+
+def _finish(kind: str, rows: Sequence[Row], canvas: Image.Image) -> PictureResult:
+    description = _describe(kind, rows)
+    info = PngImagePlugin.PngInfo()
+    info.add_itxt(DESCRIPTION_KEY, json.dumps(description, sort_keys=True, ensure_ascii=False))
+    png = art.encode_png(canvas, info)
+    return PictureResult(png, canvas.width, canvas.height, description, _alt(rows))
+
+
+def _draw_rows(
+    rows: Sequence[Row],
+    *,
+    per_row: int,
+    overlap: bool,
+    highlight: frozenset[tuple[int, int]],
+    captions: tuple[str, ...] | None,
+) -> Image.Image:
+    step = OVERLAP_STEP if overlap else CARD_W + GAP
+    lift = LIFT if highlight else 0
+    layout: list[tuple[str, list[tuple[str, ...]]]] = [
+        (label, _chunks(cards, per_row)) for label, cards in rows
+    ]
+    width = max([_row_width(len(line), step) for _, lines in layout for line in lines] + [120])
+    labelled = any(label for label, _ in rows)
+    line_h = lift + CARD_H + (PILL_H + 4 if captions else 0) + GAP
+    height = sum((PILL_H + 4 if labelled else 0) + len(lines) * line_h for _, lines in layout)
+    canvas = Image.new("RGBA", (width + 2 * MARGIN, height - GAP + 2 * MARGIN), (0, 0, 0, 0))
+    y = MARGIN
+    for r, (label, lines) in enumerate(layout):
+        if labelled:
+            if label:
+                _pill(canvas, MARGIN, y, label)
+            y += PILL_H + 4
+        i = 0
+        for line in lines:
+            for k, code in enumerate(line):
+                x = MARGIN + k * step
+                up = 0 if (r, i) in highlight else lift
+                canvas.alpha_composite(art.card_image(code), (x, y + up))
+                if captions:
+                    centre = x + (step // 2 if overlap and k < len(line) - 1 else CARD_W // 2)
+                    _pill(canvas, centre, y + lift + CARD_H + 4, captions[i], centre=True)
+                i += 1
+            y += line_h
+    return canvas
+
+
+def _check(cards: Sequence[str]) -> tuple[str, ...]:
+    out = tuple(cards)
+    for c in out:
+        face(c)  # raises ValueError on an unknown code
+    return out
+
+
+@functools.lru_cache(maxsize=CACHE_SIZE)
+def _hand(
+    cards: tuple[str, ...],
+    per_row: int,
+    overlap: bool,
+    highlight: frozenset[int],
+    captions: tuple[str, ...] | None,
+) -> PictureResult:
+    rows: list[Row] = [("", cards)]
+    canvas = _draw_rows(
+        rows,
+        per_row=per_row,
+        overlap=overlap,
+        highlight=frozenset((0, i) for i in highlight),
+        captions=captions,
+    )
+    return _finish("hand", rows, canvas)
+
+
+def render_hand(
+    cards: Sequence[str],
+    *,
+    per_row: int = DEFAULT_PER_ROW,
+    overlap: bool = True,
+    highlight: Sequence[int] = (),
+    captions: Sequence[str] | None = None,
+) -> PictureResult:
+    """One player's cards, overlapped so each shows its corner index, wrapped in balanced rows.
+
+    ``highlight``: indexes of cards raised (e.g. chosen for a meld). ``captions``: one short
+    text under each card (e.g. Tamalou slot numbers), or ``None``.
+    """
+    codes = _check(cards)
+    caps = tuple(captions) if captions is not None else None
+    if caps is not None and len(caps) != len(codes):
+        raise ValueError("one caption per card")
+    return _hand(codes, per_row, overlap, frozenset(highlight), caps)
+
+
+@functools.lru_cache(maxsize=CACHE_SIZE)
+def _table(rows: tuple[Row, ...], per_row: int, overlap: bool) -> PictureResult:
+    canvas = _draw_rows(
+        rows, per_row=per_row, overlap=overlap, highlight=frozenset(), captions=None
+    )
+    return _finish("table", rows, canvas)
+
+
+def render_table(
+    rows: Sequence[tuple[str, Sequence[str]]],
+    *,
+    per_row: int = DEFAULT_PER_ROW,
+    overlap: bool = False,
+) -> PictureResult:
+    """Several labelled rows of cards: the end-of-round reveal, Kalooki melds on the table."""
+    key = tuple((str(label), _check(cards)) for label, cards in rows)
+    return _table(key, per_row, overlap)
+
+
+@functools.lru_cache(maxsize=CACHE_SIZE)
+def _trick(plays: tuple[tuple[str, str], ...], winner: int | None) -> PictureResult:
+    n = len(plays)
+    step = CARD_W + GAP
+    width = max(_row_width(n, step), 120) + 2 * MARGIN
+    height = CARD_H + PILL_H + 4 + 2 * MARGIN
+    canvas = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    for k, (label, code) in enumerate(plays):
+        x = MARGIN + k * step
+        if k == winner:
+            ImageDraw.Draw(canvas).rounded_rectangle(
+                (x - 5, MARGIN - 5, x + CARD_W + 4, MARGIN + CARD_H + 4),
+                14,
+                outline=WIN_EDGE,
+                width=5,
+            )
+        canvas.alpha_composite(art.card_image(code), (x, MARGIN))
+        if label:
+            _pill(canvas, x + CARD_W // 2, MARGIN + CARD_H + 4, label, centre=True)
+    rows: list[Row] = [(label, (code,)) for label, code in plays]
+    return _finish("trick", rows, canvas)
+
+
+def render_trick(plays: Sequence[tuple[str, str]], *, winner: int | None = None) -> PictureResult:
+    """A trick: each play is ``(player label, card code)`` in play order; ``winner`` framed."""
+    key = tuple((str(label), _check([code])[0]) for label, code in plays)
+    if winner is not None and not 0 <= winner < len(key):
+        raise ValueError("winner must index a play")
+    return _trick(key, winner)
+
+
+async def render_hand_async(cards: Sequence[str], **options: Any) -> PictureResult:
+    """:func:`render_hand` in a worker thread: never blocks the event loop."""
+    return await asyncio.to_thread(render_hand, cards, **options)
+
+
+async def render_table_async(
+    rows: Sequence[tuple[str, Sequence[str]]], **options: Any
+) -> PictureResult:
+    return await asyncio.to_thread(render_table, rows, **options)
+
+
+async def render_trick_async(plays: Sequence[tuple[str, str]], **options: Any) -> PictureResult:
+    return await asyncio.to_thread(render_trick, plays, **options)
+
+
+def clear_cache() -> None:
+    """Drops cached pictures (for benchmarks measuring a cold render)."""
+    _hand.cache_clear()
+    _table.cache_clear()
+    _trick.cache_clear()
