@@ -23,6 +23,7 @@ from tamalou.games.tamalou.engine import (
     step,
 )
 from tamalou.games.tamalou.rules import PRESETS, TAMALOU, Rules
+from tamalou.games.tamalou.scoring import match_places
 from tamalou.games.tamalou.state import Game
 from tamalou.games.tamalou.views import PlayerView, PublicView, public_view, view
 
@@ -47,6 +48,11 @@ def round_summaries(events: Sequence[E.Event]) -> list[RoundSummary]:
         for e in events
         if isinstance(e, E.RoundEnded)
     ]
+
+
+def standings(game: Game) -> list[int]:
+    """R-M3: each seat's match place by cumulative score (1 = best; ties share a place)."""
+    return match_places(game.cumulative)
 
 
 def match_over(game: Game) -> bool:
@@ -90,6 +96,7 @@ __all__ = [
     "public_view",
     "round_summaries",
     "rules_from_dict",
+    "standings",
     "step",
     "stream_for",
     "tick",

@@ -198,10 +198,10 @@ def can_take_discard(game: Game, r: RoundState) -> bool:
 
 
 def _can_call(game: Game, r: RoundState) -> bool:
-    return not r.extra and r.caller is None
+    return r.caller is None  # R-P1: the Jack's turn is a whole turn, its start included
 
 
-def _power_targets_exist(game: Game, player: int, power: str) -> bool:
+def _power_targets_exist(game: Game, player: int, power: Power) -> bool:
     """R-P4: a power with no possible target is not offered."""
     r = game.round
     mine = any(c is not None for c in r.seats[player].row)
@@ -264,6 +264,7 @@ def _draw(game: Game, a: A.Draw, at: int, ev: Events) -> None:
         raise IllegalAction("already_drawn" if r.stage == "holding" else "power_pending")
     card = r.pile.pop()
     r.held, r.held_from, r.stage, r.transmitted = card, "pile", "holding", None
+    r.acted = True
     ev.append(E.Drew(a.player, "pile", None))
     ev.append(E.DrawnCard(a.player, card, to=(a.player,)))
 
@@ -282,6 +283,7 @@ def _take_discard(game: Game, a: A.TakeDiscard, at: int, ev: Events) -> None:
     r.discard_seqs.pop()
     r.discard_spent.pop()
     r.held, r.held_from, r.stage, r.transmitted = card, "discard", "holding", None
+    r.acted = True
     ev.append(E.Drew(a.player, "discard", card))
 
 
@@ -330,7 +332,7 @@ def _after_discard(game: Game, player: int, card: int, at: int, ev: Events) -> N
     _end_turn(game, at, ev)
 
 
-def _power_for(game: Game, r: RoundState, player: int, wanted: tuple[str, ...]) -> bool:
+def _power_for(game: Game, r: RoundState, player: int, wanted: tuple[Power, ...]) -> bool:
     """Which way the current player may use ``wanted`` now: True if transmitted (R-P6)."""
     if r.stage == "power" and r.power in wanted:
         return False
@@ -383,7 +385,7 @@ def _look(game: Game, a: A.Look, at: int, ev: Events) -> None:
     _power_used(game, power or Power.LOOK_OWN, transmitted, at, ev)
 
 
-def _power_used(game: Game, power: str, transmitted: bool, at: int, ev: Events) -> None:
+def _power_used(game: Game, power: Power, transmitted: bool, at: int, ev: Events) -> None:
     r = game.round
     if not transmitted and power in game.rules.transmit_powers:
         r.transmit_next = power  # R-P6: a transmitted power is not transmitted again
@@ -402,8 +404,6 @@ def _call(game: Game, a: A.CallTamalou, at: int, ev: Events) -> None:
     r = _my_turn(game, a.player)
     if r.stage != "start":
         raise IllegalAction("call_at_start_only")  # R-A1
-    if r.extra:
-        raise IllegalAction("pile_only")
     if r.caller is not None:
         raise IllegalAction("already_called")  # R-A3
     rules = game.rules
@@ -445,9 +445,9 @@ def _double(game: Game, a: A.Double, at: int, ev: Events) -> None:
     seat = r.seats[a.player]
     if not 1 <= a.seq <= r.seq:
         raise IllegalAction("no_such_card")  # bad input, not a miss: no card had that number
-    if a.seq == seat.last_double_seq:
-        # a double click on your own winning double: its slot is a hole by now, so this
-        # check comes before the slot's
+    if a.seq == seat.last_double_seq and a.slot == seat.last_double_slot:
+        # a repeated click on your own winning double: its slot is a hole by now, so this
+        # check comes before the slot's. Another slot on that card is a later double (R-D4).
         raise IllegalAction("already_doubled")
     card = _row_slot(seat, a.slot)
     compiled = game.rules.compiled
@@ -457,6 +457,7 @@ def _double(game: Game, a: A.Double, at: int, ev: Events) -> None:
         seat.row[a.slot - 1] = None
         seq = _place_on_discard(r, card, True)  # R-P5: no power, and cannot be doubled
         seat.misses, seat.blocked_until, seat.last_double_seq = 0, 0, a.seq
+        seat.last_double_slot = a.slot
         ev.append(E.Doubled(a.player, a.slot, card, seq))
         if all(c is None for c in seat.row):
             _end_round(game, at, "empty_row", ev)  # R-D8
@@ -509,6 +510,7 @@ def _start_turn(game: Game, player: int, at: int, ev: Events, extra: bool = Fals
         extra,
     )
     r.transmitted = None
+    r.acted = extra  # the Jack's turn belongs to a turn already played (R-K3)
     if not extra:
         pending, r.transmit_next = r.transmit_next, None
         if pending is not None and _power_targets_exist(game, player, pending):
@@ -602,7 +604,8 @@ def _timeout(game: Game, at: int, ev: Events) -> None:
         _place_on_discard(r, r.pile.pop(), False)
     r.held = r.held_from = None
     seat.timeouts += 1
-    seat.short = True  # R-K3
+    if not r.acted:
+        seat.short = True  # R-K3: only a turn let pass without playing
     if seat.timeouts >= game.rules.timeouts_until_away:
         seat.away = True  # R-K4
     ev.append(E.TimedOut(player, auto, seat.away))
@@ -742,7 +745,9 @@ def _turn_actions(game: Game, r: RoundState, p: int, at: int) -> list[A.Action]:
     return out
 
 
-def _power_actions(game: Game, r: RoundState, p: int, power: str | None, at: int) -> list[A.Action]:
+def _power_actions(
+    game: Game, r: RoundState, p: int, power: Power | None, at: int
+) -> list[A.Action]:
     if power == Power.REPLAY:
         return [A.Replay(p, at)]
     mine = _slots(r.seats[p])

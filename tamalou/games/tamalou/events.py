@@ -15,6 +15,7 @@ from tamalou.core.events import PUBLIC as PUBLIC
 from tamalou.core.events import public as public
 from tamalou.core.events import stream_for as stream_for
 from tamalou.core.events import visible_to as visible_to
+from tamalou.games.tamalou.rules import Power
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -63,7 +64,7 @@ class TurnStarted:
     deadline: int
     short: bool
     extra: bool
-    transmitted: str | None
+    transmitted: Power | None
     to: tuple[int, ...] | None = PUBLIC
     kind: ClassVar[str] = "turn_started"
 
@@ -114,7 +115,7 @@ class Threw:
 @dataclass(slots=True, unsafe_hash=True)
 class PowerOffered:
     player: int
-    power: str
+    power: Power
     to: tuple[int, ...] | None = PUBLIC
     kind: ClassVar[str] = "power_offered"
 
@@ -122,7 +123,7 @@ class PowerOffered:
 @dataclass(slots=True, unsafe_hash=True)
 class PowerPassed:
     player: int
-    power: str
+    power: Power
     to: tuple[int, ...] | None = PUBLIC
     kind: ClassVar[str] = "power_passed"
 

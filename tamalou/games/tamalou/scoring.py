@@ -13,6 +13,11 @@ def places(totals: list[float], counts: list[int], caller: int | None) -> list[i
     return [1 + sum(1 for other in keys if other < k) for k in keys]
 
 
+def match_places(cumulative: list[float]) -> list[int]:
+    """R-M3: the match ranking: lowest cumulative score first; ties share a place."""
+    return [1 + sum(1 for other in cumulative if other < mine) for mine in cumulative]
+
+
 def round_scores(
     scoring: Scoring, totals: list[float], caller: int | None, failed_calls: list[int]
 ) -> list[float]:

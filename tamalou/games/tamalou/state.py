@@ -8,8 +8,15 @@ a replay draws exactly the same cards.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
-from tamalou.games.tamalou.rules import Rules
+from tamalou.games.tamalou.rules import Power, Rules
+
+#: The phases of a round: the peek (R-S2), play, the final doubles window (R-A3), over.
+Phase = Literal["peek", "play", "final", "over"]
+#: Where the current player is in their turn: before drawing, holding a card, choosing a
+#: power's target.
+Stage = Literal["start", "holding", "power"]
 
 #: A time after every deadline: "until the end of the round".
 FOREVER = 2**62
@@ -30,6 +37,7 @@ class SeatState:
     peek_until: int | None = None  # None: has not peeked (R-S2)
     failed_calls: int = 0
     last_double_seq: int = -1  # the discard card of this player's last successful double
+    last_double_slot: int = 0  # the slot it came from (R-D4: a repeated click is harmless)
     look: tuple[int, int, int, int] | None = None  # (target, slot, card, until): R-P3
 
 
@@ -57,16 +65,17 @@ class RoundState:
     discard_spent: list[bool]  # already doubled, or arrived by a double
     deal_at: int
     seq: int = 0  # the last number given to a discard card
-    phase: str = "peek"  # peek, play, final, over
+    phase: Phase = "peek"
     phase_deadline: int = 0  # end of the final window (R-A3)
     current: int = 0
-    stage: str = "start"  # start, holding, power
+    stage: Stage = "start"
     held: int | None = None
-    held_from: str | None = None  # pile or discard
-    power: str | None = None  # the power offered at stage "power"
+    held_from: Literal["pile", "discard"] | None = None
+    power: Power | None = None  # the power offered at stage "power"
     extra: bool = False  # the Jack's extra turn (R-P1)
-    transmitted: str | None = None  # a power the current player may use instead of drawing
-    transmit_next: str | None = None  # R-P6
+    transmitted: Power | None = None  # a power the current player may use instead of drawing
+    transmit_next: Power | None = None  # R-P6
+    acted: bool = False  # the current player drew, took or replayed in this turn (R-K3)
     turn_started: int = 0
     turn_deadline: int = 0
     caller: int | None = None

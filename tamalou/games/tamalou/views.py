@@ -10,6 +10,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from tamalou.core import cards
+from tamalou.core.errors import IllegalAction
 from tamalou.games.tamalou.engine import (
     can_take_discard,
     double_actions,
@@ -17,7 +18,9 @@ from tamalou.games.tamalou.engine import (
     legal_actions,
     next_deadline,
 )
-from tamalou.games.tamalou.state import FOREVER, Game, RoundState
+from tamalou.games.tamalou.rules import Power
+from tamalou.games.tamalou.scoring import match_places
+from tamalou.games.tamalou.state import FOREVER, Game, Phase, RoundState, Stage
 
 
 class SeatView(BaseModel):
@@ -46,16 +49,17 @@ class RoundEndView(BaseModel):
 
 class PublicView(BaseModel):
     round_no: int
-    phase: str  # peek, play, final, over
+    phase: Phase
     match_over: bool
     winners: list[int]
+    match_places: list[int]  # R-M3: each seat's place by cumulative score; ties share
     seats: list[SeatView]
     current: int | None
-    stage: str | None  # start, holding, power (of the current player)
+    stage: Stage | None  # of the current player
     holding_from: str | None
-    power: str | None
+    power: Power | None
     extra_turn: bool
-    transmitted: str | None
+    transmitted: Power | None
     discard_top: str | None
     discard_seq: int | None
     discard_doubleable: bool
@@ -144,6 +148,7 @@ def public_view(game: Game, at: int | None = None) -> PublicView:
         phase=r.phase,
         match_over=game.over,
         winners=game.winners,
+        match_places=match_places(game.cumulative),
         seats=seats,
         current=r.current if playing else None,
         stage=r.stage if playing else None,
@@ -173,6 +178,8 @@ def public_view(game: Game, at: int | None = None) -> PublicView:
 
 def view(game: Game, seat: int, at: int | None = None) -> PlayerView:
     """Everything ``seat`` may know now, and nothing else."""
+    if not 0 <= seat < game.players:
+        raise IllegalAction("not_seated")  # never a negative index into the seats
     at = game.now if at is None else at
     r = game.round
     me = r.seats[seat]
