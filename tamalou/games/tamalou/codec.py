@@ -92,6 +92,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "over": game.over,
         "winners": game.winners,
         "next_round_deadline": game.next_round_deadline,
+        "out": game.out,
     }
 
 
@@ -118,6 +119,7 @@ def _game_from_dict(data: dict[str, Any]) -> Game:
         over=data["over"],
         winners=list(data["winners"]),
         next_round_deadline=data["next_round_deadline"],
+        out=[bool(x) for x in data.get("out", [False] * data["players"])],
     )
 
 

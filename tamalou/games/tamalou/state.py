@@ -16,7 +16,7 @@ from tamalou.games.tamalou.rules import Power, Rules
 Phase = Literal["peek", "play", "final", "over"]
 #: Where the current player is in their turn: before drawing, holding a card, choosing a
 #: power's target.
-Stage = Literal["start", "holding", "power"]
+Stage = Literal["start", "holding", "power", "call"]  # call: the end-of-turn call (R-X6)
 
 #: A time after every deadline: "until the end of the round".
 FOREVER = 2**62
@@ -39,6 +39,13 @@ class SeatState:
     last_double_seq: int = -1  # the discard card of this player's last successful double
     last_double_slot: int = 0  # the slot it came from (R-D4: a repeated click is harmless)
     look: tuple[int, int, int, int] | None = None  # (target, slot, card, until): R-P3
+    #: other private displays (R-X3 koubo swap): (target, slot, card, until)
+    glimpses: list[tuple[int, int, int, int]] = field(default_factory=list)
+    peeked: list[tuple[int, int]] = field(default_factory=list)  # (slot, card) seen at the peek
+    peek_open: bool = False  # R-X14: the peek slots stay viewable until the first draw or call
+    out: bool = False  # R-X16: eliminated from the match
+    fines: float = 0  # R-X13 (cabo): points for missed doubles
+    barred_seq: int = -1  # R-X13 (cabo): a miss bars you from that discard card
 
 
 @dataclass(slots=True)
@@ -51,6 +58,11 @@ class RoundResult:
     scores: list[float]
     caller: int | None
     first_player: int
+    contre: int | None = None  # R-X9
+    automatic_call: bool = False  # R-X8
+    fines: list[float] = field(default_factory=list)  # R-X13
+    emptied_by_own_double: int | None = None  # R-V9
+    active: list[bool] = field(default_factory=list)  # R-X16: seats still in the match
 
 
 @dataclass(slots=True)
@@ -86,6 +98,14 @@ class RoundState:
         default_factory=list
     )  # seat, slot, card, until
     end_reason: str | None = None
+    looked: tuple[int, int] | None = None  # R-X3: the card a look-then-swap may take
+    power_must: bool = False  # R-X5: the power offered cannot be passed
+    pending: list[tuple[int, Power]] = field(default_factory=list)  # R-X12, last on top
+    pending_deadline: int = 0
+    paused_turn_ms: int = 0  # the turn clock's rest while doubled powers resolve
+    automatic_call: bool = False  # R-X8
+    contre: int | None = None  # R-X9
+    emptied_by_own_double: int | None = None  # fontenay (R-V9)
 
 
 @dataclass(slots=True)
@@ -103,3 +123,4 @@ class Game:
     over: bool = False
     winners: list[int] = field(default_factory=list)
     next_round_deadline: int | None = None
+    out: list[bool] = field(default_factory=list)  # R-X16: eliminated seats
