@@ -109,6 +109,8 @@ def next_deadline(game: Game) -> int | None:
     r = game.round
     phase = r.phase
     if phase == "play":
+        if r.window_until:
+            return r.window_until
         return r.pending_deadline if r.pending else r.turn_deadline
     if phase == "peek":
         limit = r.deal_at + game.rules.peek_phase_max_ms
@@ -131,6 +133,8 @@ def _advance(game: Game, at: int, ev: Events) -> None:
         if r.phase == "peek":
             r.phase = "play"
             _start_turn(game, r.first_player, due, ev)
+        elif r.phase == "play" and r.window_until:
+            _close_window(game, due, ev)
         elif r.phase == "play" and r.pending:
             _pending_timeout(game, due, ev)
         elif r.phase == "play":
@@ -231,6 +235,8 @@ def _my_turn(game: Game, player: int) -> RoundState:
         raise IllegalAction("not_your_turn")
     if r.pending:
         raise IllegalAction("power_pending")  # R-X12: doubled powers resolve first
+    if r.stage == "window":
+        raise IllegalAction("doubles_window")  # R-X11: the turn goes on after the window
     return r
 
 
@@ -413,6 +419,15 @@ def _after_discard(
     r = game.round
     compiled = game.rules.compiled
     power = compiled.power[card] if gives_power else None
+    if game.rules.open_doubles_ms and r.phase == "play":  # R-X11
+        r.window_seq, r.window_rank = r.seq, compiled.rank[card]
+        r.window_until = at + game.rules.open_doubles_ms
+        r.window_turn_power = (power, compiled.must[card]) if power is not None else None
+        r.claims, r.window_powers = [], []
+        r.stage = "window"
+        r.paused_turn_ms = max(0, r.turn_deadline - at)
+        ev.append(E.WindowOpened(r.seq, r.window_until))
+        return
     if power is not None and _power_targets_exist(game, player, power):
         r.stage, r.power, r.power_must, r.looked = "power", power, compiled.must[card], None
         ev.append(E.PowerOffered(player, power))
@@ -425,7 +440,7 @@ def _power_source(game: Game, player: int, wanted: tuple[Power, ...]) -> tuple[s
     one (R-P6). Raises when none of ``wanted`` is theirs to use."""
     r = game.round
     if r.phase == "play" and r.pending:
-        owner, power = r.pending[-1]
+        owner, power, _must = r.pending[-1]
         if owner == player and power in wanted:
             return "pending", power
         if owner == player:
@@ -558,7 +573,7 @@ def _power_done(game: Game, source: str, power: Power, at: int, ev: Events) -> N
     r = game.round
     if source == "pending":
         r.pending.pop()
-        _resume_after_pending(game, at)
+        _resume_after_pending(game, at, ev)
         return
     r.power_must = False
     if source == "turn" and power in game.rules.transmit_powers:
@@ -569,20 +584,32 @@ def _power_done(game: Game, source: str, power: Power, at: int, ev: Events) -> N
         _finish_turn(game, at, ev)
 
 
-def _resume_after_pending(game: Game, at: int) -> None:
+def _resume_after_pending(game: Game, at: int, ev: Events) -> None:
+    """The next doubled power, or the turn goes on where its clock stopped (R-X12); after an
+    open-doubles window, the turn then ends (R-X11)."""
     r = game.round
-    if r.pending:
-        r.pending_deadline = at + PENDING_POWER_MS
-    else:
-        r.turn_deadline = at + r.paused_turn_ms  # the turn clock goes on where it stopped
+    while r.pending:
+        owner, power, _must = r.pending[-1]
+        if _power_targets_exist(game, owner, power):
+            r.pending_deadline = at + PENDING_POWER_MS
+            return
+        r.pending.pop()  # nothing left to pick: no effect (R-X4)
+        ev.append(E.PowerPassed(owner, power))
+    r.turn_deadline = at + r.paused_turn_ms  # the turn clock goes on where it stopped
+    if r.after_window and r.phase == "play":
+        r.after_window = False
+        _finish_turn(game, at, ev)
 
 
 def _pass(game: Game, a: A.Pass, at: int, ev: Events) -> None:
     r = game.round
     if r.phase == "play" and r.pending and r.pending[-1][0] == a.player:
-        owner, power = r.pending.pop()
+        owner, power, must = r.pending[-1]
+        if must:
+            raise IllegalAction("power_must_be_used")  # R-X5
+        r.pending.pop()
         ev.append(E.PowerPassed(owner, power))
-        _resume_after_pending(game, at)
+        _resume_after_pending(game, at, ev)
         return
     r = _my_turn(game, a.player)
     if r.stage != "power" or r.power is None:
@@ -723,6 +750,16 @@ def _double(game: Game, a: A.Double, at: int, ev: Events) -> None:
         raise IllegalAction("barred_from_card")  # R-X13 (cabo)
     card = _row_slot(seat, a.slot)
     compiled = game.rules.compiled
+    if r.window_until and a.seq == r.window_seq:  # R-X11: every card of its rank succeeds
+        if compiled.rank[card] == r.window_rank:
+            seat.row[a.slot - 1] = None
+            seq = _place_on_discard(r, card, True)
+            seat.misses, seat.blocked_until = 0, 0
+            ev.append(E.Doubled(a.player, a.slot, card, seq))
+            _after_double(game, a.player, card, at, ev)
+            return
+        _missed(game, a.player, a.slot, card, True, None, a.seq, at, ev)
+        return
     on_top = bool(r.discard) and r.discard_seqs[-1] == a.seq and not r.discard_spent[-1]
     if on_top and compiled.rank[card] == compiled.rank[r.discard[-1]]:
         r.discard_spent[-1] = True
@@ -753,6 +790,13 @@ def _double_for(game: Game, a: A.DoubleFor, at: int, ev: Events) -> None:
         raise IllegalAction("bad_slot", slot=a.slot)
     else:
         mine = None
+    if r.window_until and a.seq == r.window_seq:  # R-X11: a claim, settled at the close
+        claim = (a.player, a.target, a.target_slot, a.slot)
+        if any(c[:3] == claim[:3] for c in r.claims):
+            raise IllegalAction("already_claimed")
+        r.claims.append(claim)
+        ev.append(E.Claimed(a.player, a.target, a.target_slot, a.slot))
+        return
     compiled = game.rules.compiled
     if on_top and compiled.rank[card] == compiled.rank[r.discard[-1]]:
         r.discard_spent[-1] = True
@@ -774,8 +818,11 @@ def _after_double(game: Game, player: int, card: int, at: int, ev: Events) -> No
     r = game.round
     rules = game.rules
     power = rules.compiled.power[card]
-    if (
-        rules.doubled_powers != "none"
+    must = rules.compiled.must[card]
+    if rules.doubled_powers == "seat_order" and power is not None and r.window_until:
+        r.window_powers.append((player, power, must))  # used at the window's close
+    elif (
+        rules.doubled_powers == "stack"
         and power is not None
         and power != Power.REPLAY
         and r.phase == "play"
@@ -783,7 +830,7 @@ def _after_double(game: Game, player: int, card: int, at: int, ev: Events) -> No
     ):
         if not r.pending:
             r.paused_turn_ms = max(0, r.turn_deadline - at)
-        r.pending.append((player, power))
+        r.pending.append((player, power, must))
         r.pending_deadline = at + PENDING_POWER_MS
         ev.append(E.PowerQueued(player, power))
     if not _has_cards(r.seats[player]):
@@ -833,6 +880,57 @@ def _missed(
         seat.fines += rules.scoring.miss_points
         ev.append(E.Fined(player, rules.scoring.miss_points))
     _penalty(game, player, rules.miss_penalty_cards, "missed_double", ev)
+
+
+def _close_window(game: Game, at: int, ev: Events) -> None:
+    """R-X11: settle the claims (the owner's own double came first; then the turn player,
+    then seats from the next player; a losing claim is free), then the doubled powers in
+    seat order from the next player, the turn player's last (R-X12), then the turn ends."""
+    r = game.round
+    n = game.players
+    turn = r.current
+    priority = {(turn + k) % n: k for k in range(n)}
+    rank = game.rules.compiled.rank
+    window_seq = r.window_seq
+    r.window_until = 0
+    if r.discard:
+        r.discard_spent[-1] = True  # no double after the window
+    ev.append(E.WindowClosed(window_seq))
+    for player, target, target_slot, slot in sorted(r.claims, key=lambda c: priority[c[0]]):
+        if r.phase != "play":
+            break
+        seat, theirs = r.seats[player], r.seats[target]
+        card = theirs.row[target_slot - 1] if target_slot <= len(theirs.row) else None
+        if card is None or seat.frozen or untargetable(game, target):
+            ev.append(E.ClaimLost(player, target, target_slot))
+            continue
+        if rank[card] != r.window_rank:
+            _missed(game, player, target_slot, card, True, target, window_seq, at, ev)
+            continue
+        mine = seat.row[slot - 1] if 1 <= slot <= len(seat.row) else None
+        theirs.row[target_slot - 1] = mine
+        if mine is not None:
+            seat.row[slot - 1] = None
+        seq = _place_on_discard(r, card, True)
+        seat.misses, seat.blocked_until = 0, 0
+        ev.append(E.DoubledFor(player, target, target_slot, slot if mine else 0, card, seq))
+        _after_double(game, player, card, at, ev)
+        if not _has_cards(theirs) and mine is None:
+            _row_emptied(game, target, False, at, ev)
+    r.claims = []
+    if r.phase != "play":
+        return
+    # seat order from the next player (a stable sort keeps each seat's throw order)
+    queue = sorted((p for p in r.window_powers if p[0] != turn), key=lambda p: (p[0] - turn) % n)
+    queue += [p for p in r.window_powers if p[0] == turn]
+    if r.window_turn_power is not None:
+        queue.append((turn, *r.window_turn_power))
+    r.window_powers, r.window_turn_power = [], None
+    for owner, power, _must in queue:
+        ev.append(E.PowerQueued(owner, power))
+    r.pending = queue[::-1]  # the next one last
+    r.after_window = True
+    _resume_after_pending(game, at, ev)
 
 
 def _next_round_action(game: Game, a: A.NextRound, at: int, ev: Events) -> None:
@@ -998,11 +1096,15 @@ def first_choice(game: Game, player: int, power: Power) -> A.Action | None:
 def _pending_timeout(game: Game, at: int, ev: Events) -> None:
     """R-X12: a doubled power not used in time is passed (a *must* one takes its first choice)."""
     r = game.round
-    owner, power = r.pending[-1]
-    ev.append(E.TimedOut(owner, "pass", r.seats[owner].away))
+    owner, power, must = r.pending[-1]
+    choice = first_choice(game, owner, power) if must else None
+    ev.append(E.TimedOut(owner, "must" if choice is not None else "pass", r.seats[owner].away))
+    if choice is not None:
+        _HANDLERS[type(choice)](game, choice, at, ev)
+        return
     r.pending.pop()
     ev.append(E.PowerPassed(owner, power))
-    _resume_after_pending(game, at)
+    _resume_after_pending(game, at, ev)
 
 
 def _timeout(game: Game, at: int, ev: Events) -> None:
@@ -1225,10 +1327,12 @@ def legal_actions(game: Game, player: int, at: int | None = None) -> list[A.Acti
         return [A.Peek(player, at)] if seat.peek_until is None and not seat.out else []
     out: list[A.Action] = []
     if r.phase == "play" and r.pending:
-        owner, power = r.pending[-1]
+        owner, power, must = r.pending[-1]
         if owner == player:  # R-X12: a doubled power to use (or pass) first
-            out.extend(_power_actions(game, r, player, power, at))
-            out.append(A.Pass(player, at))
+            options = _power_actions(game, r, player, power, at)
+            out.extend(options)
+            if not (must and options):
+                out.append(A.Pass(player, at))
     elif r.phase == "play" and r.current == player:
         out.extend(_turn_actions(game, r, player, at))
     out.extend(double_actions(game, player, at))
@@ -1240,15 +1344,16 @@ def double_actions(game: Game, player: int, at: int | None = None) -> list[A.Act
     (R-D1), or with another player's card (R-X10)."""
     r = game.round
     at = game.now if at is None else at
-    if not r.discard or r.discard_spent[-1]:
+    window = bool(r.window_until) and r.phase == "play"
+    if not window and (not r.discard or r.discard_spent[-1]):
         return []
     if r.current == player and r.stage in ("holding", "power") and r.phase == "play":
         return []  # R-D7, the usual refusal, without building its error
     if doubles_refusal(game, player, at):
         return []
-    seq = r.discard_seqs[-1]
+    seq = r.window_seq if window else r.discard_seqs[-1]
     me = r.seats[player]
-    if me.last_double_seq == seq or me.barred_seq == seq:
+    if not window and (me.last_double_seq == seq or me.barred_seq == seq):
         return []
     mine = _slots(me)
     out: list[A.Action] = [A.Double(player, s, seq, at) for s in mine]
@@ -1280,6 +1385,8 @@ def _turn_actions(game: Game, r: RoundState, p: int, at: int) -> list[A.Action]:
         return options if r.power_must and options else [*options, A.Pass(p, at)]
     if r.stage == "call":
         return [A.CallTamalou(p, at), A.EndTurn(p, at)]
+    if r.stage == "window":
+        return []  # R-X11: doubles only, until the window closes
     out = [A.Draw(p, at)]
     if can_take_discard(game, r):
         out.append(A.TakeDiscard(p, at))

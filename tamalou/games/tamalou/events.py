@@ -316,6 +316,49 @@ class PowerQueued:
 
 
 @dataclass(slots=True, unsafe_hash=True)
+class WindowOpened:
+    """R-X11: every card of the rank of discard card ``seq`` thrown before ``until`` succeeds."""
+
+    seq: int
+    until: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "window_opened"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class WindowClosed:
+    """R-X11: the window on discard card ``seq`` closed; claims are settled next."""
+
+    seq: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "window_closed"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Claimed:
+    """R-X10 in R-X11: ``player`` claims ``target``'s card to play for them, settled at the
+    window's close."""
+
+    player: int
+    target: int
+    target_slot: int
+    slot: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "claimed"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class ClaimLost:
+    """R-X11: a claim lost to a claim of higher priority (or the owner's own double): free."""
+
+    player: int
+    target: int
+    target_slot: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "claim_lost"
+
+
+@dataclass(slots=True, unsafe_hash=True)
 class Fined:
     """R-X13 (cabo): a missed double costs ``points`` at the round's score."""
 
@@ -426,4 +469,8 @@ Event = (
     | PowerQueued
     | Fined
     | Eliminated
+    | WindowOpened
+    | WindowClosed
+    | Claimed
+    | ClaimLost
 )

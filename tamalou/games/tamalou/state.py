@@ -16,7 +16,9 @@ from tamalou.games.tamalou.rules import Power, Rules
 Phase = Literal["peek", "play", "final", "over"]
 #: Where the current player is in their turn: before drawing, holding a card, choosing a
 #: power's target.
-Stage = Literal["start", "holding", "power", "call"]  # call: the end-of-turn call (R-X6)
+#: call: the end-of-turn call (R-X6); window: the open-doubles window after the turn's
+#: discard (R-X11)
+Stage = Literal["start", "holding", "power", "call", "window"]
 
 #: A time after every deadline: "until the end of the round".
 FOREVER = 2**62
@@ -100,12 +102,21 @@ class RoundState:
     end_reason: str | None = None
     looked: tuple[int, int] | None = None  # R-X3: the card a look-then-swap may take
     power_must: bool = False  # R-X5: the power offered cannot be passed
-    pending: list[tuple[int, Power]] = field(default_factory=list)  # R-X12, last on top
+    #: R-X12: doubled powers to use, (owner, power, must), the next one last
+    pending: list[tuple[int, Power, bool]] = field(default_factory=list)
     pending_deadline: int = 0
     paused_turn_ms: int = 0  # the turn clock's rest while doubled powers resolve
     automatic_call: bool = False  # R-X8
     contre: int | None = None  # R-X9
     emptied_by_own_double: int | None = None  # fontenay (R-V9)
+    # R-X11: the open-doubles window after a turn's discard
+    window_seq: int = 0  # the discard card it is open on
+    window_until: int = 0  # 0: no window open
+    window_rank: str = ""
+    claims: list[tuple[int, int, int, int]] = field(default_factory=list)  # R-X10 claims
+    window_powers: list[tuple[int, Power, bool]] = field(default_factory=list)  # in throw order
+    window_turn_power: tuple[Power, bool] | None = None  # the turn card's own power
+    after_window: bool = False  # the turn ends once the power queue is empty
 
 
 @dataclass(slots=True)

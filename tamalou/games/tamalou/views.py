@@ -85,6 +85,9 @@ class PublicView(BaseModel):
     #: R-X12: doubled powers waiting, (owner, power), the one to use now last
     pending_powers: list[tuple[int, Power]] = []
     contre: int | None = None  # R-X9: the contre-caller
+    window_until: int | None = None  # R-X11: the open-doubles window closes then
+    window_seq: int | None = None  # R-X11: the discard card the window is open on
+    claims: list[tuple[int, int, int]] = []  # R-X11: (player, target, target_slot) claims
 
 
 class SlotView(BaseModel):
@@ -182,8 +185,9 @@ def public_view(game: Game, at: int | None = None) -> PublicView:
         fuse_at=r.turn_deadline - game.rules.fuse_ms if playing else None,
         fuse=playing and at >= r.turn_deadline - game.rules.fuse_ms,
         doubles_paused_until=r.no_double_until if at < r.no_double_until else None,
-        doubles_open=bool(r.discard)
-        and not r.discard_spent[-1]
+        doubles_open=(
+            (bool(r.discard) and not r.discard_spent[-1]) or (playing and bool(r.window_until))
+        )
         and r.phase in ("play", "final")
         and at >= r.no_double_until,
         call_open=playing and r.caller is None,
@@ -192,8 +196,11 @@ def public_view(game: Game, at: int | None = None) -> PublicView:
         call_name=rules.call_name,
         looked=r.looked if playing and r.stage == "power" else None,
         power_must=playing and r.stage == "power" and r.power_must,
-        pending_powers=list(r.pending) if playing else [],
+        pending_powers=[(o, p) for o, p, _ in r.pending] if playing else [],
         contre=r.contre,
+        window_until=r.window_until if playing and r.window_until else None,
+        window_seq=r.window_seq if playing and r.window_until else None,
+        claims=[(p, t, ts) for p, t, ts, _ in r.claims] if playing else [],
     )
 
 
