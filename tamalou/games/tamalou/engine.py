@@ -331,7 +331,11 @@ def _peek(game: Game, a: A.Peek, at: int, ev: Events) -> None:
         raise IllegalAction("already_peeked")
     until = min(at + game.rules.peek_ms, r.deal_at + game.rules.peek_phase_max_ms)
     seat.peek_until = until
-    shown = tuple((s, c) for s in game.rules.peek_slots if (c := seat.row[s - 1]) is not None)
+    shown = tuple(
+        (s, c)
+        for s in game.rules.peek_slots
+        if s <= len(seat.row) and (c := seat.row[s - 1]) is not None
+    )
     seat.peeked = list(shown)
     ev.append(E.Peeked(a.player, until))
     ev.append(E.PeekShown(a.player, shown, until, to=(a.player,)))
@@ -896,17 +900,20 @@ def _close_window(game: Game, at: int, ev: Events) -> None:
     if r.discard:
         r.discard_spent[-1] = True  # no double after the window
     ev.append(E.WindowClosed(window_seq))
+    settled: set[tuple[int, int]] = set()  # cards already thrown by a claim of higher rank
     for player, target, target_slot, slot in sorted(r.claims, key=lambda c: priority[c[0]]):
         if r.phase != "play":
             break
         seat, theirs = r.seats[player], r.seats[target]
         card = theirs.row[target_slot - 1] if target_slot <= len(theirs.row) else None
-        if card is None or seat.frozen or untargetable(game, target):
+        lost = (target, target_slot) in settled
+        if card is None or lost or seat.frozen or untargetable(game, target):
             ev.append(E.ClaimLost(player, target, target_slot))
             continue
         if rank[card] != r.window_rank:
             _missed(game, player, target_slot, card, True, target, window_seq, at, ev)
             continue
+        settled.add((target, target_slot))
         mine = seat.row[slot - 1] if 1 <= slot <= len(seat.row) else None
         theirs.row[target_slot - 1] = mine
         if mine is not None:
@@ -1083,11 +1090,12 @@ def first_choice(game: Game, player: int, power: Power) -> A.Action | None:
 
     def order(a: A.Action) -> tuple[int, ...]:
         if isinstance(a, A.SwapTwo):
-            return ((a.first - player) % n, a.first_slot, (a.second - player) % n, a.second_slot)
+            first, second = (a.first - player - 1) % n, (a.second - player - 1) % n
+            return (first, a.first_slot, second, a.second_slot)
         if isinstance(a, A.Swap | A.Look):
             return ((a.target - player - 1) % n, getattr(a, "target_slot", a.slot), a.slot)
         if isinstance(a, A.GiveTop):
-            return ((a.target - player) % n,)
+            return ((a.target - player - 1) % n,)
         return (0,)
 
     return min(options, key=order) if options else None

@@ -36,7 +36,11 @@ def forced_game(
     r.first_player = r.current = first
     if rules.long_peek:  # R-X14: no peek phase; the peek shows the forced cards
         for seat in r.seats:
-            seat.peeked = [(s, c) for s in rules.peek_slots if (c := seat.row[s - 1]) is not None]
+            seat.peeked = [
+                (s, c)
+                for s in rules.peek_slots
+                if s <= len(seat.row) and (c := seat.row[s - 1]) is not None
+            ]
         r.current = first
         return game
     if play:
