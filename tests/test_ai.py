@@ -14,7 +14,7 @@ from tamalou.games.tamalou.ai import LEVELS, AIPlayer, make_player
 from tamalou.games.tamalou.ai.memory import UNKNOWN
 from tamalou.games.tamalou.engine import apply, legal_actions, new_game
 from tamalou.games.tamalou.events import stream_for
-from tamalou.games.tamalou.rules import TAMALOU
+from tamalou.games.tamalou.rules import PRESETS, TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
 from tamalou.games.tamalou.views import view
 
@@ -91,9 +91,11 @@ def drive(
     raise AssertionError("round did not end")
 
 
-def table(levels: list[str], seed: str, **kw: Any) -> tuple[Game, list[AIPlayer], list[Any]]:
-    game, events = new_game(TAMALOU, len(levels), seed=seed, at=0, ai=[True] * len(levels))
-    players = [make_player(lv, s, TAMALOU, f"{seed}:{s}", **kw) for s, lv in enumerate(levels)]
+def table(
+    levels: list[str], seed: str, rules: Rules = TAMALOU, **kw: Any
+) -> tuple[Game, list[AIPlayer], list[Any]]:
+    game, events = new_game(rules, len(levels), seed=seed, at=0, ai=[True] * len(levels))
+    players = [make_player(lv, s, rules, f"{seed}:{s}", **kw) for s, lv in enumerate(levels)]
     return game, players, events
 
 
@@ -240,6 +242,20 @@ def test_every_level_only_plays_legal_actions(level: str) -> None:
         levels = [level, *["medium", "random", "easy"][: n - 1]]
         seed = f"legal-{level}-{i}"
         game, players, events = table(levels, seed, max_iterations=15, budget_ms=None)
+        drive(game, players, events, seed)
+        assert game.round.phase == "over"
+
+
+@pytest.mark.parametrize("preset", sorted(set(PRESETS) - {"tamalou"}))
+def test_every_level_plays_every_preset_legally(preset: str) -> None:
+    """R-V1..R-V9: every level answers only with legal actions in every preset, and the
+    rounds end (new powers, end-of-turn calls, windows, doubled powers included)."""
+    rules = PRESETS[preset]
+    for i, level in enumerate(LEVELS):
+        n = min(2 + i % 3, rules.max_players)
+        levels = [level, *["medium", "random", "easy"][: n - 1]]
+        seed = f"legal-{preset}-{level}"
+        game, players, events = table(levels, seed, rules, max_iterations=15, budget_ms=None)
         drive(game, players, events, seed)
         assert game.round.phase == "over"
 

@@ -98,7 +98,12 @@ class AIPlayer:
         self.sync(view)
         choice = self.choose(view, legal)
         if choice is None:
-            return None
+            # never stall a turn step the rules of thumb do not value (a must power, a
+            # preset's new step): the first legal one (R-X5's order for powers)
+            turn = [a for a in legal if a.kind not in A.DOUBLE_KINDS]
+            if not turn or isinstance(self, RandomPlayer):
+                return None
+            choice = turn[0]
         return dataclasses.replace(choice, at=at)
 
     def wants_double(self, view: PlayerView, at: int) -> A.Double | None:
@@ -144,6 +149,9 @@ class AIPlayer:
             m.held = _card(view.held)
         for sv2 in view.public.seats:
             r = m.row(sv2.seat)
+            if sv2.out and r:  # R-X16: an eliminated seat holds nothing
+                del r[:]
+                del m.owner_knows[sv2.seat][:]
             for i, present in enumerate(sv2.slots):
                 if i >= len(r):
                     m._set(sv2.seat, i + 1, UNKNOWN, False)
@@ -214,8 +222,16 @@ class HeuristicPlayer(AIPlayer):
         kinds = {a.kind for a in legal}
         if "replace" in kinds or "throw" in kinds:
             return self.holding_options(legal, est)
-        if "pass" in kinds or "replay" in kinds:
+        if kinds & {"pass", "replay", "swap_two", "give_top"} or (
+            kinds & {"look", "swap"} and "draw" not in kinds
+        ):
             return self.power_options(legal, est)
+        if "end_turn" in kinds:  # R-X6: the end-of-turn call
+            return [
+                (100.0 if isinstance(a, A.CallTamalou) and self.should_call(est) else 0.0, a)
+                for a in legal
+                if isinstance(a, A.CallTamalou | A.EndTurn)
+            ]
         if "draw" in kinds:
             return self.start_options(legal, est)
         return []
@@ -320,6 +336,20 @@ class HeuristicPlayer(AIPlayer):
             # they get my card too: with two players that counts twice
             gain = (mine - theirs) * (1.5 if len(m.seats()) == 2 else 1.2)
             return gain - self.style.swap_min
+        if isinstance(a, A.SwapTwo):  # R-X2: worth it when one side is mine and lowers it
+            if self.seat not in (a.first, a.second):
+                return -0.5
+            slot, other, other_slot = (
+                (a.first_slot, a.second, a.second_slot)
+                if a.first == self.seat
+                else (a.second_slot, a.first, a.first_slot)
+            )
+            mine = est.mine(m).get(slot, est.mean)
+            theirs = est.theirs(m, other).get(other_slot, est.mean)
+            return (mine - theirs) * 1.2 - self.style.swap_min
+        if isinstance(a, A.GiveTop):  # R-X4: a card more for the lowest-looking opponent
+            total = sum(est.theirs(m, a.target).values())
+            return 1.0 - 0.01 * total
         return None
 
     def start_options(self, legal: list[A.Action], est: Estimate) -> list[tuple[float, A.Action]]:

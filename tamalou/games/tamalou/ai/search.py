@@ -253,6 +253,8 @@ class SearchPlayer(HeuristicPlayer):
         options.sort(key=lambda o: -o[0])
         default = options[0][1]
         kinds = {a.kind for a in legal}
+        if self.rules.mechanics():
+            return default  # the rollouts model the default game only: medium's choice
         if "replace" in kinds or "throw" in kinds or "draw" in kinds:
             candidates = self.candidates(options, legal, est)
             if len(candidates) > 1:
