@@ -528,3 +528,11 @@ PRESETS: dict[str, Rules] = {
 }
 #: R-V ruling 1: other names of the same presets
 ALIASES: dict[str, str] = {"braguet": "classique", "dune": "swiss"}
+
+
+def preset(name: str) -> Rules:
+    """A preset by its name or alias (R-V ruling 1: `dune` = `swiss`, `braguet` = `classique`)."""
+    key = ALIASES.get(name, name)
+    if key not in PRESETS:
+        raise KeyError(f"unknown preset {name!r}; known: {', '.join(sorted(PRESETS))}")
+    return PRESETS[key]

@@ -88,3 +88,18 @@ def test_replay_and_determinism(name: str) -> None:
     assert codec.game_to_dict(copy) == codec.game_to_dict(game)
     again = codec.game_from_json(codec.game_to_json(game))
     assert codec.game_to_dict(again) == codec.game_to_dict(game)
+
+
+def test_r_v_ruling_1_aliases_name_the_same_presets() -> None:
+    from tamalou.games.tamalou.rules import preset
+
+    assert preset("dune") is PRESETS["swiss"] and preset("braguet") is PRESETS["classique"]
+    assert preset("cabo") is PRESETS["cabo"]
+    with pytest.raises(KeyError, match="known"):
+        preset("poker")
+
+
+def test_r_v_the_default_preset_uses_no_house_mechanic() -> None:
+    """R-V: the default game is unchanged: no R-X mechanic, and the default powers."""
+    assert PRESETS["tamalou"].mechanics() == set()
+    assert len(PRESETS) == 10
