@@ -1017,6 +1017,8 @@ def _end_turn(game: Game, at: int, ev: Events) -> None:
     if r.phase != "play":
         return
     player = r.current
+    if r.held is not None:  # a turn ended from outside (R-X8 at once): the card is thrown
+        _place_on_discard(r, r.held, False)
     r.stage, r.held, r.held_from, r.power, r.extra, r.transmitted = (
         "start",
         None,

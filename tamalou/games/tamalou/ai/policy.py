@@ -109,16 +109,20 @@ class AIPlayer:
     def wants_double(self, view: PlayerView, at: int) -> A.Double | None:
         """A double this player is sure of on the current discard top (R-D1), or None."""
         pub = view.public
-        if not view.can_double or not pub.discard_doubleable or pub.discard_top is None:
+        window = pub.window_seq is not None  # R-X11: every card of the rank, until it closes
+        if not view.can_double or pub.discard_top is None:
             return None
-        if pub.discard_seq is None:
+        if not (pub.discard_doubleable or window):
+            return None
+        seq = pub.window_seq if pub.window_seq is not None else pub.discard_seq
+        if seq is None:
             return None
         self.sync(view)
         top_rank = pub.discard_top[:-1] if pub.discard_top != cards.JOKER else cards.JOKER
         rank = self.rules.compiled.rank
         for i, c in enumerate(self.memory.row(self.seat)):
             if c >= 0 and rank[c] == top_rank:
-                return A.Double(self.seat, i + 1, pub.discard_seq, at)
+                return A.Double(self.seat, i + 1, seq, at)
         return self.gamble_double(view, at)
 
     def gamble_double(self, view: PlayerView, at: int) -> A.Double | None:
@@ -186,10 +190,11 @@ class RandomPlayer(AIPlayer):
         """Now and then, a blind double on a random slot of its own (R-D3, R-D5)."""
         pub = view.public
         rng = self._rng()
-        if not view.can_double or pub.discard_seq is None or rng.random() >= 0.05:
+        seq = pub.window_seq if pub.window_seq is not None else pub.discard_seq
+        if not view.can_double or seq is None or rng.random() >= 0.05:
             return None
         slots = [sv.slot for sv in view.row if sv.present]
-        return A.Double(self.seat, rng.choice(slots), pub.discard_seq, at) if slots else None
+        return A.Double(self.seat, rng.choice(slots), seq, at) if slots else None
 
 
 class HeuristicPlayer(AIPlayer):

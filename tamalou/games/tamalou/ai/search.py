@@ -286,7 +286,8 @@ class SearchPlayer(HeuristicPlayer):
         loss = (1 - p) * (est.mean + 1.0)
         if gain <= loss:
             return None
-        return A.Double(self.seat, unknown[0], pub.discard_seq, at)
+        seq = pub.window_seq if pub.window_seq is not None else pub.discard_seq
+        return A.Double(self.seat, unknown[0], seq, at)
 
     def candidates(
         self, options: list[tuple[float, A.Action]], legal: list[A.Action], est: Estimate
