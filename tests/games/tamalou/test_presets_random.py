@@ -18,6 +18,7 @@ from tamalou.games.tamalou.engine import new_game
 from tamalou.games.tamalou.rules import PRESETS
 from tamalou.games.tamalou.scoring import round_scores
 from tamalou.games.tamalou.state import Game
+from tamalou.games.tamalou.views import view
 
 from .preset_play import Invariants, fold, play_match
 
@@ -103,3 +104,44 @@ def test_r_v_the_default_preset_uses_no_house_mechanic() -> None:
     """R-V: the default game is unchanged: no R-X mechanic, and the default powers."""
     assert PRESETS["tamalou"].mechanics() == set()
     assert len(PRESETS) == 10
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_changing_a_card_you_never_saw_changes_nothing_in_your_view(name: str) -> None:
+    """STYLE 4, per preset: swap an opponent's card this seat was never told about with a pile
+    card it never saw: its view (and its legal actions) stay exactly the same."""
+    rules = PRESETS[name]
+    game, events = new_game(rules, 3, f"blind:{name}", 0)
+    inv = Invariants(game)
+    inv.learn(game, events)
+    rng = random.Random(name)
+    checked = 0
+
+    def step(g: Game, a: A.Action, ev: list[E.Event]) -> None:
+        nonlocal checked
+        inv.learn(g, ev)
+        r = g.round
+        if r.phase not in ("play", "final") or rng.random() > 0.2:
+            return
+        seat = rng.randrange(3)
+        unseen_pile = [i for i, x in enumerate(r.pile) if x not in inv.seen[seat]]
+        targets = [
+            (t, i)
+            for t, s in enumerate(r.seats)
+            if t != seat
+            for i, x in enumerate(s.row)
+            if x is not None and x not in inv.seen[seat]
+        ]
+        if not unseen_pile or not targets:
+            return
+        copy = codec.game_from_json(codec.game_to_json(g))
+        t, i = rng.choice(targets)
+        j = rng.choice(unseen_pile)
+        row = copy.round.seats[t].row
+        row[i], copy.round.pile[j] = copy.round.pile[j], row[i]
+        before = view(g, seat).model_dump()
+        assert view(copy, seat).model_dump() == before
+        checked += 1
+
+    play_match(game, random.Random(f"blind{name}"), step)
+    assert checked > 10
