@@ -22,7 +22,7 @@ from tamalou.games.tamalou.engine import (
     next_deadline,
     step,
 )
-from tamalou.games.tamalou.rules import PRESETS, TAMALOU, Rules
+from tamalou.games.tamalou.rules import ALIASES, PRESETS, TAMALOU, Rules, preset
 from tamalou.games.tamalou.scoring import match_places
 from tamalou.games.tamalou.state import Game
 from tamalou.games.tamalou.views import PlayerView, PublicView, public_view, view
@@ -71,6 +71,7 @@ def make_ai(level: str, seat: int, rules: Rules, seed: str) -> Any:
 
 __all__ = [
     "AI_LEVELS",
+    "ALIASES",
     "DEFAULT_PRESET",
     "GAME_ID",
     "PRESETS",
@@ -93,6 +94,7 @@ __all__ = [
     "new_game",
     "next_deadline",
     "now",
+    "preset",
     "public_view",
     "round_summaries",
     "rules_from_dict",

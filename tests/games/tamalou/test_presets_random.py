@@ -145,3 +145,21 @@ def test_changing_a_card_you_never_saw_changes_nothing_in_your_view(name: str) -
 
     play_match(game, random.Random(f"blind{name}"), step)
     assert checked > 10
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_core_random_playout_runs_every_preset(name: str) -> None:
+    """The game protocol's generic driver (any legal action of any seat) plays every preset;
+    actions round-trip through JSON on the way."""
+    from tamalou.core.drivers import random_playout
+    from tamalou.games import tamalou as module
+
+    state, _ = module.new_game(PRESETS[name], 3, f"core:{name}", 0)
+
+    def check(st: Game, events: list[E.Event]) -> None:
+        for seat in range(3):
+            for a in module.legal_actions(st, seat)[:20]:
+                assert module.action_from_dict(codec.action_to_dict(a)) == a
+
+    applied = random_playout(module, state, 3, random.Random(name), max_actions=1_500, check=check)  # type: ignore[arg-type]
+    assert applied > 0 and (module.match_over(state) or applied == 1_500)
