@@ -256,3 +256,41 @@ def test_r_x14_cabo_has_no_peek_phase_and_the_peek_lasts_until_the_first_draw() 
     apply(game, A.Draw(0, 10))
     assert [sv.card for sv in view(game, 0).row] == [None, None, None, None]
     assert view(game, 1).row[0].card == "5c"  # the others still see theirs
+
+
+def test_r_x12_dutch_a_power_thrown_while_another_is_pending_resolves_first() -> None:
+    """R-X12 (dutch): the turn player's Queen waits while a doubled Queen's power, thrown
+    later, is used first."""
+    rows = [["Ac", "2c", "3c", "4c"], ["Qd", "6c", "7c", "8c"], ["5d", "6d", "7d", "8d"]]
+    game = game_with(rows, pile=["Qh", "9s"], rules=DUTCH)
+    _throw(game, T0)
+    assert game.round.stage == "power" and game.round.power == "swap_any"
+    ev = apply(game, A.Double(1, 1, game.round.seq, T0 + 100))
+    assert only(ev, E.PowerQueued).player == 1
+    refused(game, A.SwapTwo(0, 1, 2, 2, 2, T0 + 200), "power_pending")
+    assert any(isinstance(a, A.SwapTwo) for a in legal_actions(game, 1))
+    apply(game, A.SwapTwo(1, 0, 1, 2, 1, T0 + 300))
+    assert not game.round.pending and game.round.stage == "power"
+    ev = apply(game, A.SwapTwo(0, 1, 2, 2, 2, T0 + 2_400))
+    assert has(ev, E.SwappedTwo) and game.round.stage == "call"
+
+
+def test_r_x12_dutch_roi_doubled_powers_in_seat_order_at_the_close_turn_player_last() -> None:
+    """R-X12 (dutch_roi): at the window's close, the other throwers in seat order from the
+    next player, one use per card, then the turn player."""
+    rows = [
+        ["Qs", "2c", "3c", "4c"],
+        ["5c", "6c", "7c", "8c"],
+        ["Qd", "6d", "7d", "8d"],
+        ["Qc", "2d", "3d", "4d"],
+    ]
+    game = game_with(rows, pile=["Qh", "9s"], rules=DUTCH_ROI)
+    apply(game, A.Draw(0, T0))
+    seq = only(apply(game, A.Throw(0, T0)), E.WindowOpened).seq
+    apply(game, A.Double(3, 1, seq, T0 + 100))  # seat 3 first, by time
+    apply(game, A.Double(0, 1, seq, T0 + 200))  # the turn player
+    apply(game, A.Double(2, 1, seq, T0 + 300))
+    ev = apply(game, A.Tick(next_deadline(game) or 0))
+    queued = [e.player for e in ev if isinstance(e, E.PowerQueued)]
+    assert queued == [2, 3, 0, 0]  # seats 2, 3, then the turn player's double and his card
+    assert game.round.pending[-1][0] == 2

@@ -227,3 +227,62 @@ def test_r_v8_dutch_roi_a_tie_goes_to_the_caller_else_the_tied_player_after_him(
     game.history = [RoundResult(2, "called", [[]] * 4, [5, 3, 9, 3], [2, 1, 4, 1], [0] * 4, 1, 0)]
     _next_round(game, game.now, [])
     assert game.round.first_player == 1  # the caller is among the tied
+
+
+# -- R-V1..R-V9 decks and values ---------------------------------------------------------------
+
+VALUES = {
+    # preset: (deck size, {card: value})
+    "dutch": (54, {"JK": -1, "Kh": 0, "Ks": 15, "Qc": 10, "Jd": 10, "10c": 10}),
+    "koubo": (34, {"JK": -1, "Ac": 1, "7c": 7, "10c": 10, "Jc": 2, "Qc": 3, "Kh": 0, "Ks": 11}),
+    "tamoul": (52, {"Jc": 15, "Qs": 15, "Qh": 1, "Ks": 15, "Kd": 0.5, "10c": 10}),
+    "cabo": (54, {"JK": 0, "Jc": 11, "Qc": 12, "Ks": 13, "Kh": -2, "10c": 10}),
+    "classique": (52, {"10c": 0, "Jc": 10, "Kh": 10}),
+    "swiss": (54, {"JK": -5, "Jc": 11, "Qc": 12, "Ks": 15, "Kh": 0}),
+    "dutch_sec": (52, {"Jc": 11, "Qc": 12, "Ks": 20, "Kh": 0, "10c": 10}),
+    "dutch_roi": (52, {"Jc": 11, "Qc": 12, "Ks": 13, "Kh": 0}),
+    "fontenay": (54, {"JK": 0, "10c": 0, "Kh": 10}),
+}
+
+
+def test_r_v1_to_r_v9_decks_and_values() -> None:
+    from tamalou.core import cards
+    from tamalou.games.tamalou.rules import PRESETS
+
+    for name, (size, values) in VALUES.items():
+        rules = PRESETS[name]
+        assert len(rules.compiled.deck) == size, name
+        for code, value in values.items():
+            assert rules.compiled.value[cards.from_code(code)] == value, (name, code)
+
+
+POWERS = {
+    "dutch": {"Jc": "look_any", "Qc": "swap_any", "Kc": None},
+    "koubo": {"9c": "look_own", "10c": "look_opponent", "Jc": "blind_swap", "Qc": "look_then_swap"},
+    "tamoul": {
+        "7c": "look_own",
+        "8c": "look_opponent",
+        "9c": "blind_swap",
+        "10c": "look_then_swap",
+    },
+    "cabo": {"7c": "look_own", "8c": "look_own", "9c": "look_opponent", "Qc": "blind_swap"},
+    "classique": {"Jc": "replay", "Qc": "blind_swap", "Kc": "look_own"},
+    "swiss": {"Jc": "swap_any", "Qc": "look_any", "Kc": None},
+    "dutch_sec": {"7c": "blind_swap", "Jc": "look_own", "Qc": "look_opponent"},
+    "dutch_roi": {"Jc": "swap_any", "Qc": "look_any", "Kh": "give_top", "Ks": None},
+    "fontenay": {"Jc": "replay", "Qc": "blind_swap", "Kc": "look_own"},
+}
+
+
+def test_r_v1_to_r_v9_powers_by_rank_and_colour() -> None:
+    """R-X5: powers by rank and colour, preset by preset."""
+    from tamalou.core import cards
+    from tamalou.games.tamalou.rules import PRESETS
+
+    for name, powers in POWERS.items():
+        compiled = PRESETS[name].compiled
+        for code, power in powers.items():
+            assert compiled.power[cards.from_code(code)] == power, (name, code)
+    must = PRESETS["dutch_roi"].compiled.must
+    assert must[cards.from_code("Jc")] and must[cards.from_code("Kh")]
+    assert not must[cards.from_code("Qc")]
