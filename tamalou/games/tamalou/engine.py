@@ -1369,10 +1369,16 @@ def double_actions(game: Game, player: int, at: int | None = None) -> list[A.Act
     out: list[A.Action] = [A.Double(player, s, seq, at) for s in mine]
     if game.rules.play_for_someone:
         gives = mine or [0]
+        claimed = {(c[1], c[2]) for c in r.claims if c[0] == player} if window else set()
         for t, s in enumerate(r.seats):
             if t == player or untargetable(game, t) or s.frozen:
                 continue
-            out.extend(A.DoubleFor(player, t, ts, g, seq, at) for ts in _slots(s) for g in gives)
+            out.extend(
+                A.DoubleFor(player, t, ts, g, seq, at)
+                for ts in _slots(s)
+                if (t, ts) not in claimed
+                for g in gives
+            )
     return out
 
 

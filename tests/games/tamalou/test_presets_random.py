@@ -163,3 +163,36 @@ def test_core_random_playout_runs_every_preset(name: str) -> None:
 
     applied = random_playout(module, state, 3, random.Random(name), max_actions=1_500, check=check)  # type: ignore[arg-type]
     assert applied > 0 and (module.match_over(state) or applied == 1_500)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_listed_legal_action_is_accepted(name: str) -> None:
+    """legal_actions lists only what apply accepts (a sample at random moments, on a copy),
+    with doubling-heavy random players so windows, claims and doubled powers happen."""
+    from tamalou.core.errors import IllegalAction
+    from tamalou.games.tamalou.engine import apply, legal_actions
+
+    rules = PRESETS[name]
+    rng = random.Random(f"legal:{name}")
+    tried = 0
+    for k in range(3):
+        game, _ = new_game(rules, 2 + k % 3 if rules.max_players > 3 else 2, f"legal:{name}:{k}", 0)
+
+        def step(g: Game, a: A.Action, ev: list[E.Event]) -> None:
+            nonlocal tried
+            if rng.random() > 0.3:
+                return
+            for seat in range(g.players):
+                options = legal_actions(g, seat)
+                if not options:
+                    continue
+                choice = rng.choice(options)
+                copy = codec.game_from_json(codec.game_to_json(g))
+                try:
+                    apply(copy, choice)
+                except IllegalAction as exc:  # pragma: no cover - the failure message
+                    raise AssertionError(f"listed but refused: {choice} ({exc.reason})") from exc
+                tried += 1
+
+        play_match(game, random.Random(f"{name}{k}"), step, double_rate=0.4)
+    assert tried > 50
