@@ -19,7 +19,7 @@ from tamalou.core.errors import IllegalAction
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.rules import UNTIL_END, Power, Rules
-from tamalou.games.tamalou.scoring import places, round_scores
+from tamalou.games.tamalou.scoring import match_places, places, round_scores
 from tamalou.games.tamalou.state import FOREVER, Game, RoundResult, RoundState, SeatState
 
 Events = list[E.Event]
@@ -1192,6 +1192,7 @@ def _end_round(game: Game, at: int, reason: str, ev: Events) -> None:
         scores = [
             rules.scoring.failed_call_points if i == caller else 0.0 for i in range(game.players)
         ]
+        ranked = match_places(scores)  # nobody's total counts: the caller last, others first
     else:
         scores = round_scores(
             rules.scoring,

@@ -88,6 +88,7 @@ def test_r_x7_cabo_wrong_call_voids_the_round() -> None:
     assert not only(ev, E.Called).right
     ended = only(ev, E.RoundEnded)
     assert ended.reason == "void" and ended.scores == (10, 0, 0)
+    assert ended.places == (3, 1, 1)  # a void round: the caller last, the others share first
 
 
 def test_r_x7_classique_last_round_only_with_strictly_fewer_cards() -> None:
