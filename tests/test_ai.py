@@ -273,3 +273,18 @@ def test_medium_clearly_beats_random() -> None:
 def test_medium_beats_easy() -> None:
     result = arena.run(["medium", "easy"], 200, "ci-easy")
     assert result.head_to_head >= 0.6
+
+
+def test_medium_ends_its_turn_without_calling_on_a_high_row() -> None:
+    """R-X6 (dutch): at the end-of-turn call a medium player with a high row ends its turn."""
+    from tamalou.games.tamalou.rules import DUTCH
+    from tamalou.games.tamalou.scripted import forced_game
+
+    rows = [["9c", "9d", "8c", "8d"], ["7c", "7d", "6c", "6d"]]
+    game = forced_game(rows, ["2h", "3h"], rules=DUTCH)
+    player = make_player("medium", 0, DUTCH, "end-turn")
+    apply(game, A.Draw(0, game.now))
+    apply(game, A.Throw(0, game.now))
+    assert game.round.stage == "call"
+    decision = player.decide(view(game, 0), legal_actions(game, 0), game.now)
+    assert isinstance(decision, A.EndTurn)

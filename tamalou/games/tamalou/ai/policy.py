@@ -232,8 +232,9 @@ class HeuristicPlayer(AIPlayer):
         ):
             return self.power_options(legal, est)
         if "end_turn" in kinds:  # R-X6: the end-of-turn call
+            call = self.should_call(est)
             return [
-                (100.0 if isinstance(a, A.CallTamalou) and self.should_call(est) else 0.0, a)
+                ((100.0 if call else -1.0) if isinstance(a, A.CallTamalou) else 0.0, a)
                 for a in legal
                 if isinstance(a, A.CallTamalou | A.EndTurn)
             ]
