@@ -14,7 +14,7 @@ from tamalou.games.tamalou.ai import LEVELS, AIPlayer, make_player
 from tamalou.games.tamalou.ai.memory import UNKNOWN
 from tamalou.games.tamalou.engine import apply, legal_actions, new_game
 from tamalou.games.tamalou.events import stream_for
-from tamalou.games.tamalou.rules import TAMALOU
+from tamalou.games.tamalou.rules import PRESETS, TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
 from tamalou.games.tamalou.views import view
 
@@ -91,9 +91,11 @@ def drive(
     raise AssertionError("round did not end")
 
 
-def table(levels: list[str], seed: str, **kw: Any) -> tuple[Game, list[AIPlayer], list[Any]]:
-    game, events = new_game(TAMALOU, len(levels), seed=seed, at=0, ai=[True] * len(levels))
-    players = [make_player(lv, s, TAMALOU, f"{seed}:{s}", **kw) for s, lv in enumerate(levels)]
+def table(
+    levels: list[str], seed: str, rules: Rules = TAMALOU, **kw: Any
+) -> tuple[Game, list[AIPlayer], list[Any]]:
+    game, events = new_game(rules, len(levels), seed=seed, at=0, ai=[True] * len(levels))
+    players = [make_player(lv, s, rules, f"{seed}:{s}", **kw) for s, lv in enumerate(levels)]
     return game, players, events
 
 
@@ -244,6 +246,20 @@ def test_every_level_only_plays_legal_actions(level: str) -> None:
         assert game.round.phase == "over"
 
 
+@pytest.mark.parametrize("preset", sorted(set(PRESETS) - {"tamalou"}))
+def test_every_level_plays_every_preset_legally(preset: str) -> None:
+    """R-V1..R-V9: every level answers only with legal actions in every preset, and the
+    rounds end (new powers, end-of-turn calls, windows, doubled powers included)."""
+    rules = PRESETS[preset]
+    for i, level in enumerate(LEVELS):
+        n = min(2 + i % 3, rules.max_players)
+        levels = [level, *["medium", "random", "easy"][: n - 1]]
+        seed = f"legal-{preset}-{level}"
+        game, players, events = table(levels, seed, rules, max_iterations=15, budget_ms=None)
+        drive(game, players, events, seed)
+        assert game.round.phase == "over"
+
+
 # -- strength -----------------------------------------------------------------------------
 
 
@@ -257,3 +273,18 @@ def test_medium_clearly_beats_random() -> None:
 def test_medium_beats_easy() -> None:
     result = arena.run(["medium", "easy"], 200, "ci-easy")
     assert result.head_to_head >= 0.6
+
+
+def test_medium_ends_its_turn_without_calling_on_a_high_row() -> None:
+    """R-X6 (dutch): at the end-of-turn call a medium player with a high row ends its turn."""
+    from tamalou.games.tamalou.rules import DUTCH
+    from tamalou.games.tamalou.scripted import forced_game
+
+    rows = [["9c", "9d", "8c", "8d"], ["7c", "7d", "6c", "6d"]]
+    game = forced_game(rows, ["2h", "3h"], rules=DUTCH)
+    player = make_player("medium", 0, DUTCH, "end-turn")
+    apply(game, A.Draw(0, game.now))
+    apply(game, A.Throw(0, game.now))
+    assert game.round.stage == "call"
+    decision = player.decide(view(game, 0), legal_actions(game, 0), game.now)
+    assert isinstance(decision, A.EndTurn)

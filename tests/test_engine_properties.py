@@ -164,7 +164,7 @@ def check_legal(game: Game) -> None:
             if r.stage == "start":
                 assert "draw" in turn and turn <= {"draw", "take_discard", "call", "swap", "look"}
                 if r.extra:
-                    assert turn == {"draw"}  # R-P1
+                    assert turn - {"call"} == {"draw"}  # R-P1: pile only; R-A1: a call
             elif r.stage == "holding":
                 assert "double" not in got  # R-D7
                 assert turn <= {"replace", "throw"} and "replace" in turn

@@ -116,13 +116,28 @@ def test_r_d4_actions_apply_in_the_order_given() -> None:
 
 
 def test_r_d4_double_click_on_your_own_double_is_refused() -> None:
-    """R-D4 (ruling 7): pressing again on your own winning double: already_doubled, no penalty."""
+    """R-D4 (ruling 7): pressing again on your own winning double's slot: already_doubled,
+    no penalty."""
     rows = [["Ac", "2c", "3c", "4c"], ["5s", "5c", "7c", "8c"], ["Jc", "6d", "7d", "8d"]]
     game = game_with(rows, discard=["5h"])
     apply(game, A.Double(1, 2, 1, T0))
     refused(game, A.Double(1, 2, 1, T0 + 50), "already_doubled")
-    refused(game, A.Double(1, 1, 1, T0 + 50), "already_doubled")
-    assert game.round.seats[1].misses == 0
+    refused(game, A.Double(1, 2, 1, T0 + 60), "already_doubled")
+    assert game.round.seats[1].misses == 0 and len(game.round.seats[1].row) == 4
+
+
+def test_r_d4_d5_same_player_second_slot_on_the_same_card_is_too_late() -> None:
+    """R-D4/R-D5 (issue 9): doubling the same discard card again with another slot is a later
+    double: too late, shown, back to its slot, with the penalty card."""
+    rows = [["Ac", "2c", "3c", "4c"], ["5s", "5c", "7c", "8c"], ["Jc", "6d", "7d", "8d"]]
+    game = game_with(rows, pile=["9h"], discard=["5h"])
+    apply(game, A.Double(1, 2, 1, T0))
+    ev = apply(game, A.Double(1, 1, 1, T0 + 50))
+    missed = only(ev, E.DoubleMissed)
+    assert (missed.player, missed.slot, missed.reason) == (1, 1, "too_late")
+    assert only(ev, E.PenaltyCard).player == 1
+    assert game.round.seats[1].row[0] == c("5s") and len(game.round.seats[1].row) == 5
+    assert game.round.seats[1].misses == 1
 
 
 def test_r_d5_a_miss_shows_the_card_and_draws_a_penalty() -> None:

@@ -31,12 +31,23 @@ def test_r_p1_jack_plays_a_whole_new_turn_from_the_pile_only() -> None:
     assert started.player == 0 and started.extra and started.transmitted is None
     assert started.deadline == T0 + 2_000 + 45_000
     assert public_view(game).extra_turn
-    assert legal_kinds(game, 0) - {"double"} == {"draw"}  # no discard, no call
-    refused(game, A.CallTamalou(0, T0 + 2_001), "pile_only")
+    assert legal_kinds(game, 0) - {"double"} == {"draw", "call"}  # no discard
     apply(game, A.Draw(0, T0 + 2_001))
     ev = apply(game, A.Throw(0, T0 + 2_001))
     assert only(ev, E.TurnStarted).player == 1
     assert only(ev, E.TurnStarted).transmitted is None  # the Jack is never transmitted
+
+
+def test_r_p1_r_a1_a_call_at_the_start_of_the_jacks_turn_is_allowed() -> None:
+    """R-P1 with R-A1 (issue 9): the Jack's new turn is a whole turn: Tamalou at its start."""
+    game = game_with([["Ac", "2c", "10c", "10d"], *ROWS[1:]], pile=["Jh", "9h"], discard=["9d"])
+    apply(game, A.Draw(0, T0))
+    apply(game, A.Throw(0, T0))
+    apply(game, A.Replay(0, T0 + 1))
+    assert public_view(game).call_open
+    ev = apply(game, A.CallTamalou(0, T0 + 2))
+    assert only(ev, E.Called).right and game.round.caller == 0
+    assert only(ev, E.TurnStarted).player == 1
 
 
 def test_r_p1_extra_turn_refuses_the_discard() -> None:

@@ -113,6 +113,28 @@ def test_r_k3_after_a_timeout_turns_are_short_until_you_act() -> None:
     assert not only(ev, E.TurnStarted).short
 
 
+def test_r_k3_a_player_who_drew_then_let_the_clock_finish_keeps_full_turns() -> None:
+    """R-K3 (issue 9): drew, then the clock threw the card: the turn was played, not let pass."""
+    game = game_with(ROWS, pile=["9h", "9s", "9d", "9c"])
+    apply(game, A.Draw(0, T0 + 10))
+    ev = _tick(game)
+    assert only(ev, E.TimedOut).auto == "throw"
+    assert not game.round.seats[0].short and not public_view(game).seats[0].short
+    draw_throw(game)
+    ev = draw_throw(game)
+    started = only(ev, E.TurnStarted)
+    assert started.player == 0 and not started.short
+    assert started.deadline == game.now + 45_000
+
+
+def test_r_k3_a_player_who_took_the_discard_then_timed_out_keeps_full_turns() -> None:
+    """R-K3 (issue 9): took the discard, then the clock put it back: not a short turn."""
+    game = game_with(ROWS, pile=["9h", "9s", "9d", "9c"], discard=["2h"])
+    apply(game, A.TakeDiscard(0, T0 + 10))
+    assert only(_tick(game), E.TimedOut).auto == "return"
+    assert not game.round.seats[0].short
+
+
 def test_r_k3_any_accepted_action_clears_short_turns() -> None:
     """R-K3 (ruling 12): any accepted action, a double included, clears short turns."""
     g = game_with([["5s", "2c", "3c", "4c"], *ROWS[1:]], discard=["9h"], pile=["5h"])

@@ -22,7 +22,8 @@ from tamalou.games.tamalou.engine import (
     next_deadline,
     step,
 )
-from tamalou.games.tamalou.rules import PRESETS, TAMALOU, Rules
+from tamalou.games.tamalou.rules import ALIASES, PRESETS, TAMALOU, Rules, preset
+from tamalou.games.tamalou.scoring import match_places
 from tamalou.games.tamalou.state import Game
 from tamalou.games.tamalou.views import PlayerView, PublicView, public_view, view
 
@@ -49,6 +50,11 @@ def round_summaries(events: Sequence[E.Event]) -> list[RoundSummary]:
     ]
 
 
+def standings(game: Game) -> list[int]:
+    """R-M3: each seat's match place by cumulative score (1 = best; ties share a place)."""
+    return match_places(game.cumulative)
+
+
 def match_over(game: Game) -> bool:
     return game.over
 
@@ -65,6 +71,7 @@ def make_ai(level: str, seat: int, rules: Rules, seed: str) -> Any:
 
 __all__ = [
     "AI_LEVELS",
+    "ALIASES",
     "DEFAULT_PRESET",
     "GAME_ID",
     "PRESETS",
@@ -87,9 +94,11 @@ __all__ = [
     "new_game",
     "next_deadline",
     "now",
+    "preset",
     "public_view",
     "round_summaries",
     "rules_from_dict",
+    "standings",
     "step",
     "stream_for",
     "tick",

@@ -119,6 +119,63 @@ class Double:
 
 
 @dataclass(slots=True, unsafe_hash=True)
+class SwapTwo:
+    """R-X2: swap ``first``'s ``first_slot`` with ``second``'s ``second_slot`` (two different
+    players, you may be one), unseen."""
+
+    player: int
+    first: int
+    first_slot: int
+    second: int
+    second_slot: int
+    at: int = 0
+    kind: ClassVar[str] = "swap_two"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class GiveTop:
+    """R-X4: the draw pile's top card goes face down, unseen, to the end of ``target``'s row."""
+
+    player: int
+    target: int
+    at: int = 0
+    kind: ClassVar[str] = "give_top"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class EndTurn:
+    """R-X6: end your turn without calling (the end-of-turn call's other choice)."""
+
+    player: int
+    at: int = 0
+    kind: ClassVar[str] = "end_turn"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Contre:
+    """R-X9: a contre-call at the start of your last turn after a right call (you still play
+    the turn)."""
+
+    player: int
+    at: int = 0
+    kind: ClassVar[str] = "contre"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class DoubleFor:
+    """R-X10: play for someone: throw ``target``'s card in ``target_slot`` on the discard card
+    numbered ``seq``; on a hit your card in ``slot`` (0: you have none) fills their slot."""
+
+    player: int
+    target: int
+    target_slot: int
+    slot: int
+    seq: int
+    at: int = 0
+    kind: ClassVar[str] = "double_for"
+
+
+@dataclass(slots=True, unsafe_hash=True)
 class NextRound:
     """R-M1: start the next round of the match (any seated player, once the round is over)."""
 
@@ -148,6 +205,11 @@ Action = (
     | Pass
     | CallTamalou
     | Double
+    | SwapTwo
+    | GiveTop
+    | EndTurn
+    | Contre
+    | DoubleFor
     | NextRound
     | Tick
 )
@@ -166,7 +228,15 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Pass,
         CallTamalou,
         Double,
+        SwapTwo,
+        GiveTop,
+        EndTurn,
+        Contre,
+        DoubleFor,
         NextRound,
         Tick,
     )
 }
+
+#: Doubles of every kind: out-of-turn races (R-D, R-X10)
+DOUBLE_KINDS = frozenset({"double", "double_for"})

@@ -102,6 +102,10 @@ def play_round(
                 right[e.player] = right[e.player] or e.right
                 if turns[e.player] == 1:
                     turn1[e.player] = True
+            elif isinstance(e, E.CalledHidden):  # R-X7: a hidden call is a right one
+                called[e.player] = right[e.player] = True
+                if turns[e.player] == 1:
+                    turn1[e.player] = True
             elif isinstance(e, E.RoundEnded):
                 ended.append(e)
 

@@ -1,4 +1,4 @@
-"""Engine speed: ``python -m tamalou.bench --rounds N --seed S``.
+"""Engine speed: ``python -m tamalou.bench --rounds N --seed S [--rules PRESET]``.
 
 Plays N complete rounds between random legal players (doubles included, some turns left
 to the clock) and prints rounds/s and actions/s as its last lines. Every applied action
@@ -21,7 +21,7 @@ from tamalou.games.tamalou.engine import (
     new_game,
     next_deadline,
 )
-from tamalou.games.tamalou.rules import TAMALOU
+from tamalou.games.tamalou.rules import PRESETS
 from tamalou.games.tamalou.state import Game
 
 
@@ -32,7 +32,7 @@ def play_round(game: Game, rng: random.Random, max_actions: int = 5_000) -> int:
     r = game.round
     n = game.players
     for p in range(n):
-        if rng.random() < 0.9:
+        if rng.random() < 0.9 and r.phase == "peek" and not r.seats[p].out:
             at += rng.randrange(50, 900)
             apply(game, A.Peek(p, at))
             applied += 1
@@ -46,7 +46,8 @@ def play_round(game: Game, rng: random.Random, max_actions: int = 5_000) -> int:
             applied += 1
             continue
         if r.phase == "play" and uniform() < 0.95:
-            options = legal_actions(game, r.current, at)  # the turn (and that player's doubles)
+            actor = r.pending[-1][0] if r.pending else r.current  # R-X12: a doubled power first
+            options = legal_actions(game, actor, at)  # the turn (and that player's doubles)
             # random players who double or call at every chance fill their rows with
             # penalty cards and never end a round: they do both now and then
             if uniform() < 0.95:
@@ -68,21 +69,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--rules", default="tamalou", choices=sorted(PRESETS))
     args = parser.parse_args(argv)
+    rules = PRESETS[args.rules]
     rng = random.Random(args.seed)
     total = 0
     start = time.perf_counter()
     for i in range(args.rounds):
-        game, _ = new_game(TAMALOU, args.players, f"bench:{args.seed}:{i}")
+        game, _ = new_game(rules, args.players, f"bench:{args.seed}:{i}")
         total += play_round(game, rng)
     elapsed = time.perf_counter() - start
     tracemalloc.start()  # memory on a separate, shorter run: tracing slows everything down
     for i in range(min(args.rounds, 50)):
-        game, _ = new_game(TAMALOU, args.players, f"bench:{args.seed}:{i}")
+        game, _ = new_game(rules, args.players, f"bench:{args.seed}:{i}")
         play_round(game, rng)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(f"rounds: {args.rounds}  players: {args.players}  seconds: {elapsed:.2f}")
+    if args.rules != "tamalou":
+        print(f"rules: {args.rules}")
     print(f"mean actions/round: {total / args.rounds:.1f}")
     print(f"peak memory: {peak / 1024:.0f} KiB")
     print(f"rounds/s: {args.rounds / elapsed:.0f}")

@@ -27,9 +27,22 @@ def action_to_dict(action: A.Action) -> dict[str, Any]:
     return {"kind": action.kind, **dataclasses.asdict(action)}
 
 
+def _object(data: object, what: str) -> dict[str, Any]:
+    """``data`` as a JSON object, or ``ValueError`` (never ``TypeError``) for anything else."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{what} must be a JSON object, not {type(data).__name__}")
+    return dict(data)
+
+
+def _loads(text: str | bytes, what: str) -> Any:
+    if not isinstance(text, str | bytes | bytearray):
+        raise ValueError(f"{what} must be JSON text, not {type(text).__name__}")
+    return json.loads(text)  # JSONDecodeError is a ValueError
+
+
 def action_from_dict(data: dict[str, Any]) -> A.Action:
     """Validate untrusted data into an action (``ValueError`` if it is not one)."""
-    data = dict(data)
+    data = _object(data, "an action")
     kind = data.pop("kind", None)
     adapter = _action_adapters.get(kind) if isinstance(kind, str) else None
     if adapter is None:
@@ -43,7 +56,8 @@ def action_to_json(action: A.Action) -> str:
 
 
 def action_from_json(text: str) -> A.Action:
-    return action_from_dict(json.loads(text))
+    """``ValueError`` for anything that is not the JSON of an action."""
+    return action_from_dict(_loads(text, "an action"))
 
 
 def event_to_dict(event: E.Event) -> dict[str, Any]:
@@ -51,7 +65,8 @@ def event_to_dict(event: E.Event) -> dict[str, Any]:
 
 
 def event_from_dict(data: dict[str, Any]) -> E.Event:
-    data = dict(data)
+    """Validate data into an event (``ValueError`` if it is not one)."""
+    data = _object(data, "an event")
     kind = data.pop("kind", None)
     adapter = _event_adapters.get(kind) if isinstance(kind, str) else None
     if adapter is None:
@@ -77,10 +92,20 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "over": game.over,
         "winners": game.winners,
         "next_round_deadline": game.next_round_deadline,
+        "out": game.out,
     }
 
 
 def game_from_dict(data: dict[str, Any]) -> Game:
+    """Validate data into a game state (``ValueError`` if it is not one)."""
+    data = _object(data, "a game")
+    try:
+        return _game_from_dict(data)
+    except (KeyError, TypeError, AttributeError) as e:
+        raise ValueError(f"not a game state: {e!r}") from e
+
+
+def _game_from_dict(data: dict[str, Any]) -> Game:
     rnd = _round_adapter.validate_python(data["round"])
     return Game(
         rules=Rules.model_validate(data["rules"]),
@@ -94,6 +119,7 @@ def game_from_dict(data: dict[str, Any]) -> Game:
         over=data["over"],
         winners=list(data["winners"]),
         next_round_deadline=data["next_round_deadline"],
+        out=[bool(x) for x in data.get("out", [False] * data["players"])],
     )
 
 
@@ -102,4 +128,4 @@ def game_to_json(game: Game) -> str:
 
 
 def game_from_json(text: str) -> Game:
-    return game_from_dict(json.loads(text))
+    return game_from_dict(_loads(text, "a game"))

@@ -15,6 +15,7 @@ from tamalou.core.events import PUBLIC as PUBLIC
 from tamalou.core.events import public as public
 from tamalou.core.events import stream_for as stream_for
 from tamalou.core.events import visible_to as visible_to
+from tamalou.games.tamalou.rules import Power
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -63,7 +64,7 @@ class TurnStarted:
     deadline: int
     short: bool
     extra: bool
-    transmitted: str | None
+    transmitted: Power | None
     to: tuple[int, ...] | None = PUBLIC
     kind: ClassVar[str] = "turn_started"
 
@@ -114,7 +115,7 @@ class Threw:
 @dataclass(slots=True, unsafe_hash=True)
 class PowerOffered:
     player: int
-    power: str
+    power: Power
     to: tuple[int, ...] | None = PUBLIC
     kind: ClassVar[str] = "power_offered"
 
@@ -122,7 +123,7 @@ class PowerOffered:
 @dataclass(slots=True, unsafe_hash=True)
 class PowerPassed:
     player: int
-    power: str
+    power: Power
     to: tuple[int, ...] | None = PUBLIC
     kind: ClassVar[str] = "power_passed"
 
@@ -193,6 +194,7 @@ class DoubleMissed:
     reason: str
     misses: int
     blocked_until: int | None  # None: blocked until the end of the round
+    owner: int | None = None  # R-X10: whose card it was (None: the player's own)
     to: tuple[int, ...] | None = PUBLIC
     kind: ClassVar[str] = "double_missed"
 
@@ -210,15 +212,169 @@ class PenaltyCard:
 
 @dataclass(slots=True, unsafe_hash=True)
 class Called:
-    """R-A2/R-A4: Tamalou! ``cards`` are shown to everyone (until ``reveal_until``, or for good)."""
+    """R-A2/R-A4: Tamalou! ``cards`` are shown to everyone (until ``reveal_until``, or for good).
+
+    ``automatic`` is the call of an emptied row (R-X8); ``last_round`` says whether the
+    others play one more turn (R-A3) or the round ends at once. A hidden call is
+    :class:`CalledHidden`.
+    """
 
     player: int
     right: bool
     total: float
     cards: tuple[tuple[int, int], ...]
     reveal_until: int | None
+    automatic: bool = False
+    last_round: bool = True
     to: tuple[int, ...] | None = PUBLIC
     kind: ClassVar[str] = "called"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class CalledHidden:
+    """R-X7: a right call whose cards and total stay hidden (dutch, koubo, tamoul, cabo...).
+
+    ``automatic``: the call of an emptied row (R-X8); ``last_round`` as in :class:`Called`.
+    """
+
+    player: int
+    automatic: bool
+    last_round: bool
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "called_hidden"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Contred:
+    """R-X9: ``player`` declares a contre against the caller (first contre only)."""
+
+    player: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "contred"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class SwappedTwo:
+    """R-X2: two positions of two players changed; nobody sees the cards."""
+
+    player: int
+    first: int
+    first_slot: int
+    second: int
+    second_slot: int
+    until: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "swapped_two"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class SwapShown:
+    """R-X3 (koubo): the target of a look-then-swap is shown both cards, privately:
+    ``cards`` are (seat, slot, card) where they are now."""
+
+    player: int
+    cards: tuple[tuple[int, int, int], ...]
+    until: int
+    to: tuple[int, ...]  # private: the target only
+    kind: ClassVar[str] = "swap_shown"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class GaveTop:
+    """R-X4: the pile's top card went face down, seen by nobody, to ``target``'s new ``slot``."""
+
+    player: int
+    target: int
+    slot: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "gave_top"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class DoubledFor:
+    """R-X10: ``player`` threw ``target``'s ``card`` from ``target_slot``; their own card from
+    ``slot`` (0: none) went face down into that slot."""
+
+    player: int
+    target: int
+    target_slot: int
+    slot: int
+    card: int
+    seq: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "doubled_for"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class PowerQueued:
+    """R-X12: a doubled card gives its power to ``player``, who uses it before play goes on."""
+
+    player: int
+    power: Power
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "power_queued"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class WindowOpened:
+    """R-X11: every card of the rank of discard card ``seq`` thrown before ``until`` succeeds."""
+
+    seq: int
+    until: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "window_opened"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class WindowClosed:
+    """R-X11: the window on discard card ``seq`` closed; claims are settled next."""
+
+    seq: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "window_closed"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Claimed:
+    """R-X10 in R-X11: ``player`` claims ``target``'s card to play for them, settled at the
+    window's close."""
+
+    player: int
+    target: int
+    target_slot: int
+    slot: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "claimed"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class ClaimLost:
+    """R-X11: a claim lost to a claim of higher priority (or the owner's own double): free."""
+
+    player: int
+    target: int
+    target_slot: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "claim_lost"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Fined:
+    """R-X13 (cabo): a missed double costs ``points`` at the round's score."""
+
+    player: int
+    points: float
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "fined"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Eliminated:
+    """R-X16: ``player`` reached the target and is out of the match (elimination)."""
+
+    player: int
+    to: tuple[int, ...] | None = PUBLIC
+    kind: ClassVar[str] = "eliminated"
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -304,4 +460,17 @@ Event = (
     | ReshuffleOrder
     | FinalWindow
     | RoundEnded
+    | CalledHidden
+    | Contred
+    | SwappedTwo
+    | SwapShown
+    | GaveTop
+    | DoubledFor
+    | PowerQueued
+    | Fined
+    | Eliminated
+    | WindowOpened
+    | WindowClosed
+    | Claimed
+    | ClaimLost
 )

@@ -34,6 +34,15 @@ def forced_game(
     redeal(game, rows, pile or [], discard or [])
     r = game.round
     r.first_player = r.current = first
+    if rules.long_peek:  # R-X14: no peek phase; the peek shows the forced cards
+        for seat in r.seats:
+            seat.peeked = [
+                (s, c)
+                for s in rules.peek_slots
+                if s <= len(seat.row) and (c := seat.row[s - 1]) is not None
+            ]
+        r.current = first
+        return game
     if play:
         for p in range(len(rows)):
             step(game, Peek(p, at))

@@ -8,8 +8,17 @@ a replay draws exactly the same cards.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
-from tamalou.games.tamalou.rules import Rules
+from tamalou.games.tamalou.rules import Power, Rules
+
+#: The phases of a round: the peek (R-S2), play, the final doubles window (R-A3), over.
+Phase = Literal["peek", "play", "final", "over"]
+#: Where the current player is in their turn: before drawing, holding a card, choosing a
+#: power's target.
+#: call: the end-of-turn call (R-X6); window: the open-doubles window after the turn's
+#: discard (R-X11)
+Stage = Literal["start", "holding", "power", "call", "window"]
 
 #: A time after every deadline: "until the end of the round".
 FOREVER = 2**62
@@ -30,7 +39,15 @@ class SeatState:
     peek_until: int | None = None  # None: has not peeked (R-S2)
     failed_calls: int = 0
     last_double_seq: int = -1  # the discard card of this player's last successful double
+    last_double_slot: int = 0  # the slot it came from (R-D4: a repeated click is harmless)
     look: tuple[int, int, int, int] | None = None  # (target, slot, card, until): R-P3
+    #: other private displays (R-X3 koubo swap): (target, slot, card, until)
+    glimpses: list[tuple[int, int, int, int]] = field(default_factory=list)
+    peeked: list[tuple[int, int]] = field(default_factory=list)  # (slot, card) seen at the peek
+    peek_open: bool = False  # R-X14: the peek slots stay viewable until the first draw or call
+    out: bool = False  # R-X16: eliminated from the match
+    fines: float = 0  # R-X13 (cabo): points for missed doubles
+    barred_seq: int = -1  # R-X13 (cabo): a miss bars you from that discard card
 
 
 @dataclass(slots=True)
@@ -43,6 +60,11 @@ class RoundResult:
     scores: list[float]
     caller: int | None
     first_player: int
+    contre: int | None = None  # R-X9
+    automatic_call: bool = False  # R-X8
+    fines: list[float] = field(default_factory=list)  # R-X13
+    emptied_by_own_double: int | None = None  # R-V9
+    active: list[bool] = field(default_factory=list)  # R-X16: seats still in the match
 
 
 @dataclass(slots=True)
@@ -57,16 +79,17 @@ class RoundState:
     discard_spent: list[bool]  # already doubled, or arrived by a double
     deal_at: int
     seq: int = 0  # the last number given to a discard card
-    phase: str = "peek"  # peek, play, final, over
+    phase: Phase = "peek"
     phase_deadline: int = 0  # end of the final window (R-A3)
     current: int = 0
-    stage: str = "start"  # start, holding, power
+    stage: Stage = "start"
     held: int | None = None
-    held_from: str | None = None  # pile or discard
-    power: str | None = None  # the power offered at stage "power"
+    held_from: Literal["pile", "discard"] | None = None
+    power: Power | None = None  # the power offered at stage "power"
     extra: bool = False  # the Jack's extra turn (R-P1)
-    transmitted: str | None = None  # a power the current player may use instead of drawing
-    transmit_next: str | None = None  # R-P6
+    transmitted: Power | None = None  # a power the current player may use instead of drawing
+    transmit_next: Power | None = None  # R-P6
+    acted: bool = False  # the current player drew, took or replayed in this turn (R-K3)
     turn_started: int = 0
     turn_deadline: int = 0
     caller: int | None = None
@@ -77,6 +100,23 @@ class RoundState:
         default_factory=list
     )  # seat, slot, card, until
     end_reason: str | None = None
+    looked: tuple[int, int] | None = None  # R-X3: the card a look-then-swap may take
+    power_must: bool = False  # R-X5: the power offered cannot be passed
+    #: R-X12: doubled powers to use, (owner, power, must), the next one last
+    pending: list[tuple[int, Power, bool]] = field(default_factory=list)
+    pending_deadline: int = 0
+    paused_turn_ms: int = 0  # the turn clock's rest while doubled powers resolve
+    automatic_call: bool = False  # R-X8
+    contre: int | None = None  # R-X9
+    emptied_by_own_double: int | None = None  # fontenay (R-V9)
+    # R-X11: the open-doubles window after a turn's discard
+    window_seq: int = 0  # the discard card it is open on
+    window_until: int = 0  # 0: no window open
+    window_rank: str = ""
+    claims: list[tuple[int, int, int, int]] = field(default_factory=list)  # R-X10 claims
+    window_powers: list[tuple[int, Power, bool]] = field(default_factory=list)  # in throw order
+    window_turn_power: tuple[Power, bool] | None = None  # the turn card's own power
+    after_window: bool = False  # the turn ends once the power queue is empty
 
 
 @dataclass(slots=True)
@@ -94,3 +134,4 @@ class Game:
     over: bool = False
     winners: list[int] = field(default_factory=list)
     next_round_deadline: int | None = None
+    out: list[bool] = field(default_factory=list)  # R-X16: eliminated seats

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from tamalou.core import cards
+from tamalou.core.errors import IllegalAction
 from tamalou.games.tamalou.engine import (
     can_take_discard,
     double_actions,
@@ -17,7 +18,9 @@ from tamalou.games.tamalou.engine import (
     legal_actions,
     next_deadline,
 )
-from tamalou.games.tamalou.state import FOREVER, Game, RoundState
+from tamalou.games.tamalou.rules import Power
+from tamalou.games.tamalou.scoring import match_places
+from tamalou.games.tamalou.state import FOREVER, Game, Phase, RoundState, Stage
 
 
 class SeatView(BaseModel):
@@ -32,6 +35,8 @@ class SeatView(BaseModel):
     blocked_for_round: bool
     is_ai: bool
     score: float  # match score so far
+    out: bool = False  # R-X16: eliminated from the match
+    fines: float = 0  # R-X13 (cabo): points for missed doubles this round
 
 
 class RoundEndView(BaseModel):
@@ -46,16 +51,17 @@ class RoundEndView(BaseModel):
 
 class PublicView(BaseModel):
     round_no: int
-    phase: str  # peek, play, final, over
+    phase: Phase
     match_over: bool
     winners: list[int]
+    match_places: list[int]  # R-M3: each seat's place by cumulative score; ties share
     seats: list[SeatView]
     current: int | None
-    stage: str | None  # start, holding, power (of the current player)
+    stage: Stage | None  # of the current player
     holding_from: str | None
-    power: str | None
+    power: Power | None
     extra_turn: bool
-    transmitted: str | None
+    transmitted: Power | None
     discard_top: str | None
     discard_seq: int | None
     discard_doubleable: bool
@@ -72,6 +78,16 @@ class PublicView(BaseModel):
     doubles_open: bool  # R-D1/R-D7: a double on the discard top may be tried now
     call_open: bool  # R-A1: the round has no caller yet and the play goes on
     last_round: RoundEndView | None
+    rules: str = "tamalou"  # the preset's name (R-V)
+    call_name: str = "Tamalou"  # what the call is shouted as
+    looked: tuple[int, int] | None = None  # R-X3: the looked card a swap may now take
+    power_must: bool = False  # R-X5: the offered power cannot be passed
+    #: R-X12: doubled powers waiting, (owner, power), the one to use now last
+    pending_powers: list[tuple[int, Power]] = []
+    contre: int | None = None  # R-X9: the contre-caller
+    window_until: int | None = None  # R-X11: the open-doubles window closes then
+    window_seq: int | None = None  # R-X11: the discard card the window is open on
+    claims: list[tuple[int, int, int]] = []  # R-X11: (player, target, target_slot) claims
 
 
 class SlotView(BaseModel):
@@ -86,8 +102,11 @@ class PlayerView(BaseModel):
     row: list[SlotView]
     peeked: bool
     peek_until: int | None
+    peek_open: bool = False  # R-X14: the peek slots stay shown until the first draw or call
     held: str | None
     look: tuple[int, int, str, int] | None  # target, slot, card, until (R-P3)
+    #: other cards shown to this player for a while (R-X3 koubo): target, slot, card, until
+    glimpses: list[tuple[int, int, str, int]] = []
     can_double: bool
     double_refusal: str | None
     legal: list[str]  # the kinds of action this player may take now
@@ -135,15 +154,19 @@ def public_view(game: Game, at: int | None = None) -> PublicView:
             blocked_for_round=s.blocked_until >= FOREVER,
             is_ai=s.is_ai,
             score=game.cumulative[i],
+            out=s.out,
+            fines=s.fines,
         )
         for i, s in enumerate(r.seats)
     ]
     top = r.discard[-1] if r.discard else None
+    rules = game.rules
     return PublicView(
         round_no=r.round_no,
         phase=r.phase,
         match_over=game.over,
         winners=game.winners,
+        match_places=match_places(game.cumulative),
         seats=seats,
         current=r.current if playing else None,
         stage=r.stage if playing else None,
@@ -162,26 +185,37 @@ def public_view(game: Game, at: int | None = None) -> PublicView:
         fuse_at=r.turn_deadline - game.rules.fuse_ms if playing else None,
         fuse=playing and at >= r.turn_deadline - game.rules.fuse_ms,
         doubles_paused_until=r.no_double_until if at < r.no_double_until else None,
-        doubles_open=bool(r.discard)
-        and not r.discard_spent[-1]
+        doubles_open=(
+            (bool(r.discard) and not r.discard_spent[-1]) or (playing and bool(r.window_until))
+        )
         and r.phase in ("play", "final")
         and at >= r.no_double_until,
         call_open=playing and r.caller is None,
         last_round=_last_round(game) if over or game.over else None,
+        rules=rules.name,
+        call_name=rules.call_name,
+        looked=r.looked if playing and r.stage == "power" else None,
+        power_must=playing and r.stage == "power" and r.power_must,
+        pending_powers=[(o, p) for o, p, _ in r.pending] if playing else [],
+        contre=r.contre,
+        window_until=r.window_until if playing and r.window_until else None,
+        window_seq=r.window_seq if playing and r.window_until else None,
+        claims=[(p, t, ts) for p, t, ts, _ in r.claims] if playing else [],
     )
 
 
 def view(game: Game, seat: int, at: int | None = None) -> PlayerView:
     """Everything ``seat`` may know now, and nothing else."""
+    if not 0 <= seat < game.players:
+        raise IllegalAction("not_seated")  # never a negative index into the seats
     at = game.now if at is None else at
     r = game.round
     me = r.seats[seat]
     peeking = me.peek_until is not None and at < me.peek_until and r.phase == "peek"
     visible: dict[int, str] = {}
-    if peeking:
-        for s in game.rules.peek_slots:
-            c = me.row[s - 1]
-            if c is not None:
+    if peeking or (me.peek_open and r.phase != "over"):  # R-S2, R-X14's long peek
+        for s, c in me.peeked:
+            if s <= len(me.row) and me.row[s - 1] == c:  # not moved since (a swap, a double)
                 visible[s] = cards.code(c)
     look = None
     if me.look is not None:
@@ -189,6 +223,13 @@ def view(game: Game, seat: int, at: int | None = None) -> PlayerView:
         row = r.seats[target].row
         if at < until and slot <= len(row) and row[slot - 1] == card:
             look = (target, slot, cards.code(card), until)
+            if target == seat:
+                visible[slot] = cards.code(card)
+    glimpses = []
+    for target, slot, card, until in me.glimpses:
+        row = r.seats[target].row
+        if at < until and slot <= len(row) and row[slot - 1] == card:
+            glimpses.append((target, slot, cards.code(card), until))
             if target == seat:
                 visible[slot] = cards.code(card)
     pub = public_view(game, at)
@@ -207,8 +248,10 @@ def view(game: Game, seat: int, at: int | None = None) -> PlayerView:
         row=row_view,
         peeked=me.peek_until is not None,
         peek_until=me.peek_until if peeking else None,
+        peek_open=me.peek_open and r.phase != "over",
         held=cards.code(r.held) if holding and r.held is not None else None,
         look=look,
+        glimpses=glimpses,
         can_double=bool(double_actions(game, seat, at)),
         double_refusal=refusal.reason if refusal else None,
         legal=sorted({a.kind for a in legal_actions(game, seat, at)}),

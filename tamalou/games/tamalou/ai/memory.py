@@ -231,9 +231,53 @@ def _doubled(m: Memory, e: E.Doubled) -> None:
 
 
 def _double_missed(m: Memory, e: E.DoubleMissed) -> None:
-    m._set(e.player, e.slot, e.card, True)  # R-D5: shown to everyone
+    owner = e.player if e.owner is None else e.owner  # R-X10: another's card
+    m._set(owner, e.slot, e.card, True)  # R-D5: shown to everyone
     if e.player == m.seat:
         m.doubles_tried += 1
+
+
+def _swapped_two(m: Memory, e: E.SwappedTwo) -> None:
+    """R-X2: two cards of two players moved unseen: what this player knew moves with them."""
+    a, b = m.row(e.first), m.row(e.second)
+    i, j = e.first_slot - 1, e.second_slot - 1
+    if i >= len(a) or j >= len(b):
+        return
+    if m.forget_swaps:
+        a[i], b[j] = UNKNOWN, UNKNOWN
+    else:
+        a[i], b[j] = b[j], a[i]
+    m.owner_knows[e.first][i] = False
+    m.owner_knows[e.second][j] = False
+
+
+def _swap_shown(m: Memory, e: E.SwapShown) -> None:
+    for seat, slot, card in e.cards:  # R-X3 (koubo): shown to the target
+        m._set(seat, slot, card)
+
+
+def _gave_top(m: Memory, e: E.GaveTop) -> None:
+    m._set(e.target, e.slot, UNKNOWN, False)  # R-X4: seen by nobody
+
+
+def _doubled_for(m: Memory, e: E.DoubledFor) -> None:
+    """R-X10: the target's card went to the discard; the player's card took its slot."""
+    given = UNKNOWN
+    if e.slot:
+        mine = m.row(e.player)
+        if e.slot <= len(mine):
+            given = mine[e.slot - 1] if mine[e.slot - 1] >= 0 else UNKNOWN
+        m._set(e.player, e.slot, HOLE, False)
+    m._set(e.target, e.target_slot, given if e.slot else HOLE, False)
+    m.discard.append(e.card)
+
+
+def _called_hidden(m: Memory, e: E.CalledHidden) -> None:
+    if e.player == m.seat:
+        m.called_on_turn = m.my_turns if m.called_on_turn is None else m.called_on_turn
+    m.caller = e.player
+    if m.rules.caller_frozen:
+        m.frozen.add(e.player)
 
 
 def _penalty(m: Memory, e: E.PenaltyCard) -> None:
@@ -279,6 +323,11 @@ _HANDLERS: dict[type, Any] = {
     E.DoubleMissed: _double_missed,
     E.PenaltyCard: _penalty,
     E.Called: _called,
+    E.CalledHidden: _called_hidden,
+    E.SwappedTwo: _swapped_two,
+    E.SwapShown: _swap_shown,
+    E.GaveTop: _gave_top,
+    E.DoubledFor: _doubled_for,
     E.Reshuffled: _reshuffled,
     E.RoundEnded: _round_ended,
 }

@@ -98,22 +98,31 @@ class AIPlayer:
         self.sync(view)
         choice = self.choose(view, legal)
         if choice is None:
-            return None
+            # never stall a turn step the rules of thumb do not value (a must power, a
+            # preset's new step): the first legal one (R-X5's order for powers)
+            turn = [a for a in legal if a.kind not in A.DOUBLE_KINDS]
+            if not turn or isinstance(self, RandomPlayer):
+                return None
+            choice = turn[0]
         return dataclasses.replace(choice, at=at)
 
     def wants_double(self, view: PlayerView, at: int) -> A.Double | None:
         """A double this player is sure of on the current discard top (R-D1), or None."""
         pub = view.public
-        if not view.can_double or not pub.discard_doubleable or pub.discard_top is None:
+        window = pub.window_seq is not None  # R-X11: every card of the rank, until it closes
+        if not view.can_double or pub.discard_top is None:
             return None
-        if pub.discard_seq is None:
+        if not (pub.discard_doubleable or window):
+            return None
+        seq = pub.window_seq if pub.window_seq is not None else pub.discard_seq
+        if seq is None:
             return None
         self.sync(view)
         top_rank = pub.discard_top[:-1] if pub.discard_top != cards.JOKER else cards.JOKER
         rank = self.rules.compiled.rank
         for i, c in enumerate(self.memory.row(self.seat)):
             if c >= 0 and rank[c] == top_rank:
-                return A.Double(self.seat, i + 1, pub.discard_seq, at)
+                return A.Double(self.seat, i + 1, seq, at)
         return self.gamble_double(view, at)
 
     def gamble_double(self, view: PlayerView, at: int) -> A.Double | None:
@@ -144,6 +153,9 @@ class AIPlayer:
             m.held = _card(view.held)
         for sv2 in view.public.seats:
             r = m.row(sv2.seat)
+            if sv2.out and r:  # R-X16: an eliminated seat holds nothing
+                del r[:]
+                del m.owner_knows[sv2.seat][:]
             for i, present in enumerate(sv2.slots):
                 if i >= len(r):
                     m._set(sv2.seat, i + 1, UNKNOWN, False)
@@ -178,10 +190,11 @@ class RandomPlayer(AIPlayer):
         """Now and then, a blind double on a random slot of its own (R-D3, R-D5)."""
         pub = view.public
         rng = self._rng()
-        if not view.can_double or pub.discard_seq is None or rng.random() >= 0.05:
+        seq = pub.window_seq if pub.window_seq is not None else pub.discard_seq
+        if not view.can_double or seq is None or rng.random() >= 0.05:
             return None
         slots = [sv.slot for sv in view.row if sv.present]
-        return A.Double(self.seat, rng.choice(slots), pub.discard_seq, at) if slots else None
+        return A.Double(self.seat, rng.choice(slots), seq, at) if slots else None
 
 
 class HeuristicPlayer(AIPlayer):
@@ -214,8 +227,17 @@ class HeuristicPlayer(AIPlayer):
         kinds = {a.kind for a in legal}
         if "replace" in kinds or "throw" in kinds:
             return self.holding_options(legal, est)
-        if "pass" in kinds or "replay" in kinds:
+        if kinds & {"pass", "replay", "swap_two", "give_top"} or (
+            kinds & {"look", "swap"} and "draw" not in kinds
+        ):
             return self.power_options(legal, est)
+        if "end_turn" in kinds:  # R-X6: the end-of-turn call
+            call = self.should_call(est)
+            return [
+                ((100.0 if call else -1.0) if isinstance(a, A.CallTamalou) else 0.0, a)
+                for a in legal
+                if isinstance(a, A.CallTamalou | A.EndTurn)
+            ]
         if "draw" in kinds:
             return self.start_options(legal, est)
         return []
@@ -320,6 +342,20 @@ class HeuristicPlayer(AIPlayer):
             # they get my card too: with two players that counts twice
             gain = (mine - theirs) * (1.5 if len(m.seats()) == 2 else 1.2)
             return gain - self.style.swap_min
+        if isinstance(a, A.SwapTwo):  # R-X2: worth it when one side is mine and lowers it
+            if self.seat not in (a.first, a.second):
+                return -0.5
+            slot, other, other_slot = (
+                (a.first_slot, a.second, a.second_slot)
+                if a.first == self.seat
+                else (a.second_slot, a.first, a.first_slot)
+            )
+            mine = est.mine(m).get(slot, est.mean)
+            theirs = est.theirs(m, other).get(other_slot, est.mean)
+            return (mine - theirs) * 1.2 - self.style.swap_min
+        if isinstance(a, A.GiveTop):  # R-X4: a card more for the lowest-looking opponent
+            total = sum(est.theirs(m, a.target).values())
+            return 1.0 - 0.01 * total
         return None
 
     def start_options(self, legal: list[A.Action], est: Estimate) -> list[tuple[float, A.Action]]:

@@ -253,6 +253,8 @@ class SearchPlayer(HeuristicPlayer):
         options.sort(key=lambda o: -o[0])
         default = options[0][1]
         kinds = {a.kind for a in legal}
+        if self.rules.mechanics():
+            return default  # the rollouts model the default game only: medium's choice
         if "replace" in kinds or "throw" in kinds or "draw" in kinds:
             candidates = self.candidates(options, legal, est)
             if len(candidates) > 1:
@@ -284,7 +286,8 @@ class SearchPlayer(HeuristicPlayer):
         loss = (1 - p) * (est.mean + 1.0)
         if gain <= loss:
             return None
-        return A.Double(self.seat, unknown[0], pub.discard_seq, at)
+        seq = pub.window_seq if pub.window_seq is not None else pub.discard_seq
+        return A.Double(self.seat, unknown[0], seq, at)
 
     def candidates(
         self, options: list[tuple[float, A.Action]], legal: list[A.Action], est: Estimate

@@ -1,0 +1,288 @@
+"""House presets, scores and matches: R-X15 (score order), R-X16 (match ends), R-X17
+(rotating deal) and each preset's scoring differences (R-V1..R-V9)."""
+
+from __future__ import annotations
+
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.engine import apply, new_game, next_deadline
+from tamalou.games.tamalou.rules import (
+    CABO,
+    DUTCH,
+    DUTCH_ROI,
+    DUTCH_SEC,
+    FONTENAY,
+    KOUBO,
+    SWISS,
+    TAMALOU,
+    TAMOUL,
+    Rules,
+)
+from tamalou.games.tamalou.scoring import round_scores
+from tamalou.games.tamalou.state import Game
+
+from ...engine_helpers import force_deal, game_with, has, only
+
+T0 = TAMALOU.peek_ms
+
+
+# -- R-X15 round scores, preset by preset -----------------------------------------------------
+
+
+def test_r_v1_dutch_all_score_their_total() -> None:
+    """R-V1: all score their total (the caller's draws are in his total)."""
+    assert round_scores(DUTCH.scoring, [3, 10, 2], 0, [0, 0, 0]) == [3, 10, 2]
+
+
+def test_r_v1_dutch_caller_takes_a_pile_card_per_player_strictly_below() -> None:
+    """R-V1: before scoring, the caller takes a pile card per player strictly below him."""
+    rows = [["5c", "5d"], ["Ac"], ["2c"], ["9c", "9d"]]
+    game = game_with(rows, pile=["3h", "4h", "Kh"], rules=DUTCH)
+    apply(game, A.Draw(0, T0))
+    apply(game, A.Throw(0, T0))
+    apply(game, A.CallTamalou(0, T0))  # total 10; seats 1 and 2 are strictly below
+    for p in (1, 2, 3):
+        apply(game, A.Draw(p, T0 + p))
+        apply(game, A.Throw(p, T0 + p))
+        if game.round.stage == "power":
+            apply(game, A.Pass(p, T0 + p))
+    ev = apply(game, A.Tick(next_deadline(game) or 0))
+    ended = only(ev, E.RoundEnded)
+    draws = [e for e in ev if isinstance(e, E.PenaltyCard) and e.reason == "caller_draw"]
+    assert len(draws) == 2 and len(ended.hands[0]) == 4
+    assert ended.scores == ended.totals
+
+
+def test_r_v2_koubo_caller_minus_3_if_strictly_lowest_else_20() -> None:
+    assert round_scores(KOUBO.scoring, [2, 5, 7], 0, [0, 0, 0]) == [-3, 5, 7]
+    assert round_scores(KOUBO.scoring, [5, 5, 7], 0, [0, 0, 0]) == [20, 5, 7]
+
+
+def test_r_v3_r_x9_tamoul_caller_minus_20_and_the_contre() -> None:
+    """R-V3: a caller nobody strictly beats scores −20; the contre-caller −20 if strictly
+    below the caller, else total + 20."""
+    s = TAMOUL.scoring
+    assert round_scores(s, [4, 4, 9], 0, [0, 0, 0]) == [-20, 0, 9]
+    assert round_scores(s, [4, 3, 9], 0, [0, 0, 0], contre=1) == [4, -20, 9]
+    assert round_scores(s, [4, 6, 9], 0, [0, 0, 0], contre=1) == [-20, 26, 9]
+
+
+def test_r_v4_cabo_scores() -> None:
+    """R-V4: a beaten caller scores total + (total − lowest); none for an automatic caller; a
+    negative caller adds |total| to each other and scores at least 0; fines last (R-X15)."""
+    s = CABO.scoring
+    assert round_scores(s, [5, 3, 9], 0, [0, 0, 0]) == [7, 0, 9]  # R-M2: 3 <= 5 scores 0
+    assert round_scores(s, [5, 3, 9], 0, [0, 0, 0], automatic=True) == [5, 0, 9]
+    assert round_scores(s, [-2, 3, 9], 0, [0, 0, 0]) == [0, 5, 11]
+    assert round_scores(s, [-2, 3, 9], 0, [0, 0, 0], fines=[0, 2, 4]) == [0, 7, 15]
+
+
+def test_r_v6_r_v7_totals() -> None:
+    assert round_scores(SWISS.scoring, [3, 1, 9], 0, [0, 0, 0]) == [3, 1, 9]
+    assert round_scores(DUTCH_SEC.scoring, [3, 1, 9], 0, [0, 0, 0]) == [3, 1, 9]
+
+
+def test_r_v9_fontenay_emptying_your_row_by_your_own_double_ends_the_round_at_minus_10() -> None:
+    rows = [["Ac", "2c", "3c", "4c"], ["5c"], ["5d", "6d", "7d", "8d"]]
+    game = game_with(rows, discard=["5h"], rules=FONTENAY)
+    ev = apply(game, A.Double(1, 1, 1, T0))
+    ended = only(ev, E.RoundEnded)
+    assert ended.reason == "empty_row" and ended.scores == (10, -10, 26)
+
+
+# -- R-X16 match ends -----------------------------------------------------------------------
+
+
+def _end_round_now(game: Game, rows: list[list[str]]) -> E.RoundEnded:
+    """Finish the current round at once: seat 1 doubles its only card (R-D8)."""
+    r = game.round
+    if r.phase == "over":
+        apply(game, A.Tick(next_deadline(game) or 0))
+    force_deal(game, rows, discard=["5h"])
+    if game.round.phase == "peek":
+        for p, seat in enumerate(game.round.seats):
+            if not seat.out:
+                apply(game, A.Peek(p, game.now))
+        apply(game, A.Tick(game.now + game.rules.peek_ms))
+    ev = apply(game, A.Double(1, 1, 1, game.now))
+    return only(ev, E.RoundEnded)
+
+
+def _fresh(rules: Rules, players: int = 3) -> Game:
+    game, _ = new_game(rules, players, "match-end", 0)
+    return game
+
+
+def test_r_x16_koubo_ends_after_10_rounds_lowest_wins() -> None:
+    """R-V2/R-X16: a match of 10 rounds, whatever the scores; lowest wins."""
+    game = _fresh(KOUBO.model_copy(update={"ranks": TAMALOU.ranks}))
+    game.cumulative = [300.0, 200.0, 250.0]
+    for _ in range(9):
+        assert not _end_round_now(game, [["9c"], ["5c"], ["9d"]]).match_over
+    ended = _end_round_now(game, [["9c"], ["5c"], ["9d"]])
+    assert len(game.history) == 10 and ended.match_over and ended.winners == (1,)
+
+
+def test_r_x16_tamoul_exactly_100_falls_to_50() -> None:
+    game = _fresh(TAMOUL)
+    game.cumulative = [91.0, 0.0, 0.0]
+    ended = _end_round_now(game, [["9c"], ["5c"], ["Ac"]])  # no caller: totals 9, 0, 1
+    assert ended.scores == (9, 0, 1) and ended.cumulative == (50, 0, 1)
+    assert not ended.match_over
+
+
+def _cabo_wrong_call(game: Game) -> E.RoundEnded:
+    from tamalou.games.tamalou.scripted import redeal
+
+    if game.round.phase == "over":
+        apply(game, A.Tick(next_deadline(game) or 0))
+    redeal(game, [["9c", "9d"], ["5c"], ["Ac"]])
+    game.round.current = 0
+    return only(apply(game, A.CallTamalou(0, game.now)), E.RoundEnded)
+
+
+def test_r_x16_cabo_reaching_50_ends_and_exactly_50_falls_to_0() -> None:
+    """R-V4/R-X16: reaching 50+ loses and ends the match, but exactly 50 falls to 0."""
+    game = _fresh(CABO)
+    game.cumulative = [40.0, 0.0, 20.0]
+    ended = _cabo_wrong_call(game)  # a void round: the caller 10, others 0
+    assert ended.scores == (10, 0, 0) and ended.cumulative == (0, 0, 20)
+    assert not ended.match_over
+    game.cumulative[0] = 45.0
+    ended = _cabo_wrong_call(game)
+    assert ended.cumulative == (55, 0, 20) and ended.match_over and ended.winners == (1,)
+
+
+def test_r_x16_fontenay_reaching_minus_50_wins_outright() -> None:
+    game = _fresh(FONTENAY)
+    game.cumulative = [30.0, -45.0, 60.0]
+    ended = _end_round_now(game, [["9c"], ["5c"], ["9d"]])
+    assert ended.match_over and ended.winners == (1,)
+
+
+def test_r_x16_elimination_out_at_100_the_last_one_in_wins() -> None:
+    """R-X16 (dutch_sec): out at 100+, no cards, no turn, no score; the last one under 100
+    wins."""
+    game = _fresh(DUTCH_SEC)
+    game.cumulative = [95.0, 0.0, 10.0]
+    ended = _end_round_now(game, [["9c"], ["5c"], ["Ac"]])
+    assert not ended.match_over and game.out == [True, False, False]
+    assert has([], E.Eliminated) is False
+    apply(game, A.Tick(next_deadline(game) or 0))
+    r = game.round
+    assert r.seats[0].out and r.seats[0].row == [] and r.first_player != 0
+    game.cumulative[2] = 99.0
+    ended = _end_round_now(game, [[], ["5c"], ["9d"]])
+    assert ended.scores == (0, 0, 9) and ended.cumulative == (104, 0, 108)
+    assert ended.match_over and ended.winners == (1,) and game.out == [True, False, True]
+
+
+def test_r_x16_elimination_last_ones_crossing_together_the_lowest_wins() -> None:
+    from tamalou.games.tamalou.scripted import redeal
+
+    game = _fresh(DUTCH_SEC)
+    game.cumulative = [95.0, 98.0, 93.0]
+    redeal(game, [["9c"], ["5c", "6c"], ["10c"]])  # 9, 11, 10
+    for p in range(3):
+        apply(game, A.Peek(p, 0))
+    apply(game, A.Tick(DUTCH_SEC.peek_ms))
+    ev = apply(game, A.CallTamalou(game.round.current, game.now))  # ends at once (R-V7)
+    ended = only(ev, E.RoundEnded)
+    assert ended.cumulative == (104, 109, 103) and ended.match_over and ended.winners == (2,)
+
+
+def test_r_v6_swiss_is_an_elimination_match() -> None:
+    assert SWISS.match_end == "elimination" and SWISS.target == 100
+
+
+# -- R-X17 rotating deal, R-V8 round winner --------------------------------------------------------
+
+
+def test_r_x17_the_next_round_starts_with_the_seat_after_the_previous_starter() -> None:
+    game = _fresh(TAMOUL)
+    first = game.round.first_player
+    _end_round_now(game, [["9c"], ["5c"], ["Ac"]])
+    apply(game, A.Tick(next_deadline(game) or 0))
+    assert game.round.first_player == (first + 1) % 3
+
+
+def test_r_m4_default_still_starts_with_the_round_winner() -> None:
+    game = _fresh(TAMALOU)
+    game.round.first_player = game.round.current = 0
+    _end_round_now(game, [["9c"], ["5c"], ["Ac"]])
+    apply(game, A.Tick(next_deadline(game) or 0))
+    assert game.round.first_player == 1  # seat 1 emptied its row: 0 points
+
+
+def test_r_v8_dutch_roi_a_tie_goes_to_the_caller_else_the_tied_player_after_him() -> None:
+    from tamalou.games.tamalou.engine import _next_round  # the decision itself
+    from tamalou.games.tamalou.state import RoundResult
+
+    game = _fresh(DUTCH_ROI, 4)
+    game.round.phase = "over"
+    game.history = [RoundResult(1, "called", [[]] * 4, [5, 3, 9, 3], [2, 1, 4, 1], [0] * 4, 2, 0)]
+    _next_round(game, game.now, [])
+    assert game.round.first_player == 3  # tied 1 and 3: seat 3 is first after the caller 2
+    game.round.phase = "over"
+    game.history = [RoundResult(2, "called", [[]] * 4, [5, 3, 9, 3], [2, 1, 4, 1], [0] * 4, 1, 0)]
+    _next_round(game, game.now, [])
+    assert game.round.first_player == 1  # the caller is among the tied
+
+
+# -- R-V1..R-V9 decks and values ---------------------------------------------------------------
+
+VALUES = {
+    # preset: (deck size, {card: value})
+    "dutch": (54, {"JK": -1, "Kh": 0, "Ks": 15, "Qc": 10, "Jd": 10, "10c": 10}),
+    "koubo": (34, {"JK": -1, "Ac": 1, "7c": 7, "10c": 10, "Jc": 2, "Qc": 3, "Kh": 0, "Ks": 11}),
+    "tamoul": (52, {"Jc": 15, "Qs": 15, "Qh": 1, "Ks": 15, "Kd": 0.5, "10c": 10}),
+    "cabo": (54, {"JK": 0, "Jc": 11, "Qc": 12, "Ks": 13, "Kh": -2, "10c": 10}),
+    "classique": (52, {"10c": 0, "Jc": 10, "Kh": 10}),
+    "swiss": (54, {"JK": -5, "Jc": 11, "Qc": 12, "Ks": 15, "Kh": 0}),
+    "dutch_sec": (52, {"Jc": 11, "Qc": 12, "Ks": 20, "Kh": 0, "10c": 10}),
+    "dutch_roi": (52, {"Jc": 11, "Qc": 12, "Ks": 13, "Kh": 0}),
+    "fontenay": (54, {"JK": 0, "10c": 0, "Kh": 10}),
+}
+
+
+def test_r_v1_to_r_v9_decks_and_values() -> None:
+    from tamalou.core import cards
+    from tamalou.games.tamalou.rules import PRESETS
+
+    for name, (size, values) in VALUES.items():
+        rules = PRESETS[name]
+        assert len(rules.compiled.deck) == size, name
+        for code, value in values.items():
+            assert rules.compiled.value[cards.from_code(code)] == value, (name, code)
+
+
+POWERS = {
+    "dutch": {"Jc": "look_any", "Qc": "swap_any", "Kc": None},
+    "koubo": {"9c": "look_own", "10c": "look_opponent", "Jc": "blind_swap", "Qc": "look_then_swap"},
+    "tamoul": {
+        "7c": "look_own",
+        "8c": "look_opponent",
+        "9c": "blind_swap",
+        "10c": "look_then_swap",
+    },
+    "cabo": {"7c": "look_own", "8c": "look_own", "9c": "look_opponent", "Qc": "blind_swap"},
+    "classique": {"Jc": "replay", "Qc": "blind_swap", "Kc": "look_own"},
+    "swiss": {"Jc": "swap_any", "Qc": "look_any", "Kc": None},
+    "dutch_sec": {"7c": "blind_swap", "Jc": "look_own", "Qc": "look_opponent"},
+    "dutch_roi": {"Jc": "swap_any", "Qc": "look_any", "Kh": "give_top", "Ks": None},
+    "fontenay": {"Jc": "replay", "Qc": "blind_swap", "Kc": "look_own"},
+}
+
+
+def test_r_v1_to_r_v9_powers_by_rank_and_colour() -> None:
+    """R-X5: powers by rank and colour, preset by preset."""
+    from tamalou.core import cards
+    from tamalou.games.tamalou.rules import PRESETS
+
+    for name, powers in POWERS.items():
+        compiled = PRESETS[name].compiled
+        for code, power in powers.items():
+            assert compiled.power[cards.from_code(code)] == power, (name, code)
+    must = PRESETS["dutch_roi"].compiled.must
+    assert must[cards.from_code("Jc")] and must[cards.from_code("Kh")]
+    assert not must[cards.from_code("Qc")]
