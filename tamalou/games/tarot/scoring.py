@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tamalou.games.tarot.cards import EXCUSE, IS_OUDLER, PETIT, POINTS, TOTAL_HP
+from tamalou.games.tarot.cards import EXCUSE, IS_OUDLER, PETIT, POINTS
 from tamalou.games.tarot.rules import GARDE_CONTRE, GARDE_SANS, Rules
 from tamalou.games.tarot.state import Trick
 
@@ -45,22 +45,32 @@ def final_winners(tricks: Sequence[Trick], camp: Sequence[int]) -> list[int]:
     return winners
 
 
-def score_deal(
-    rules: Rules,
-    players: int,
-    taker: int,
-    partner: int | None,
-    contract: int,
-    tricks: Sequence[Trick],
-    dog: Sequence[int],
-    ecart: Sequence[int],
-    poignees: Sequence[int],
-    chelem_announced: bool,
-) -> DealScore:
+@dataclass(frozen=True, slots=True)
+class CampCount:
+    """What each camp took (index ATTACK, DEFENCE), after T-P7/T-P8 and the dog (T-B4)."""
+
+    hp: tuple[int, int]
+    oudlers: tuple[int, int]
+    tricks: tuple[int, int]
+    winners: tuple[int, ...]  # each trick's winner after T-P8
+    petit_au_bout: int  # T-E3: +1 attack, -1 defence, 0
+
+
+def camps(players: int, taker: int, partner: int | None) -> list[int]:
     camp = [DEFENCE] * players
     camp[taker] = ATTACK
     if partner is not None:
         camp[partner] = ATTACK
+    return camp
+
+
+def count_camps(
+    camp: Sequence[int],
+    contract: int,
+    tricks: Sequence[Trick],
+    dog: Sequence[int],
+    ecart: Sequence[int],
+) -> CampCount:
     hp = [0, 0]
     oudlers = [0, 0]
     won_tricks = [0, 0]
@@ -88,62 +98,120 @@ def score_deal(
         oudlers[DEFENCE] += sum(IS_OUDLER[c] for c in dog)
     hp[ATTACK] += sum(POINTS[c] for c in aside)
     oudlers[ATTACK] += sum(IS_OUDLER[c] for c in aside)
-    assert hp[ATTACK] + hp[DEFENCE] == TOTAL_HP, hp
 
-    o = oudlers[ATTACK]
-    needed = rules.needed[o]
-    diff = hp[ATTACK] - 2 * needed
-    won = diff >= 0
-    margin = (abs(diff) + 1) // 2  # T-E2: the half point goes to the winner
-    s = 1 if won else -1
-
-    pab = 0  # T-E3
-    if rules.petit_au_bout and tricks:
+    pab = 0
+    if tricks:
         judged = last
-        if (
-            EXCUSE in tricks[last].cards
-            and winners[last] == tricks[last].players[tricks[last].cards.index(EXCUSE)]
-        ):
+        lt = tricks[last]
+        if EXCUSE in lt.cards and winners[last] == lt.players[lt.cards.index(EXCUSE)]:
             judged = last - 1  # the Excuse won the last trick: the one before is judged
         if judged >= 0 and PETIT in tricks[judged].cards:
             pab = 1 if camp[winners[judged]] == ATTACK else -1
+    return CampCount(
+        (hp[0], hp[1]),
+        (oudlers[0], oudlers[1]),
+        (won_tricks[0], won_tricks[1]),
+        tuple(winners),
+        pab,
+    )
 
-    bonus = sum(rules.poignee_bonus[level - 1] for level in poignees if level)
+
+def chelem_bonus(rules: Rules, tricks: tuple[int, int], announced: bool) -> int:
+    """K of T-E4: a camp that wins every trick (an opponent's Excuse does not break it)."""
     made, unannounced, failed = rules.chelem_points
     k = 0
-    if won_tricks[DEFENCE] == 0:
-        k = made if chelem_announced else unannounced
-    elif chelem_announced:
+    if tricks[DEFENCE] == 0:
+        k = made if announced else unannounced
+    elif announced:
         k = -failed
-    if won_tricks[ATTACK] == 0:
+    if tricks[ATTACK] == 0:
         k -= failed
-    mult = rules.multiplier(contract)
-    c = (s * (rules.base + margin) + pab * rules.petit_au_bout_points) * mult + s * bonus + k
+    return k
 
-    scores = [0] * players
-    for seat in range(players):
-        if camp[seat] == DEFENCE:
-            scores[seat] = -c
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    needed: int
+    won: bool
+    margin: int
+    poignees: int
+    per_defender: int
+    scores: tuple[int, ...]
+
+
+def deal_outcome(
+    rules: Rules,
+    camp: Sequence[int],
+    taker: int,
+    partner: int | None,
+    contract: int,
+    attack_hp: int,
+    oudlers: int,
+    pab: int,
+    poignees: Sequence[int],
+    chelem: int,
+) -> Outcome:
+    """T-E2, T-E4, T-E5: the margin, the per-defender score c, and every seat's score."""
+    players = len(camp)
+    needed = rules.needed[oudlers]
+    diff = attack_hp - 2 * needed
+    won = diff >= 0  # equal: won by 0
+    margin = (abs(diff) + 1) // 2  # the half point goes to the winner
+    s = 1 if won else -1
+    bonus = sum(rules.poignee_bonus[level - 1] for level in poignees if level)
+    pab_points = pab * rules.petit_au_bout_points if rules.petit_au_bout else 0
+    mult = rules.multiplier(contract)
+    c = (s * (rules.base + margin) + pab_points) * mult + s * bonus + chelem
+    scores = [-c if camp[seat] == DEFENCE else 0 for seat in range(players)]
     if partner is None or partner == taker:
-        share = rules.alone_share if players == 5 else rules.taker_share[players]
-        scores[taker] = share * c
+        scores[taker] = (rules.alone_share if players == 5 else rules.taker_share[players]) * c
     else:
         scores[taker] = rules.taker_share[players] * c
         scores[partner] = rules.partner_share * c
-    assert sum(scores) == 0, scores
+    return Outcome(needed, won, margin, bonus, c, tuple(scores))
+
+
+def score_deal(
+    rules: Rules,
+    players: int,
+    taker: int,
+    partner: int | None,
+    contract: int,
+    tricks: Sequence[Trick],
+    dog: Sequence[int],
+    ecart: Sequence[int],
+    poignees: Sequence[int],
+    chelem_announced: bool,
+) -> DealScore:
+    camp = camps(players, taker, partner)
+    count = count_camps(camp, contract, tricks, dog, ecart)
+    k = chelem_bonus(rules, count.tricks, chelem_announced)
+    pab = count.petit_au_bout if rules.petit_au_bout else 0
+    out = deal_outcome(
+        rules,
+        camp,
+        taker,
+        partner,
+        contract,
+        count.hp[ATTACK],
+        count.oudlers[ATTACK],
+        pab,
+        poignees,
+        k,
+    )
     return DealScore(
-        attack_hp=hp[ATTACK],
-        defence_hp=hp[DEFENCE],
-        oudlers=o,
-        needed=needed,
-        won=won,
-        margin=margin,
+        attack_hp=count.hp[ATTACK],
+        defence_hp=count.hp[DEFENCE],
+        oudlers=count.oudlers[ATTACK],
+        needed=out.needed,
+        won=out.won,
+        margin=out.margin,
         petit_au_bout=pab,
-        poignees=bonus,
+        poignees=out.poignees,
         chelem=k,
-        per_defender=c,
-        scores=tuple(scores),
-        tricks=(won_tricks[ATTACK], won_tricks[DEFENCE]),
+        per_defender=out.per_defender,
+        scores=out.scores,
+        tricks=count.tricks,
     )
 
 
