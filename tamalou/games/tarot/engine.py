@@ -75,7 +75,7 @@ def _deal(game: Game, dealer: int, at: int, ev: Events) -> None:
     """Deal until a deal stands (a petit sec annuls it and the next dealer deals, T-S4)."""
     rules, n = game.rules, game.players
     hand_size, dog_size = rules.deal_for(n)
-    away = [s.away for s in game.deal.seats]
+    carried = [(s.timeouts, s.away) for s in game.deal.seats]  # T-K4 spans deals
     while True:
         game.deals_dealt += 1
         deal_no = game.deals_dealt
@@ -97,7 +97,10 @@ def _deal(game: Game, dealer: int, at: int, ev: Events) -> None:
                 hands[(dealer + 1 + j) % n].extend(deck[pos : pos + size])
                 pos += size
                 k += 1
-        seats = [SeatState(list(h), is_ai=game.ai[i], away=away[i]) for i, h in enumerate(hands)]
+        seats = [
+            SeatState(list(h), is_ai=game.ai[i], timeouts=carried[i][0], away=carried[i][1])
+            for i, h in enumerate(hands)
+        ]
         game.deal = DealState(deal_no, seed, dealer, seats, dog, [list(h) for h in hands])
         game.next_deal_deadline = None
         ev.append(E.Dealt(deal_no, seed, dealer, tuple(tuple(h) for h in hands), tuple(dog)))
@@ -198,12 +201,18 @@ def display_moments(game: Game) -> set[int]:
     return {d.deadline - game.rules.warning_ms}
 
 
-def abandoned(game: Game) -> bool:
-    """The deal ended with every human away and no next deal on its way: nobody is left."""
-    if game.over or game.deal.phase != "over" or game.next_deal_deadline is not None:
-        return False
+def _humans_away(game: Game) -> bool:
+    """Every human at the table is away (T-K4); a table of AI players only never is."""
     humans = [s for s in game.deal.seats if not s.is_ai]
     return bool(humans) and all(s.away for s in humans)
+
+
+def abandoned(game: Game) -> bool:
+    """The deal ended (played or all passed) with every human away and no next deal on its
+    way: nobody is left to play and the table closes."""
+    if game.over or game.deal.phase != "over" or game.next_deal_deadline is not None:
+        return False
+    return _humans_away(game)
 
 
 # -- apply --------------------------------------------------------------------------------
@@ -291,7 +300,10 @@ def _after_bid(game: Game, at: int, ev: Events) -> None:
     if highest == PASS:  # T-B3
         d.phase = "over"
         ev.append(E.DealAnnulled(d.deal_no, "all_passed"))
-        _deal(game, (d.dealer + 1) % n, at, ev)
+        if _humans_away(game):
+            game.next_deal_deadline = None  # nobody to play: wait for a player's NextDeal
+        else:
+            _deal(game, (d.dealer + 1) % n, at, ev)
         return
     d.taker = next(i for i, s in enumerate(d.seats) if s.bid == highest)
     d.contract = highest
@@ -711,7 +723,7 @@ def _end_deal(game: Game, at: int, ev: Events) -> None:
         best = max(game.cumulative)
         game.winners = [i for i, c in enumerate(game.cumulative) if c == best]
         game.next_deal_deadline = None
-    elif any(not s.is_ai for s in d.seats) and all(s.away for s in d.seats if not s.is_ai):
+    elif _humans_away(game):
         game.next_deal_deadline = None  # nobody to play: wait for a player's NextDeal
     else:
         game.next_deal_deadline = at + rules.next_deal_ms
