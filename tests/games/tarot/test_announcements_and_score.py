@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot import events as E
-from tamalou.games.tarot.engine import apply, legal_actions, poignee_options
+from tamalou.games.tarot.cards import lowest_key
+from tamalou.games.tarot.engine import apply, legal_actions, playable, poignee_options
 from tamalou.games.tarot.rules import GARDE, GARDE_CONTRE, GARDE_SANS, PETITE, TAROT, TAROT3, TAROT5
 from tamalou.games.tarot.scoring import (
     ATTACK,
@@ -197,3 +198,24 @@ def test_t_e6_the_rulebook_example() -> None:
     out = deal_outcome(TAROT, camps(4, 0, None), 0, None, GARDE, 2 * 47, 2, 0, [0, 1, 0, 0], 0)
     assert out.margin == 6 and out.per_defender == 82
     assert out.scores == (246, -82, -82, -82)
+
+
+def test_t_a1_t_p8_t_e4_an_announced_chelem_made_with_the_excuse_leading_the_last_trick() -> None:
+    game = dealt([[*trumps(*range(5, 22)), "EX"], [], [], []])
+    take(game, 0, GARDE_SANS)
+    apply(game, A.Chelem(0, True, 0))
+    assert game.deal.current == 0
+    events: list[E.Event] = []
+    while game.deal.phase == "play":
+        seat = game.deal.current
+        mine = game.deal.seats[seat].hand
+        if seat == 0:
+            card = max(k for k in mine if k != c("EX")) if len(mine) > 1 else c("EX")
+        else:
+            card = min(playable(game, seat), key=lowest_key)
+        events += apply(game, A.Play(seat, card, game.now))
+    end = only(events, E.DealEnded)
+    assert end.chelem == 400 and end.won and end.attack_hp == 182 and end.oudlers == 3
+    pab = 1 if c("T1") in game.deal.tricks[-2].cards else 0  # the Excuse won the last trick
+    assert end.petit_au_bout == pab
+    assert end.per_defender == (25 + 55 + 10 * pab) * 4 + 400
