@@ -193,12 +193,18 @@ def _timeout(game: Game, at: int, ev: Events) -> None:
         _do_play(game, p, card, at, ev, auto=True)
 
 
-def display_moments(game: Game) -> set[int]:
-    """T-K2: the warning of a turn's last seconds starts."""
+def warning_at(game: Game) -> int | None:
+    """T-K2: when the warning of the current play turn's last seconds starts."""
     d = game.deal
     if game.over or d.phase != "play":
-        return set()
-    return {d.deadline - game.rules.warning_ms}
+        return None
+    return max(d.turn_started, d.deadline - game.rules.warning_ms)
+
+
+def display_moments(game: Game) -> set[int]:
+    """T-K2: the warning of a turn's last seconds starts (not already at the turn's start)."""
+    moment = warning_at(game)
+    return {moment} if moment is not None and moment > game.deal.turn_started else set()
 
 
 def _humans_away(game: Game) -> bool:

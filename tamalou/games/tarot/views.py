@@ -19,6 +19,7 @@ from tamalou.games.tarot.engine import (
     next_deadline,
     playable,
     poignee_options,
+    warning_at,
 )
 from tamalou.games.tarot.rules import CONTRACTS
 from tamalou.games.tarot.state import Game
@@ -184,7 +185,7 @@ def public_view(game: Game, at: int | None = None) -> PublicView:
     ]
     in_progress = views[-1] if views and views[-1].winner is None else None
     playing = d.phase == "play"
-    warning_at = d.deadline - game.rules.warning_ms if playing else None
+    warning = warning_at(game)
     taken = d.taker >= 0
     return PublicView(
         deal_no=d.deal_no,
@@ -194,8 +195,8 @@ def public_view(game: Game, at: int | None = None) -> PublicView:
         dealer=d.dealer,
         current=None if over else d.current,
         deadline=next_deadline(game),
-        warning_at=warning_at,
-        warning=warning_at is not None and at >= warning_at,
+        warning_at=warning,
+        warning=warning is not None and at >= warning,
         seats=seats,
         highest_bid=highest_bid(d),
         taker=d.taker if taken else None,

@@ -92,6 +92,7 @@ def test_t_k4_two_timeouts_in_a_row_make_a_player_away_with_5_s_clocks() -> None
         seat = game.deal.current
         apply(game, A.Play(seat, playable(game, seat)[0], game.now))
     assert next_deadline(game) == game.now + TAROT.away_ms
+    assert display_moments(game) == set() and public_view(game).warning  # 5 s: warned at once
     apply(game, A.Play(0, playable(game, 0)[0], game.now))  # acting brings them back
     assert not game.deal.seats[0].away and game.deal.seats[0].timeouts == 0
 
