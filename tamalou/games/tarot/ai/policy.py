@@ -284,6 +284,11 @@ class HeuristicPlayer(AIPlayer):
 
     def _lead(self, view: PlayerView, hand: list[int], cards: list[int], played: set[int]) -> int:
         pub = view.public
+        called = from_code(pub.called) if pub.called else None
+        if pub.taker == self.seat and called is not None and called not in played:
+            to_king = [k for k in cards if SUIT[k] == SUIT[called]]
+            if to_king and called not in hand:  # lead low to the called King's holder
+                return min(to_king, key=lambda k: RANK[k])
         led_suits = {SUIT[from_code(t.plays[0][1])] for t in pub.tricks if t.plays}
         for c in cards:  # a King in a suit nobody has led yet
             if SUIT[c] < TRUMP and RANK[c] == KING and SUIT[c] not in led_suits:
