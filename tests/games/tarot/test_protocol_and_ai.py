@@ -101,3 +101,14 @@ def test_medium_beats_random() -> None:
     assert stats["medium"].mean() > stats["random"].mean()
     lo, _ = stats["medium"].interval()
     assert lo > 0
+
+
+def test_bench_and_arena_print_their_reports(capsys: pytest.CaptureFixture[str]) -> None:
+    from tamalou.games.tarot import arena, bench
+
+    bench.main(["--deals", "5", "--players", "5"])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[-1].startswith("actions/s: ") and int(lines[-1].split()[-1]) > 0
+    arena.main(["--deals", "3", "medium", "easy", "random"])
+    out = capsys.readouterr().out
+    assert "3 deals" in out and "medium" in out and "95% interval" in out
