@@ -1,0 +1,115 @@
+"""French tarot (RULES-TAROT.md): this module is its entry in the game protocol.
+
+See :class:`tamalou.core.protocol.GameModule` for what each function promises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tamalou.core.errors import IllegalAction
+from tamalou.core.protocol import RoundSummary
+from tamalou.games.tarot import events as E
+from tamalou.games.tarot.actions import Action, Tick
+from tamalou.games.tarot.codec import action_from_dict, action_to_dict
+from tamalou.games.tarot.engine import (
+    abandoned,
+    apply,
+    display_moments,
+    legal_actions,
+    new_game,
+    next_deadline,
+    step,
+)
+from tamalou.games.tarot.rules import PRESETS, TAROT, Rules
+from tamalou.games.tarot.scoring import places
+from tamalou.games.tarot.state import Game
+from tamalou.games.tarot.views import PlayerView, PublicView, public_view, view
+
+GAME_ID = "tarot"
+DEFAULT_PRESET = "tarot"
+AI_LEVELS: tuple[str, ...] = ("random", "easy", "medium")
+SLOW_AI_LEVELS: frozenset[str] = frozenset()
+stream_for = E.stream_for
+
+
+def rules_from_dict(data: dict[str, Any]) -> Rules:
+    return Rules.model_validate(data)
+
+
+def tick(at: int) -> Tick:
+    return Tick(at)
+
+
+def round_summaries(events: Sequence[E.Event]) -> list[RoundSummary]:
+    """One per played deal (T-M2: annulled deals are not counted). ``totals`` are the points
+    of each seat's camp; ``caller`` is the taker."""
+    out: list[RoundSummary] = []
+    for e in events:
+        if not isinstance(e, E.DealEnded):
+            continue
+        attack = {e.taker} | ({e.partner} if e.partner is not None else set())
+        totals = tuple(
+            (e.attack_hp if i in attack else e.defence_hp) / 2 for i in range(len(e.scores))
+        )
+        scores = tuple(float(s) for s in e.scores)
+        out.append(
+            RoundSummary(
+                e.played_no,
+                "won" if e.won else "lost",
+                e.taker,
+                totals,
+                scores,
+                tuple(places(scores)),
+            )
+        )
+    return out
+
+
+def match_over(game: Game) -> bool:
+    return game.over
+
+
+def now(game: Game) -> int:
+    return game.now
+
+
+def make_ai(level: str, seat: int, rules: Rules, seed: str) -> Any:
+    from tamalou.games.tarot.ai import make_player
+
+    return make_player(level, seat, rules, seed)
+
+
+__all__ = [
+    "AI_LEVELS",
+    "DEFAULT_PRESET",
+    "GAME_ID",
+    "PRESETS",
+    "SLOW_AI_LEVELS",
+    "TAROT",
+    "Action",
+    "Game",
+    "IllegalAction",
+    "PlayerView",
+    "PublicView",
+    "Rules",
+    "abandoned",
+    "action_from_dict",
+    "action_to_dict",
+    "apply",
+    "display_moments",
+    "legal_actions",
+    "make_ai",
+    "match_over",
+    "new_game",
+    "next_deadline",
+    "now",
+    "public_view",
+    "round_summaries",
+    "rules_from_dict",
+    "step",
+    "stream_for",
+    "tick",
+    "view",
+]

@@ -1,0 +1,34 @@
+"""Tarot AI players by level, seeded, learning only from their own view and stream.
+
+player = make_player("medium", seat=1, rules=TAROT, seed="table-42:1")
+player.observe(events)                  # every event, in order (it filters)
+action = player.act(view, legal, at)    # None: nothing to do now
+"""
+
+from __future__ import annotations
+
+from tamalou.games.tarot.ai.policy import (
+    EASY,
+    MEDIUM,
+    AIPlayer,
+    HeuristicPlayer,
+    RandomPlayer,
+    Style,
+)
+from tamalou.games.tarot.rules import Rules
+
+LEVELS: tuple[str, ...] = ("random", "easy", "medium")
+
+
+def make_player(level: str, seat: int, rules: Rules, seed: int | str) -> AIPlayer:
+    """A new AI player for ``seat``."""
+    if level == "random":
+        return RandomPlayer(seat, rules, seed)
+    if level == "easy":
+        return HeuristicPlayer(seat, rules, seed, EASY, level="easy")
+    if level == "medium":
+        return HeuristicPlayer(seat, rules, seed, MEDIUM, level="medium")
+    raise ValueError(f"unknown AI level {level!r}; expected one of {', '.join(LEVELS)}")
+
+
+__all__ = ["LEVELS", "AIPlayer", "HeuristicPlayer", "RandomPlayer", "Style", "make_player"]
