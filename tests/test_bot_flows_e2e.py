@@ -128,7 +128,7 @@ async def test_r_p1_jack_play_again_is_a_pile_only_extra_turn(harness: BotHarnes
     panel = emu.last_ephemeral("alice")
     labels = {b.label for b in panel.buttons()}
     assert "Draw" in labels and not any(str(b).startswith("Take") for b in labels)
-    assert "Tamalou!" not in labels  # no call in the Jack's extra turn
+    assert "Tamalou!" in labels  # R-P1: the Jack's extra turn is a whole new turn, call included
     table = h.table_message()
     assert "alice plays again (Jack)" in table.text
     assert "extra turn of the Jack: pile only" in table.text

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.games import rules_for
-from bot.storage import Storage
+from bot.storage import Storage, StorageBusy
 from bot.tables import LiveTable, TableError, TableService
 from tamalou.core import cards
 from tamalou.games.tamalou import actions as A
@@ -44,8 +44,10 @@ class Clock:
         return self.now
 
 
-async def make(tmp_path: Path, reorder_ms: int = 50) -> tuple[TableService, Storage, Clock]:
-    storage = Storage(tmp_path / "t.sqlite3")
+async def make(
+    tmp_path: Path, reorder_ms: int = 50, busy_timeout_ms: int = 5000
+) -> tuple[TableService, Storage, Clock]:
+    storage = Storage(tmp_path / "t.sqlite3", busy_timeout_ms=busy_timeout_ms)
     await storage.open()
     clock = Clock()
     service = TableService(
@@ -252,15 +254,14 @@ async def test_r_k2_a_write_lock_held_across_a_deadline_does_not_fork_the_table(
     is gone."""
     import aiosqlite
 
-    service, storage, clock = await make(tmp_path, reorder_ms=0)
+    service, storage, clock = await make(tmp_path, reorder_ms=0, busy_timeout_ms=50)
     table = await started_table(service)
     assert table.game is not None
     before = snapshot(table.game)
-    await storage.db.execute("PRAGMA busy_timeout=50")
     other = await aiosqlite.connect(tmp_path / "t.sqlite3", isolation_level=None)
     await other.execute("BEGIN IMMEDIATE")
     clock.now = T0 + 10 * 60_000
-    with pytest.raises(aiosqlite.OperationalError, match="locked"):
+    with pytest.raises(StorageBusy, match="locked"):
         await service.tick(table)
     assert snapshot(table.game) == before
     await other.execute("ROLLBACK")

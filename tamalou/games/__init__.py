@@ -14,6 +14,7 @@ from tamalou.core.protocol import GameModule
 REGISTRY: dict[str, str] = {
     "tamalou": "tamalou.games.tamalou",
     "kalooki": "tamalou.games.kalooki",
+    "tarot": "tamalou.games.tarot",
 }
 
 

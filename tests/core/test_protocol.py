@@ -41,8 +41,9 @@ def test_a_random_match_runs_through_the_protocol(game_id: str) -> None:
 def test_actions_round_trip_through_json(game_id: str) -> None:
     game = load(game_id)
     rules = game.PRESETS[game.DEFAULT_PRESET]
-    state, _ = game.new_game(rules, 2, "protocol:2", 0)
-    for seat in range(2):
+    players = int(getattr(rules, "min_players", 2))
+    state, _ = game.new_game(rules, players, "protocol:2", 0)
+    for seat in range(players):
         for action in game.legal_actions(state, seat, 1_000):
             data = json.loads(json.dumps(game.action_to_dict(action)))
             assert game.action_from_dict(data) == action
