@@ -24,6 +24,7 @@ from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.codec import action_to_dict
 from tamalou.games.tamalou.engine import legal_actions
 from tamalou.games.tamalou.rules import Rules
+from tamalou.games.tamalou.state import FOREVER, Game
 from tamalou.games.tamalou.views import PlayerView, PublicView, public_view, view
 
 GAME = "tamalou"
@@ -39,7 +40,7 @@ STATUS_KEYS: dict[Stage, str] = {
 
 
 def phase_of(pv: PublicView) -> Phase:
-    return cast(Phase, pv.phase)
+    return pv.phase
 
 
 def stage_of(pv: PublicView) -> Stage | None:
@@ -165,7 +166,7 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
     embed.add_field(name=t(lang, "table.discard"), value=label(pv.discard_top))
     embed.add_field(name=t(lang, "table.pile"), value=str(pv.pile_size))
     embed.add_field(name=t(lang, "table.status"), value=status_line(table, pv, lang), inline=False)
-    recent = [line for e in table.recent if (line := event_line(table, e, lang))]
+    recent = [line for e in table.recent if (line := event_line(table, e, lang, at))]
     if recent:
         embed.add_field(
             name=t(lang, "table.events"), value="\n".join(recent[-5:])[:1024], inline=False
@@ -259,7 +260,10 @@ def round_over_message(
     assert game is not None and pv.last_round is not None
     res = pv.last_round
     lines = []
-    order = sorted(range(len(res.totals)), key=lambda s: res.places[s])
+    # R-M3: once the match is over, players are ranked by the match (cumulative score,
+    # ties share a place), as the engine ranks them; during the match, by the round (R-E3).
+    places = pv.match_places if pv.match_over else res.places
+    order = sorted(range(len(res.totals)), key=lambda s: (places[s], s))
     for s in order:
         hand = " ".join(label(c) if c else HOLE for c in res.hands[s])
         caller = " 📣" if res.caller == s else ""
@@ -267,7 +271,7 @@ def round_over_message(
             t(
                 lang,
                 "over.line",
-                place=res.places[s],
+                place=places[s],
                 name=name_of(table, s, lang),
                 hand=hand,
                 total=_score(res.totals[s]),
@@ -306,7 +310,9 @@ def round_over_message(
 # -- events in words (public only) -------------------------------------------------------
 
 
-def event_line(table: LiveTable, e: E.Event, lang: str) -> str | None:
+def event_line(table: LiveTable, e: E.Event, lang: str, at: int | None = None) -> str | None:
+    """``e`` in words for everybody, as it reads at ``at`` (a failed call's cards are named
+    only while they are shown, R-A4)."""
     if e.to is not None:
         return None  # never render a private or log-only event in public
 
@@ -359,6 +365,10 @@ def event_line(table: LiveTable, e: E.Event, lang: str) -> str | None:
         case E.Called(right=True):
             return t(lang, "ev.called_right", name=n(e.player), total=_score(e.total))
         case E.Called():
+            if (
+                e.reveal_until is not None and at is not None and at >= e.reveal_until
+            ):  # R-A4: hidden again
+                return t(lang, "ev.called_wrong_hidden", name=n(e.player), total=_score(e.total))
             shown = " ".join(card_label(c) for _, c in e.cards)
             return t(lang, "ev.called_wrong", name=n(e.player), total=_score(e.total), cards=shown)
         case E.TimedOut():
@@ -383,9 +393,16 @@ def panel(table: LiveTable, seat: int, lang: str, at: int, queen_slot: int | Non
     pv = view(game, seat, at)
     legal = legal_actions(game, seat, at)
     ends = [u for u in (pv.peek_until, pv.look[3] if pv.look else None) if u is not None]
+    ends += reveal_ends(game, seat, at)
     hide_at = max(ends) if ends else None
     buttons = panel_buttons(table, pv, lang, legal, queen_slot)
     return Panel(panel_text(table, pv, lang), buttons, hide_at)
+
+
+def reveal_ends(game: Game, seat: int, at: int) -> list[int]:
+    """When the cards of ``seat`` shown to everybody by a failed call are hidden again (R-A4):
+    the caller's own panel shows them until then, like a peek."""
+    return [u for s, _, _, u in game.round.reveals if s == seat and at < u < FOREVER]
 
 
 def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:

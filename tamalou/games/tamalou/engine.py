@@ -1073,11 +1073,12 @@ def abandoned(game: Game) -> bool:
 def display_moments(game: Game) -> set[int]:
     """When the public view changes with no action: the fuse of a turn's last seconds
     starts (R-K1), doubles paused by a Queen swap open again (R-D7), a player's double
-    block ends (R-D6)."""
+    block ends (R-D6), a failed call's reveal ends (R-A4)."""
     r = game.round
     if game.over or r.phase not in ("play", "final"):
         return set()
     moments = {r.no_double_until} if r.no_double_until else set()
+    moments.update(until for _, _, _, until in r.reveals if until < FOREVER)
     moments.update(s.blocked_until for s in r.seats if 0 < s.blocked_until < FOREVER)
     if r.phase == "play" and not r.pending:
         moments.add(r.turn_deadline - game.rules.fuse_ms)

@@ -1,0 +1,104 @@
+"""Issue 10, what the table message and the panels say (no Discord connection): the
+match-over ranking (R-M3), a failed call's reveal hidden on time (R-A4), words a person
+would say."""
+
+from __future__ import annotations
+
+from bot.games.tamalou import render
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou import events as E
+from tamalou.games.tamalou.engine import apply, display_moments
+from tamalou.games.tamalou.scripted import forced_game
+from tamalou.games.tamalou.state import Game, RoundResult
+from tests.bot.helpers import live_table
+
+ROWS = [["2h", "3h", "4h", "5h"], ["2s", "3s", "4s", "5s"], ["2d", "3d", "4d", "5d"]]
+
+
+def finished_match(cumulative: list[float], round_places: list[int]) -> Game:
+    """A match whose last round ranked ``round_places`` and whose totals are ``cumulative``."""
+    game = forced_game(ROWS)
+    n = game.players
+    game.cumulative = list(cumulative)
+    game.history.append(
+        RoundResult(
+            round_no=1,
+            reason="called",
+            hands=[[None] * 4 for _ in range(n)],
+            totals=[0.0] * n,
+            places=round_places,
+            scores=[0.0] * n,
+            caller=None,
+            first_player=0,
+        )
+    )
+    game.round.phase = "over"
+    game.over = True
+    game.winners = [i for i, c in enumerate(cumulative) if c == min(cumulative)]
+    return game
+
+
+def lines_of(game: Game) -> list[str]:
+    embed, _ = render.table_message(live_table(game), "en", game.now)
+    return (embed.description or "").splitlines()
+
+
+def test_r_m3_the_match_over_message_ranks_by_the_match_not_the_last_round() -> None:
+    # p0 won the last round but lost the match (was "2. bob (106), 3. alice (93)")
+    game = finished_match([106, 93, 40], round_places=[1, 2, 3])
+    lines = lines_of(game)
+    assert [line.split("**")[1] for line in lines] == ["p2", "p1", "p0"]
+    assert [line.split(".")[0] for line in lines] == ["1", "2", "3"]
+
+
+def test_r_m3_players_tied_on_the_match_total_share_a_place() -> None:
+    game = finished_match([50, 50, 80], round_places=[2, 1, 3])
+    lines = lines_of(game)
+    assert [line.split(".")[0] for line in lines] == ["1", "1", "3"]
+    assert [line.split("**")[1] for line in lines] == ["p0", "p1", "p2"]
+
+
+def test_r_e3_a_round_over_message_mid_match_still_ranks_by_the_round() -> None:
+    game = finished_match([106, 93, 40], round_places=[1, 2, 3])
+    game.over = False
+    game.winners = []
+    lines = lines_of(game)
+    assert [line.split("**")[1] for line in lines] == ["p0", "p1", "p2"]
+
+
+# -- R-A4: a failed call's reveal ends on time, in public and in the caller's panel ------------
+
+
+def wrong_call() -> tuple[Game, int, list[E.Event]]:
+    """p0 (2h 3h 4h 5h = 14) calls Tamalou: wrong (R-A4); the reveal's end and the events."""
+    game = forced_game(ROWS, pile=["9c", "9d"], discard=["8c"])
+    events = apply(game, A.CallTamalou(0, game.now))
+    (called,) = [e for e in events if e.kind == "called"]
+    assert called.reveal_until is not None
+    return game, called.reveal_until, events
+
+
+def test_r_a4_the_end_of_a_failed_calls_reveal_is_a_display_moment() -> None:
+    game, until, _ = wrong_call()
+    assert until in display_moments(game)
+
+
+def test_r_a4_the_table_message_hides_the_callers_cards_when_the_reveal_ends() -> None:
+    game, until, events = wrong_call()
+    table = live_table(game)
+    table.recent.extend(events)
+    shown, _ = render.table_message(table, "en", until - 1)
+    hidden, _ = render.table_message(table, "en", until)
+    assert "`2♥`" in (shown.description or "")
+    text = (hidden.description or "") + " ".join(str(f.value) for f in hidden.fields)
+    assert "2♥" not in text and "5♥" not in text
+
+
+def test_r_a4_the_callers_own_panel_hides_the_revealed_cards_when_the_reveal_ends() -> None:
+    game, until, _ = wrong_call()
+    table = live_table(game)
+    during = render.panel(table, 0, "en", until - 1)
+    assert during.hide_at == until
+    assert "**2♥**" in during.text
+    after = render.panel(table, 0, "en", until)
+    assert after.hide_at is None and "2♥" not in after.text
