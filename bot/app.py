@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 #: loaded after every game's extension (they add commands to the /tamalou group)
 SHARED_EXTENSIONS = ("bot.cogs.settings", "bot.cogs.seasons")
+#: how long a render waits at start-up for the guilds to be known (their language)
+GUILD_WAIT_S = 10.0
 
 
 class TamalouBot(commands.AutoShardedBot):
@@ -128,12 +130,22 @@ class TamalouBot(commands.AutoShardedBot):
             return cached
         settings = await self.storage.guild_settings(guild_id)
         lang = settings.get("language")
-        if lang not in LANGUAGES:
+        if lang in LANGUAGES:
+            self.guild_languages[guild_id] = lang
+            return str(lang)
+        # No stored setting: the guild's own locale. Before its GUILD_CREATE (timers run
+        # from start-up) the guild is not known yet: wait for it a little, and never cache
+        # a guess (the default was cached for good and the server flipped to French).
+        guild = self.get_guild(guild_id)
+        if guild is None and not self.is_ready():
+            with contextlib.suppress(TimeoutError, RuntimeError):
+                await asyncio.wait_for(self.wait_until_ready(), GUILD_WAIT_S)
             guild = self.get_guild(guild_id)
-            locale = guild.preferred_locale if guild is not None else None
-            lang = lang_of(locale, DEFAULT_LANGUAGE) if locale is not None else DEFAULT_LANGUAGE
-        self.guild_languages[guild_id] = lang
-        return lang
+        if guild is None:
+            return DEFAULT_LANGUAGE
+        lang = lang_of(guild.preferred_locale, DEFAULT_LANGUAGE)
+        self.guild_languages[guild_id] = lang  # known, not guessed
+        return str(lang)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
