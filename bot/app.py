@@ -22,7 +22,7 @@ from bot.tables import AiRunner, TableService
 from bot.ui.common import reply
 from bot.ui.errors import answer_error
 from bot.ui.presenter import DiscordPresenter
-from bot.ui.routing import TableButton, TableSelect
+from bot.ui.routing import TableButton, TableSelect, carries
 
 if TYPE_CHECKING:
     from bot.seasons import Seasons
@@ -74,9 +74,12 @@ class TamalouBot(commands.AutoShardedBot):
             return
         data = cast(dict[str, Any], interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if any(p.fullmatch(custom_id) for p in self._item_templates):
-            return
-        await reply(interaction, t(lang_of(interaction.locale), "err.bad_button"))
+        if not any(p.fullmatch(custom_id) for p in self._item_templates):
+            await reply(interaction, t(lang_of(interaction.locale), "err.bad_button"))
+        elif not carries(interaction.message, custom_id):
+            # discord.py drops a click whose button is no longer on the message (a Double
+            # of a discard that changed since): it is answered here instead.
+            await reply(interaction, t(lang_of(interaction.locale), "err.stale_button"))
 
     async def setup_hook(self) -> None:
         await self.storage.open()

@@ -78,6 +78,20 @@ class TableSelect(
         await on_component(interaction, self.game, self.verb, self.table_id, self.arg, values)
 
 
+def carries(message: discord.Message | None, custom_id: str) -> bool:
+    """Whether ``message`` (as Discord sends it with a click) still has that component:
+    discord.py routes a click to a DynamicItem only then."""
+    if message is None:
+        return False
+    stack: list[Any] = list(message.components)
+    while stack:
+        component = stack.pop()
+        if getattr(component, "custom_id", None) == custom_id:
+            return True
+        stack.extend(getattr(component, "children", ()) or ())
+    return False
+
+
 async def on_component(
     interaction: discord.Interaction,
     game: str,
