@@ -83,6 +83,17 @@ class BotHarness:
                 return msg
         raise AssertionError("no table message in the channel")
 
+    def panel(self, user: str) -> Message:
+        """The member's private panel as last shown: a Draw on the table message updates the
+        open panel in place, so it is not always the newest ephemeral."""
+        panels = [
+            m
+            for m in self.emu.ephemerals(user)
+            if m.content.startswith(("**Your cards**", "**Vos cartes**"))
+        ]
+        assert panels, f"{user} has no panel"
+        return max(panels, key=lambda m: m.last_request_id or 0)
+
     def sql(self, query: str, *args: Any) -> list[sqlite3.Row]:
         con = sqlite3.connect(self.db)
         con.row_factory = sqlite3.Row

@@ -141,7 +141,7 @@ async def test_r_d4_earlier_press_wins_even_when_it_arrives_later(harness: BotHa
         i for i, c in enumerate(game.round.seats[2].row) if cards.rank(c or 0) == rank
     )
     await emu.click("alice", h.table_message(), "Draw")
-    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    await emu.click("alice", h.panel("alice"), "Throw it")
     table = h.table_message()
     now = emu.clock.now_ms()
     late = await emu.click("carol", table, f"Double {carol_slot}", at=now + 200, wait=False)
@@ -181,7 +181,7 @@ async def test_r_a2_right_tamalou_ends_the_round_and_the_match(harness: BotHarne
     for card in game.round.seats[0].row:
         assert label(card) in table.text  # the caller's cards are face up for everyone
     await emu.click("bob", table, "Draw")
-    await emu.click("bob", emu.last_ephemeral("bob"), "Jeter")
+    await emu.click("bob", h.panel("bob"), "Jeter")
     assert "doubles stay open" in h.table_message().text or "Last turns" in h.table_message().text
     h.advance(5_100)
     await emu.wait_for(lambda: "match is over" in h.table_message().text, 10, "the match end")
@@ -298,7 +298,7 @@ async def test_table_edits_are_coalesced_and_the_latest_state_wins(harness: BotH
     drawn = h.game().round.pile[-1]
     before = len(emu.requests_to("PATCH", f"/messages/{table.id}"))
     await emu.click("alice", table, "Draw")
-    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    await emu.click("alice", h.panel("alice"), "Throw it")
     await emu.click("bob", h.table_message(), "Draw")
     edits_now = len(emu.requests_to("PATCH", f"/messages/{table.id}")) - before
     assert edits_now <= 1  # three moves inside a second: at most one edit so far
@@ -330,10 +330,10 @@ async def test_r_m3_a_whole_match_to_100_points(harness: BotHarness) -> None:
             await emu.wait_for(lambda: "to play" in h.table_message().text, 10, "play")
         while (game := h.game()).round.phase != "over":
             if game.round.current == 1 and game.round.stage == "power":
-                await emu.click("bob", emu.last_ephemeral("bob"), "Passer")  # a J/Q/K thrown
+                await emu.click("bob", h.panel("bob"), "Passer")  # a J/Q/K thrown
             elif game.round.current == 1:
                 await emu.click("bob", h.table_message(), "Draw")
-                await emu.click("bob", emu.last_ephemeral("bob"), "Jeter")
+                await emu.click("bob", h.panel("bob"), "Jeter")
             else:
                 logged = len(h.actions())
                 h.advance(45_100)  # alice's turn runs out

@@ -119,7 +119,7 @@ async def test_r_p1_jack_play_again_is_a_pile_only_extra_turn(harness: BotHarnes
     jack, second = game.round.pile[-1], game.round.pile[-2]
     tid = table_id(h)
     await emu.click("alice", h.table_message(), "Draw")
-    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    await emu.click("alice", h.panel("alice"), "Throw it")
     panel = emu.last_ephemeral("alice")
     assert "Jack: play a whole new turn" in panel.content
     assert {b.label for b in panel.buttons()} == {"Play again (Jack)", "Pass"}
@@ -135,9 +135,9 @@ async def test_r_p1_jack_play_again_is_a_pile_only_extra_turn(harness: BotHarnes
     # the discard (a face card anyway) cannot be taken, whatever button is pressed
     await forged_click(h, "alice", f"tamalou:take:{tid}:1")
     assert "draw from the pile" in emu.last_ephemeral("alice").content
-    await emu.click("alice", panel, "Draw")
-    assert f"You drew **{label(second)}**" in emu.last_ephemeral("alice").content
-    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    await emu.click("alice", panel, "Draw")  # the panel is updated in place
+    assert f"You drew **{label(second)}**" in panel.content
+    await emu.click("alice", h.panel("alice"), "Throw it")
     game = h.game()
     assert game.round.discard == [jack, second]
     assert game.round.current == 1 and game.round.transmitted is None  # never transmitted
@@ -164,7 +164,7 @@ async def test_r_p2_queen_swap_pauses_doubles_and_is_transmitted_once(
     before = h.game()
     a2, b3 = before.round.seats[0].row[1], before.round.seats[1].row[2]
     await emu.click("alice", h.table_message(), "Draw")
-    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    await emu.click("alice", h.panel("alice"), "Throw it")
     panel = emu.last_ephemeral("alice")
     assert "Queen: choose one of your cards" in panel.content
     assert {b.label for b in panel.buttons()} == {
@@ -235,7 +235,7 @@ async def test_r_p3_king_look_is_private_hidden_after_2_s_and_transmitted(
     game = h.game()
     a3, b2 = game.round.seats[0].row[2], game.round.seats[1].row[1]
     await emu.click("alice", h.table_message(), "Draw")
-    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    await emu.click("alice", h.panel("alice"), "Throw it")
     panel = emu.last_ephemeral("alice")
     assert "King: look at one of your cards" in panel.content
     assert {b.label for b in panel.buttons()} >= {"Look at 1", "Look at 4", "Pass"}
@@ -286,7 +286,7 @@ async def test_r_t2_take_the_discard_must_keep_and_faces_are_never_offered(
     thrown, queen = game.round.pile[-1], game.round.seats[1].row[1]
     tid = table_id(h)
     await emu.click("alice", h.table_message(), "Draw")
-    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    await emu.click("alice", h.panel("alice"), "Throw it")
     table = h.table_message()
     assert table.button(f"Take {label(thrown)}").disabled is False
     await emu.click("bob", table, "My cards")
@@ -343,7 +343,7 @@ async def test_r_d5_wrong_rank_then_blocked_and_a_double_click_is_free(harness: 
     game = h.game()
     b1, b2, c3 = game.round.seats[1].row[0], game.round.seats[1].row[1], game.round.seats[2].row[2]
     await emu.click("alice", h.table_message(), "Draw")
-    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    await emu.click("alice", h.panel("alice"), "Throw it")
     await emu.click("bob", h.table_message(), "Double 1")
     assert f"Mauvaise valeur : votre {label(b1)}" in emu.last_ephemeral("bob").content
     assert f"bob missed a double: {label(b1)} shown, penalty card" in h.table_message().text
@@ -408,11 +408,11 @@ async def test_next_round_timeouts_away_and_the_match_end(harness: BotHarness) -
     await emu.click("bob", h.table_message(), "My cards")
     old_panel = emu.last_ephemeral("bob")  # a round-1 panel with round-1 buttons
     await emu.click("bob", h.table_message(), "My cards")
-    await emu.click("bob", emu.last_ephemeral("bob"), "Piocher")
-    await emu.click("bob", emu.last_ephemeral("bob"), "Jeter")
+    await emu.click("bob", h.panel("bob"), "Piocher")
+    await emu.click("bob", h.panel("bob"), "Jeter")
     await emu.click("alice", h.table_message(), "Tamalou!")
     await emu.click("bob", h.table_message(), "Draw")
-    await emu.click("bob", emu.last_ephemeral("bob"), "Jeter")
+    await emu.click("bob", h.panel("bob"), "Jeter")
     h.advance(5_100)
     await emu.wait_for(lambda: "round 1 is over" in h.table_message().text, 10, "the round end")
     round1 = h.table_message()
@@ -461,7 +461,7 @@ async def test_next_round_timeouts_away_and_the_match_end(harness: BotHarness) -
     await emu.click("alice", h.table_message(), "Rematch")
     await emu.wait_for(lambda: "round 1" in h.table_message().text, 10, "the rematch")
     await forged_click(h, "bob", f"tamalou:rematch:{table_id(h) - 1}")
-    assert "déjà une table" in emu.last_ephemeral("bob").content
+    assert "déjà ouverte" in emu.last_ephemeral("bob").content  # a second press
     assert len(h.sql("SELECT id FROM matches")) == 2
 
 
@@ -496,15 +496,18 @@ async def test_refusals_forged_buttons_spam_and_a_cancelled_table(harness: BotHa
         f"tamalou:dbl:{tid}:1.2": "This button is not valid",  # an argument missing
         f"tamalou:rep:{tid}": "This button is not valid",
         f"tamalou:look:{tid}:1..": "This button is not valid",
-        f"tamalou:draw:{tid}:9": "earlier round",  # a round that does not match
-        f"tamalou:look:{tid}:1.3": "no power to use",  # a verb the player may not use now
+        f"tamalou:draw:{tid}:9": "This button is not valid",  # a round yet to come
+        f"tamalou:look:{tid}:1.3": "This button is not valid",  # a panel verb, in public
     }
     for custom_id, answer in forged.items():
         await forged_click(h, "alice", custom_id)
         assert answer in emu.last_ephemeral("alice").content, custom_id
-    await forged_click(h, "alice", f"tamalou:qswap:{tid}:1.2", values=["x.y"])
+    own = h.panel("alice")  # on her own panel: a verb she may not use now
+    await forged_click(h, "alice", f"tamalou:look:{tid}:1.3", on=own)
+    assert "no power to use" in emu.last_ephemeral("alice").content
+    await forged_click(h, "alice", f"tamalou:qswap:{tid}:1.2", values=["x.y"], on=own)
     assert "This button is not valid" in emu.last_ephemeral("alice").content
-    await forged_click(h, "alice", f"tamalou:qswap:{tid}:1.2", values=["1.1"])
+    await forged_click(h, "alice", f"tamalou:qswap:{tid}:1.2", values=["1.1"], on=own)
     assert "no power to use" in emu.last_ephemeral("alice").content
     assert h.game().round.stage == "start" and len(h.actions()) == 4  # 3 peeks and the tick
     # spam: ten concurrent presses on Draw apply one draw
@@ -513,10 +516,10 @@ async def test_refusals_forged_buttons_spam_and_a_cancelled_table(harness: BotHa
         await emu.handled(press)
     kinds = [a.kind for a in h.actions()]
     assert kinds.count("draw") == 1
-    answers = [m.content for m in emu.ephemerals("alice")[-10:]]
-    assert sum("You drew" in a for a in answers) == 1
+    answers = [m.content for m in emu.ephemerals("alice")[-9:]]
     assert sum("You already hold a card" in a for a in answers) == 9
-    panel = next(m for m in emu.ephemerals("alice") if "You drew" in m.content)
+    panel = h.panel("alice")  # her open panel shows the one draw
+    assert "You drew" in panel.content
     throw = panel.button("Throw it").custom_id
     assert throw is not None
     presses = [await forged_click(h, "alice", throw, on=panel, wait=False) for _ in range(6)]

@@ -169,8 +169,8 @@ async def test_no_card_reaches_a_reader_before_they_may_see_it(harness: BotHarne
     kept_by_bob = g.round.pile[-2]
     # alice: a King, thrown; she looks at her card 2
     await emu.click("alice", h.table_message(), "Draw")
-    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
-    await emu.click("alice", emu.last_ephemeral("alice"), "Look at 2")
+    await emu.click("alice", h.panel("alice"), "Throw it")
+    await emu.click("alice", h.panel("alice"), "Look at 2")
     assert cards.label(a2) in emu.last_ephemeral("alice").content
     h.advance(2_100)
     await emu.wait_for(
@@ -178,8 +178,8 @@ async def test_no_card_reaches_a_reader_before_they_may_see_it(harness: BotHarne
     )
     # bob: draws (rather than the transmitted look) and keeps the card in slot 3
     await emu.click("bob", h.table_message(), "My cards")
-    await emu.click("bob", emu.last_ephemeral("bob"), "Piocher")
-    await emu.click("bob", emu.last_ephemeral("bob"), "Remplacer 3")
+    await emu.click("bob", h.panel("bob"), "Piocher")
+    await emu.click("bob", h.panel("bob"), "Remplacer 3")
     # carol doubles bob's discarded card; alice's press on the same button is too late
     table = h.table_message()
     stale = table.button("Double 2").custom_id
@@ -189,20 +189,20 @@ async def test_no_card_reaches_a_reader_before_they_may_see_it(harness: BotHarne
     assert "Too late" in emu.last_ephemeral("alice").content
     # carol: a Queen, thrown; she swaps her card 1 with alice's card 3
     await emu.click("carol", h.table_message(), "Draw")
-    await emu.click("carol", emu.last_ephemeral("carol"), "Jeter")
-    await emu.click("carol", emu.last_ephemeral("carol"), "Ma carte 1")
-    await emu.select("carol", emu.last_ephemeral("carol"), None, ["0.3"])
+    await emu.click("carol", h.panel("carol"), "Jeter")
+    await emu.click("carol", h.panel("carol"), "Ma carte 1")
+    await emu.select("carol", h.panel("carol"), None, ["0.3"])
     assert h.game().round.seats[2].row[0] == a3
     h.advance(2_100)
     # alice: draws (rather than the transmitted swap) and keeps it in slot 1
     await emu.click("alice", h.table_message(), "Draw")
-    await emu.click("alice", emu.last_ephemeral("alice"), "Replace 1")
+    await emu.click("alice", h.panel("alice"), "Replace 1")
     # bob: a wrong Tamalou (his cards are shown for 5 s), then carol plays
     await emu.click("bob", h.table_message(), "Tamalou!")
     assert "wrong" in h.table_message().text
     h.advance(5_100)
     await emu.click("carol", h.table_message(), "Draw")
-    await emu.click("carol", emu.last_ephemeral("carol"), "Jeter")
+    await emu.click("carol", h.panel("carol"), "Jeter")
     # everybody lets the clock play until all but one are away (R-K4)
     for ms in (45_100, 45_100, 45_100, 15_100, 15_100):
         before = len(h.actions())

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 
 from tamalou.core import cards
+from tamalou.games.tamalou.rules import TAMALOU
+from tamalou.games.tamalou.state import Game
 from tests.bot_harness import BotHarness, find_seed, open_table, peek_all
 from tests.emulator import Emulator, Interaction, Message
 
@@ -87,3 +89,118 @@ async def test_every_click_is_answered_even_on_a_button_the_message_no_longer_ha
     await click_seen_before(h, "bob", old_double, table)
     assert "Ce bouton a changé" in emu.last_ephemeral("bob").content
     assert h.actions() == before
+
+
+async def press(
+    h: BotHarness,
+    user: str,
+    custom_id: str,
+    on: Message,
+    channel: str | None = None,
+) -> Interaction:
+    """A press on a component with ``custom_id`` put on ``on`` (a crafted or misplaced one)."""
+    emu = h.emu
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+    inter = emu._new_interaction(
+        3, emu.member(user), emu.channel(channel), custom_id, data, locale=None, at=None, message=on
+    )
+    comp = {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}
+    inter.payload["message"]["components"] = [{"type": 1, "components": [comp]}]
+    return await emu._send(inter, True, 10.0)
+
+
+def table_id(h: BotHarness) -> int:
+    return int(h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
+
+
+async def test_a_draw_on_the_table_message_updates_the_open_panel_instead_of_posting_one(
+    harness: BotHarness,
+) -> None:
+    """What players noticed: every Draw posted a new private panel (~150 a match)."""
+    h, emu = harness, harness.emu
+    await h.start(seeds=[plain_first_turn(2)])
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    panel = h.panel("alice")
+    count = len(emu.ephemerals("alice"))
+    drawn = h.game().round.pile[-1]
+    await emu.click("alice", h.table_message(), "Draw")
+    assert len(emu.ephemerals("alice")) == count  # no new message
+    assert f"You drew **{cards.label(drawn)}**" in panel.content
+    await emu.click("alice", panel, "Throw it")  # a click on the panel edits it in place
+    assert len(emu.ephemerals("alice")) == count
+    assert "You drew" not in panel.content
+    await emu.click("alice", h.table_message(), "My cards")  # asked for: a new one
+    assert len(emu.ephemerals("alice")) == count + 1
+
+
+async def test_a_new_panel_is_posted_when_the_open_ones_token_has_expired(
+    harness: BotHarness,
+) -> None:
+    """An interaction token lasts 15 minutes: an older panel cannot be edited any more, so a
+    play on the table message then posts a new one. Here both players only call Tamalou
+    (wrongly, R-A4) from the table message, 4 minutes into each 5-minute turn."""
+    h, emu = harness, harness.emu
+    value = TAMALOU.compiled.value
+
+    def wanted(g: Game) -> bool:
+        r = g.round
+        return r.first_player == 0 and all(sum(value[c] for c in s.row) > 5 for s in r.seats)
+
+    await h.start(seeds=[find_seed(2, wanted)])
+    await emu.slash("alice", "tamalou new", turn_seconds=300)
+    await emu.click("bob", h.table_message(), "Join")
+    await emu.click("alice", h.table_message(), "Start")
+    await peek_all(h, ["alice", "bob"])
+    counts = []
+    for _ in range(3):
+        h.advance(240_000)
+        count = len(emu.ephemerals("alice"))
+        await emu.click("alice", h.table_message(), "Tamalou!")
+        counts.append(len(emu.ephemerals("alice")) - count)
+        h.advance(5_100)
+        h.advance(240_000)
+        await emu.click("bob", h.table_message(), "Tamalou!")
+    # 4 and 12 minutes after the peek panel: it is updated; 20 minutes: a new one
+    assert counts == [0, 0, 1]
+    assert h.panel("alice") is emu.last_ephemeral("alice")
+
+
+async def test_a_panel_button_on_the_public_message_never_overwrites_the_table(
+    harness: BotHarness,
+) -> None:
+    """A panel's verb presented on the table message was answered by editing the message it
+    came from: the public table message would have become a player's panel."""
+    h, emu = harness, harness.emu
+    await h.start(seeds=[plain_first_turn(2)])
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    await emu.click("alice", h.table_message(), "Draw")
+    table = h.table_message()
+    before = table.text
+    await press(h, "alice", f"tamalou:throw:{table_id(h)}:1", on=table)
+    assert "This button is not valid" in emu.last_ephemeral("alice").content
+    assert h.table_message().text == before and "Your cards" not in before
+    assert h.game().round.held is not None  # nothing was played
+
+
+async def test_a_tables_buttons_are_refused_from_another_channel(harness: BotHarness) -> None:
+    h, emu = harness, harness.emu
+    await h.start(seeds=[plain_first_turn(2)])
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    before = h.actions()
+    await press(h, "alice", f"tamalou:draw:{table_id(h)}:1", on=h.table_message(), channel="tables")
+    assert "This button is not valid" in emu.last_ephemeral("alice").content
+    assert h.actions() == before
+
+
+async def test_a_forged_rematch_of_a_live_table_reads_as_an_invalid_button(
+    harness: BotHarness,
+) -> None:
+    """Was: "The match is not over yet" for a Rematch button that was never shown."""
+    h, emu = harness, harness.emu
+    await h.start(seeds=[plain_first_turn(2)])
+    await open_table(h, ["alice", "bob"])
+    await press(h, "alice", f"tamalou:rematch:{table_id(h)}", on=h.table_message())
+    assert "This button is not valid" in emu.last_ephemeral("alice").content

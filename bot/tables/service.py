@@ -396,15 +396,23 @@ class TableService:
         self._seat_ai(table, rules)
         self._feed_ai(table, events)
 
-    async def rematch(self, table_id: int, user_id: int) -> LiveTable:
-        """End of match: the same seats and settings play a new match at a new table row."""
+    async def rematch(
+        self, table_id: int, user_id: int, channel_id: int | None = None
+    ) -> LiveTable:
+        """End of match: the same seats and settings play a new match at a new table row.
+
+        Only a finished table's message carries a Rematch button, in its own channel: any
+        other press is a button that was never shown (``bad_button``).
+        """
         old = await self.storage.get_table(table_id)
         if old is None or old.status != "finished":
-            raise TableError("match_not_over")
+            raise TableError("bad_button")
+        if channel_id is not None and old.channel_id != channel_id:
+            raise TableError("bad_button")
         if not any(s.user_id == user_id and s.ai_level is None for s in old.seats):
             raise TableError("not_seated")
         if old.channel_id in self.by_channel:
-            raise TableError("table_exists")
+            raise TableError("rematch_started")  # a second press, or a table opened since
         host = old.seats[0]
         row = await self.storage.create_table(
             old.guild_id,
@@ -415,7 +423,7 @@ class TableService:
             old.game,
         )
         if row is None:
-            raise TableError("table_exists")
+            raise TableError("rematch_started")
         row.seats = [SeatRow(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(old.seats)]
         row.host_id = old.host_id
         await self.storage.save_seats(row.id, row.seats, row.host_id)

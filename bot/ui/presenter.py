@@ -11,9 +11,9 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -31,6 +31,22 @@ log = logging.getLogger(__name__)
 
 #: a table whose message the presenter keeps drawing
 LIVE = ("lobby", "playing")
+#: an interaction token lasts 15 minutes: a panel is edited through it a little less long
+PANEL_TOKEN_MS = 14 * 60 * 1000
+
+
+@dataclass(slots=True)
+class OpenPanel:
+    """A player's private panel, editable through the token of the interaction that showed
+    it (Discord keeps a token for 15 minutes)."""
+
+    token: str
+    message_id: int
+    opened_at: int  # ms, the bot's clock
+    lang: str
+
+    def alive(self, now: int) -> bool:
+        return now - self.opened_at < PANEL_TOKEN_MS
 
 
 class DiscordPresenter:
@@ -42,6 +58,7 @@ class DiscordPresenter:
         self._last_edit: dict[int, float] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()  # edits and hides in flight
+        self._panels: dict[tuple[int, int], OpenPanel] = {}  # (table, seat) -> open panel
         self._closing = False
 
     # -- bookkeeping -----------------------------------------------------------------
@@ -67,6 +84,8 @@ class DiscordPresenter:
         lock = self._locks.get(table_id)
         if lock is not None and not lock.locked():
             del self._locks[table_id]
+        for key in [k for k in self._panels if k[0] == table_id]:
+            del self._panels[key]
 
     async def stop(self) -> None:
         """Shutdown: no new edits; the ones in flight and the hides finish or are cancelled."""
@@ -201,50 +220,71 @@ class DiscordPresenter:
         seat: int,
         lang: str,
         edit: bool,
+        reuse: bool = False,
         **choice: Any,
     ) -> None:
-        """Send (or update in place) the player's private panel; hide timed cards when due."""
+        """Show the player's private panel; hide timed cards when due.
+
+        ``edit``: the click was on that panel, which is updated in place. ``reuse``: the
+        player's open panel is updated while its token lives (a Draw on the table message
+        posted a new panel each time); else, and for "My cards", a new panel is posted.
+        """
         plugin = games.plugin(table.row.game)
-        shown = plugin.panel(table, seat, lang, self.bot.service.clock(), **choice)
+        now = self.bot.service.clock()
+        shown = plugin.panel(table, seat, lang, now, **choice)
         view = frozen_view(shown.view)
-        message: discord.InteractionMessage | discord.WebhookMessage | None = None
-        if edit:
+        key = (table.id, seat)
+        opened: OpenPanel | None = None
+        if edit and interaction.message is not None:
             await interaction.edit_original_response(content=shown.text, view=view)
-        elif not interaction.response.is_done():  # the panel is the answer (@original)
-            await interaction.response.send_message(shown.text, view=view, ephemeral=True)
-        else:
-            message = await interaction.followup.send(
-                shown.text, view=view, ephemeral=True, wait=True
-            )
+            opened = OpenPanel(interaction.token, interaction.message.id, now, lang)
+        elif (
+            reuse
+            and (old := self._panels.get(key)) is not None
+            and old.alive(now)
+            and await self._edit_panel(old, shown)
+        ):
+            opened = old
+        if opened is None:
+            if not interaction.response.is_done():  # the panel is the answer (@original)
+                sent = await interaction.response.send_message(
+                    shown.text, view=view, ephemeral=True
+                )
+                message_id = sent.message_id or (await interaction.original_response()).id
+            else:
+                message = await interaction.followup.send(
+                    shown.text, view=view, ephemeral=True, wait=True
+                )
+                message_id = message.id
+            opened = OpenPanel(interaction.token, message_id, now, lang)
+        self._panels[key] = opened
         if shown.hide_at is not None and not self._closing:
             self._spawn(
-                self._hide_later(interaction, message, table, seat, lang, shown.hide_at),
+                self._hide_later(opened, table, seat, shown.hide_at),
                 f"panel-hide-{table.id}-{seat}",
             )
 
-    async def _hide_later(
-        self,
-        interaction: discord.Interaction,
-        message: discord.WebhookMessage | discord.InteractionMessage | None,
-        table: LiveTable,
-        seat: int,
-        lang: str,
-        until: int,
-    ) -> None:
-        """R-S2/R-P3: the ephemeral is edited to hide the cards when their time is up."""
+    async def _edit_panel(self, opened: OpenPanel, shown: Panel) -> bool:
+        """Edit a panel through the token of the interaction that showed it."""
+        webhook = discord.Webhook.partial(
+            self.bot.application_id or 0, opened.token, client=self.bot
+        )
+        try:
+            await webhook.edit_message(
+                opened.message_id, content=shown.text, view=frozen_view(shown.view)
+            )
+        except discord.HTTPException:
+            return False
+        return True
+
+    async def _hide_later(self, opened: OpenPanel, table: LiveTable, seat: int, until: int) -> None:
+        """R-S2/R-P3/R-A4: the ephemeral is edited to hide the cards when their time is up."""
         clock = self.bot.service.clock
         while (remaining := until - clock()) > 0:  # short naps: the clock may jump (tests)
             await asyncio.sleep(min(0.25, remaining / 1000) + 0.01)
         if table.game is None:
             return
         plugin = games.plugin(table.row.game)
-        hidden: Panel = plugin.panel(table, seat, lang, max(clock(), until))
-        with contextlib.suppress(discord.HTTPException):
-            if message is None:
-                await interaction.edit_original_response(
-                    content=hidden.text, view=frozen_view(hidden.view)
-                )
-            else:
-                await message.edit(content=hidden.text, view=frozen_view(hidden.view))
-            return
-        log.info("table %s: could not hide a timed card panel (token expired?)", table.id)
+        hidden: Panel = plugin.panel(table, seat, opened.lang, max(clock(), until))
+        if not await self._edit_panel(opened, hidden):
+            log.info("table %s: could not hide a timed card panel (token expired?)", table.id)

@@ -122,13 +122,15 @@ async def _component(
     plugin = games.plugin(game)
     if verb == "rematch":
         await interaction.response.defer()
-        await service.rematch(table_id, interaction.user.id)
+        await service.rematch(table_id, interaction.user.id, interaction.channel_id)
         return
     if verb not in LOBBY_VERBS | plugin.verbs:
         raise TableError("bad_button")
     table = service.table(table_id)
     if table.row.game != game:
         raise TableError("bad_button")
+    if (interaction.guild_id, interaction.channel_id) != (table.row.guild_id, table.row.channel_id):
+        raise TableError("bad_button")  # a table's buttons live in its own channel only
     if verb in LOBBY_VERBS:
         await interaction.response.defer()
         await lobby_verb(interaction, table, verb, lang)

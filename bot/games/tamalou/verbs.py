@@ -104,9 +104,17 @@ async def on_verb(
     game = table.game
     assert game is not None
     parts = ints(arg, None if verb == "act" else ARITY.get(verb, 1))
+    if parts[0] > game.round.round_no:
+        raise TableError("bad_button")  # no button of a round to come was ever shown
     if parts[0] != game.round.round_no:
         raise TableError("old_round")
-    from_panel = verb in PANEL_VERBS
+    # The message a click comes from says what it answers: a click on the player's own
+    # panel updates that panel; a panel's button on the public message (never shown there)
+    # would overwrite the table message with a player's panel.
+    message = interaction.message
+    from_panel = message is not None and message.flags.ephemeral
+    if verb in PANEL_VERBS and not from_panel:
+        raise TableError("bad_button")
     # Defer only before a wait (storage, the reorder window): "My cards" and the refusals
     # known at once answer in one call instead of a defer and a followup.
     if verb == "qmine":
@@ -140,4 +148,6 @@ async def on_verb(
         if verb == "dbl":
             await reply(interaction, t(lang, "double.done"))
         return
-    await bot.presenter.show_panel(interaction, table, seat, lang, edit=from_panel)
+    await bot.presenter.show_panel(
+        interaction, table, seat, lang, edit=from_panel, reuse=not from_panel
+    )
