@@ -580,7 +580,7 @@ async def test_commands_rules_settings_kick_cancel_and_lobby_expiry(harness: Bot
     await emu.slash("bob", "tamalou settings", language="en")
     assert "permission Gérer le serveur" in emu.last_ephemeral("bob").content
     await emu.slash("alice", "tamalou settings", language="fr", turn_seconds=20)
-    assert "language fr, 20 s per turn" in emu.last_ephemeral("alice").content
+    assert "public messages in French, 20 s per turn" in emu.last_ephemeral("alice").content
     await emu.slash("dave", "tamalou new")
     lobby = h.table_message()
     assert "en attente de joueurs" in lobby.text and "20 s par tour" in lobby.text

@@ -7,16 +7,17 @@ the guild's preferred locale is en-US and no server language is stored.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tamalou.core import cards
-from tamalou.games.tamalou.rules import TAMALOU
+from tamalou.games.tamalou.rules import TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
 from tests.bot_harness import BotHarness, find_seed, open_table, peek_all
-from tests.emulator import Emulator, Interaction, Message
+from tests.emulator import Emulator, EmulatorError, Interaction, Message
 
 pytestmark = pytest.mark.e2e
 
@@ -204,3 +205,48 @@ async def test_a_forged_rematch_of_a_live_table_reads_as_an_invalid_button(
     await open_table(h, ["alice", "bob"])
     await press(h, "alice", f"tamalou:rematch:{table_id(h)}", on=h.table_message())
     assert "This button is not valid" in emu.last_ephemeral("alice").content
+
+
+# -- option ranges --------------------------------------------------------------------------
+
+
+def option_ranges(emu: Emulator, command: str) -> dict[str, tuple[int, int]]:
+    """The min/max of each integer option of a synced ``/tamalou <command>``."""
+    (group,) = [c for c in emu.commands() if c["name"] == "tamalou"]
+    (sub,) = [o for o in group["options"] if o["name"] == command]
+    return {
+        o["name"]: (o["min_value"], o["max_value"])
+        for o in sub.get("options", [])
+        if o["type"] == 4 and "min_value" in o
+    }
+
+
+async def test_the_table_options_ranges_are_the_rules_models_bounds(harness: BotHarness) -> None:
+    """Declared once (the rules model's Field bounds), enforced by Discord on the command."""
+    h, emu = harness, harness.emu
+    await h.start()
+    turn = Rules.model_fields["turn_ms"].metadata
+    assert option_ranges(emu, "new") == {
+        "target": (10, 1000),
+        "turn_seconds": (turn[0].ge // 1000, turn[1].le // 1000),
+        "max_players": (2, 8),
+    }
+    assert option_ranges(emu, "settings") == {"turn_seconds": (15, 300)}
+    with pytest.raises(EmulatorError):
+        await emu.slash("alice", "tamalou new", turn_seconds=1)
+
+
+async def test_a_stored_server_default_out_of_range_never_breaks_new_tables(
+    harness: BotHarness,
+) -> None:
+    """A default turn time of 1 s stored before the ranges made every /tamalou new fail."""
+    h, emu = harness, harness.emu
+    await h.start()
+    await emu.slash("alice", "tamalou settings", turn_seconds=20)
+    con = sqlite3.connect(h.db)
+    with con:
+        con.execute("UPDATE guild_settings SET turn_seconds = 1")
+    con.close()
+    await emu.slash("alice", "tamalou new", target=10)
+    assert "Table 1 is open" in emu.last_ephemeral("alice").content
+    assert "45 s" in h.table_message().text

@@ -6,7 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.tamalou import options
 from bot.games.tamalou.commands import guild_ids, tamalou_group
+from bot.games.tamalou.options import TURN_MAX_S, TURN_MIN_S
 from bot.i18n import lang_of, ls, t
 from bot.ui.common import bot_of, reply
 from tamalou.games.tamalou.rules import TAMALOU
@@ -35,23 +37,21 @@ from tamalou.games.tamalou.rules import TAMALOU
 async def cmd_settings(
     interaction: discord.Interaction,
     language: str | None = None,
-    turn_seconds: app_commands.Range[int, 15, 300] | None = None,
+    turn_seconds: app_commands.Range[int, TURN_MIN_S, TURN_MAX_S] | None = None,
 ) -> None:
     bot = bot_of(interaction)
     guild_id, _ = guild_ids(interaction)
+    if turn_seconds is not None:
+        options.checked("turn_seconds", turn_seconds)  # never store a default that fails
     await bot.storage.set_guild_settings(guild_id, language, turn_seconds)
     bot.guild_languages.pop(guild_id, None)
     current = await bot.storage.guild_settings(guild_id)
     lang = lang_of(interaction.locale)
-    await reply(
-        interaction,
-        t(
-            lang,
-            "ok.settings",
-            language=current.get("language") or await bot.guild_language(guild_id),
-            seconds=current.get("turn_seconds") or TAMALOU.turn_ms // 1000,
-        ),
-    )
+    stored = current.get("turn_seconds")
+    seconds = stored if options.in_range("turn_seconds", stored) else TAMALOU.turn_ms // 1000
+    public = current.get("language") or await bot.guild_language(guild_id)
+    text = t(lang, "ok.settings", language=t(lang, f"language.{public}"), seconds=seconds)
+    await reply(interaction, text)
 
 
 class SettingsCog(commands.Cog):

@@ -10,6 +10,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.tamalou import options
+from bot.games.tamalou.options import (
+    PLAYERS_MAX,
+    PLAYERS_MIN,
+    TARGET_MAX,
+    TARGET_MIN,
+    TURN_MAX_S,
+    TURN_MIN_S,
+)
 from bot.i18n import lang_of, ls, t
 from bot.tables import LiveTable, TableError
 from bot.ui.common import bot_of, reply, seat_name
@@ -43,7 +52,7 @@ def here(interaction: discord.Interaction) -> tuple[str, LiveTable]:
 @app_commands.describe(
     target=ls("Score that ends the match (default 100)", "opt.target"),
     turn_seconds=ls("Seconds per turn (default 45)", "opt.turn_seconds"),
-    max_players=ls("Most players at the table (2 to 5)", "opt.max_players"),
+    max_players=ls("Most players at the table (default 5)", "opt.max_players"),
 )
 @app_commands.rename(
     target=ls("target", "optname.target"),
@@ -52,19 +61,26 @@ def here(interaction: discord.Interaction) -> tuple[str, LiveTable]:
 )
 async def cmd_new(
     interaction: discord.Interaction,
-    target: app_commands.Range[int, 10, 1000] | None = None,
-    turn_seconds: app_commands.Range[int, 15, 300] | None = None,
-    max_players: app_commands.Range[int, 2, 5] | None = None,
+    target: app_commands.Range[int, TARGET_MIN, TARGET_MAX] | None = None,
+    turn_seconds: app_commands.Range[int, TURN_MIN_S, TURN_MAX_S] | None = None,
+    max_players: app_commands.Range[int, PLAYERS_MIN, PLAYERS_MAX] | None = None,
 ) -> None:
     bot = bot_of(interaction)
     lang = lang_of(interaction.locale)
     guild_id, channel_id = guild_ids(interaction)
     defaults = await bot.storage.guild_settings(guild_id)
+    stored = defaults.get("turn_seconds")
+    if not options.in_range("turn_seconds", stored):  # a default stored before the ranges
+        stored = TAMALOU.turn_ms // 1000
+    given = {"target": target, "turn_seconds": turn_seconds, "max_players": max_players}
     settings: dict[str, Any] = {
-        "target": target or int(TAMALOU.target),
-        "turn_seconds": turn_seconds or defaults.get("turn_seconds") or TAMALOU.turn_ms // 1000,
-        "max_players": max_players or TAMALOU.max_players,
+        name: options.checked(name, value)  # Discord checks them too; this says why
+        for name, value in given.items()
+        if value is not None
     }
+    settings.setdefault("target", int(TAMALOU.target))
+    settings.setdefault("turn_seconds", stored)
+    settings.setdefault("max_players", TAMALOU.max_players)
     await interaction.response.defer(ephemeral=True)
     table = await bot.service.open_table(
         guild_id, channel_id, interaction.user.id, interaction.user.display_name, settings, GAME

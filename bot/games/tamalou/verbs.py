@@ -36,7 +36,7 @@ def ints(arg: str | None, count: int | None) -> list[int]:
     parts = (arg or "").split(".")
     if count is not None and len(parts) != count:
         raise TableError("bad_button")
-    if not all(p.isdigit() and len(p) <= 9 for p in parts):
+    if not all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts):  # not "²"
         raise TableError("bad_button")
     return [int(p) for p in parts]
 

@@ -122,7 +122,7 @@ class Rules(BaseModel):
     take_doubled_top: bool = True  # cabo: a top put there by a double cannot be taken
     # Players and set-up (R-C4, R-S)
     min_players: int = Field(default=2, ge=2)
-    max_players: int = Field(default=5, le=8)
+    max_players: int = Field(default=5, ge=2, le=8)
     cards_per_player: int = Field(default=4, ge=1, le=8)
     peek_slots: tuple[int, ...] = (1, 4)  # 1-based
     long_peek: bool = False  # R-X14: no peek phase, slots stay viewable until the first draw
@@ -157,7 +157,7 @@ class Rules(BaseModel):
     swap_display_ms: int = 2_000
     failed_call_reveal_ms: int = 5_000
     final_window_ms: int = 5_000
-    turn_ms: int = Field(default=45_000, ge=5_000)
+    turn_ms: int = Field(default=45_000, ge=15_000, le=300_000)  # a table setting (R-K1)
     short_turn_ms: int = Field(default=15_000, ge=3_000)
     fuse_ms: int = 15_000
     timeouts_until_away: int = 2
@@ -170,7 +170,7 @@ class Rules(BaseModel):
     #: "exceed": over target (R-M3); "reach": target or more loses and ends it; "rounds":
     #: max_rounds; "elimination": out at target or more, the last one in wins
     match_end: Literal["exceed", "reach", "rounds", "elimination"] = "exceed"
-    target: float = 100
+    target: float = Field(default=100, ge=10, le=1000)  # a table setting (R-M3)
     max_rounds: int | None = None
     exact_target_falls_to: float | None = None
     win_at: float | None = None  # fontenay: reaching it wins outright (R-X16 grand winner)

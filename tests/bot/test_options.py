@@ -1,0 +1,50 @@
+"""Issue 10: option values are checked in the bot too (Discord enforces the declared ranges,
+a crafted or stored value does not go through Discord) and refused in words."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games.tamalou import options, verbs
+from bot.i18n import t
+from bot.tables import TableError
+from tamalou.games.tamalou.rules import Rules
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("target", 0),  # was silently 100
+        ("target", -5),
+        ("target", 10**20),
+        ("turn_seconds", 0),
+        ("turn_seconds", 1),
+        ("turn_seconds", 100_000),
+        ("max_players", 1),
+        ("max_players", 99),
+        ("max_players", True),
+    ],
+)
+def test_an_option_out_of_its_range_is_refused_with_the_range(name: str, value: int) -> None:
+    with pytest.raises(TableError) as refused:
+        options.checked(name, value)
+    assert refused.value.reason == "bad_option"
+    low, high = options.RANGES[name]
+    text = t("en", "err.bad_option", **refused.value.detail)
+    assert f"between {low} and {high}" in text
+
+
+def test_every_value_in_range_makes_valid_rules() -> None:
+    """The ranges are the model's: their ends are accepted by the rules model itself."""
+    for target in options.RANGES["target"]:
+        for seconds in options.RANGES["turn_seconds"]:
+            for most in options.RANGES["max_players"]:
+                Rules(target=target, turn_ms=seconds * 1000, max_players=most)
+
+
+@pytest.mark.parametrize("arg", ["1.²", "١", "1.-2", "", "1..2"])
+def test_a_button_argument_that_is_not_plain_digits_is_an_invalid_button(arg: str) -> None:
+    """Was: "1.²" passed ``isdigit`` and crashed ``int`` ("Something went wrong")."""
+    with pytest.raises(TableError) as refused:
+        verbs.ints(arg, None)
+    assert refused.value.reason == "bad_button"
