@@ -241,7 +241,7 @@ async def test_r_p3_king_look_is_private_hidden_after_2_s_and_transmitted(
     assert {b.label for b in panel.buttons()} >= {"Look at 1", "Look at 4", "Pass"}
     await emu.click("alice", panel, "Look at 3")
     panel = emu.last_ephemeral("alice")
-    assert f"alice's card 3 is **{label(a3)}**" in panel.content
+    assert f"Your card 3 is **{label(a3)}**" in panel.content
     assert emu.leaks(label(a3), owner="alice") == []
     assert "alice looked at their card 3" in h.table_message().text
     h.advance(2_100)

@@ -10,7 +10,8 @@ from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.engine import apply, display_moments
 from tamalou.games.tamalou.scripted import forced_game
 from tamalou.games.tamalou.state import Game, RoundResult
-from tests.bot.helpers import live_table
+from tamalou.games.tamalou.views import public_view
+from tests.bot.helpers import custom_ids, live_table
 
 ROWS = [["2h", "3h", "4h", "5h"], ["2s", "3s", "4s", "5s"], ["2d", "3d", "4d", "5d"]]
 
@@ -102,3 +103,60 @@ def test_r_a4_the_callers_own_panel_hides_the_revealed_cards_when_the_reveal_end
     assert "**2♥**" in during.text
     after = render.panel(table, 0, "en", until)
     assert after.hide_at is None and "2♥" not in after.text
+
+
+# -- what players noticed: each reads as a person would say it, or does not show ------------
+
+
+def table_ids(game: Game) -> list[str]:
+    _, view = render.table_message(live_table(game), "en", game.now)
+    return custom_ids(view)
+
+
+def test_an_empty_discard_offers_no_take_button() -> None:
+    """Was a disabled "Take —"."""
+    game = forced_game(ROWS)
+    assert game.round.discard == []
+    _, view = render.table_message(live_table(game), "en", game.now)
+    labels = [str(getattr(i, "label", "")) for i in view.children]
+    assert not [x for x in labels if x.startswith("Take")]
+    assert not [i for i in custom_ids(view) if ":dbl:" in i]  # nothing to double either
+
+
+def test_r_s2_the_peek_phase_shows_no_rows_of_disabled_double_buttons() -> None:
+    game = forced_game(ROWS, discard=["9c"], play=False)
+    assert game.round.phase == "peek"
+    assert not [i for i in table_ids(game) if ":dbl:" in i]
+    played = forced_game(ROWS, discard=["9c"])
+    assert [i for i in table_ids(played) if ":dbl:" in i]  # R-D1: in play they are there
+
+
+def test_r_k1_a_short_15_s_turn_is_not_all_fuse() -> None:
+    """R-K3's 15 s turns showed the fuse (R-K1's last 15 s) for the whole turn."""
+    game = forced_game(ROWS, discard=["9c"])
+    r = game.round
+    r.turn_started, r.turn_deadline = game.now, game.now + 15_000
+    assert not public_view(game, game.now).fuse
+    assert not public_view(game, game.now + 9_999).fuse
+    assert public_view(game, game.now + 10_000).fuse
+    r.turn_deadline = game.now + 45_000  # a whole turn: its last 15 s, as before
+    assert not public_view(game, game.now + 29_999).fuse
+    assert public_view(game, game.now + 30_000).fuse
+
+
+def test_r_p3_a_look_at_your_own_card_says_your_card() -> None:
+    """Was "p0's card 2 is 3♥" said to p0 himself."""
+    game = forced_game(ROWS, pile=["Kc"], discard=["9c"])
+    apply(game, A.Draw(0, game.now))
+    apply(game, A.Throw(0, game.now))
+    apply(game, A.Look(0, 0, 2, game.now))
+    text = render.panel(live_table(game), 0, "en", game.now).text
+    assert "Your card 2 is **3♥**" in text and "p0's card" not in text
+
+
+def test_r_k4_a_player_who_went_away_is_shown_away_on_the_table_message() -> None:
+    game = forced_game(ROWS, discard=["9c"])
+    game.round.seats[1].away = True
+    embed, _ = render.table_message(live_table(game), "en", game.now)
+    (line,) = [x for x in (embed.description or "").splitlines() if "**p1**" in x]
+    assert "away" in line

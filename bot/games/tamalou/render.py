@@ -140,7 +140,7 @@ def seat_line(table: LiveTable, pv: PublicView, seat: int, lang: str) -> str:
     if sv.frozen:
         flags.append("🔒")
     if sv.away:
-        flags.append("💤")
+        flags.append(t(lang, "seat.away"))  # R-K4, from the timeout that made them away
     elif sv.short:
         flags.append("⏱")
     if sv.is_ai:
@@ -218,14 +218,15 @@ def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.Vie
             row=0,
         )
     )
-    v.add_item(
-        _button(
-            t(lang, "btn.take", card=label(pv.discard_top)),
-            cid("take", table.id, rnd),
-            disabled=not pv.discard_takeable,
-            row=0,
+    if pv.discard_top is not None:  # nothing to take on an empty discard ("Take —")
+        v.add_item(
+            _button(
+                t(lang, "btn.take", card=label(pv.discard_top)),
+                cid("take", table.id, rnd),
+                disabled=not pv.discard_takeable,
+                row=0,
+            )
         )
-    )
     v.add_item(
         _button(
             t(lang, "btn.call"),
@@ -238,6 +239,8 @@ def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.Vie
     v.add_item(
         _button(t(lang, "btn.hand"), cid("hand", table.id, rnd), discord.ButtonStyle.success, row=0)
     )
+    if phase_of(pv) == "peek" or pv.discard_top is None:
+        return v  # no double is possible yet: no rows of disabled buttons
     slots = max((len(s.slots) for s in pv.seats), default=0)
     can_double = pv.doubles_open
     seq = pv.discard_seq or 0
@@ -421,7 +424,7 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
         lines.append(
             t(
                 lang,
-                "panel.look",
+                "panel.look_own" if target == pv.seat else "panel.look",
                 name=name_of(table, target, lang),
                 slot=slot,
                 card=label(code),

@@ -1081,8 +1081,16 @@ def display_moments(game: Game) -> set[int]:
     moments.update(until for _, _, _, until in r.reveals if until < FOREVER)
     moments.update(s.blocked_until for s in r.seats if 0 < s.blocked_until < FOREVER)
     if r.phase == "play" and not r.pending:
-        moments.add(r.turn_deadline - game.rules.fuse_ms)
+        moments.add(fuse_start(game))
     return moments
+
+
+def fuse_start(game: Game) -> int:
+    """R-K1: when the current turn's fuse starts: its last ``fuse_ms``, but never more than
+    its last third (a 15 s short turn, R-K3, is not all fuse)."""
+    r = game.round
+    length = max(0, r.turn_deadline - r.turn_started)
+    return r.turn_deadline - min(game.rules.fuse_ms, length // 3)
 
 
 def first_choice(game: Game, player: int, power: Power) -> A.Action | None:

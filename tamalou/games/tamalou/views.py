@@ -15,6 +15,7 @@ from tamalou.games.tamalou.engine import (
     can_take_discard,
     double_actions,
     doubles_refusal,
+    fuse_start,
     legal_actions,
     next_deadline,
 )
@@ -182,8 +183,8 @@ def public_view(game: Game, at: int | None = None) -> PublicView:
         caller=r.caller,
         deadline=next_deadline(game),
         turn_deadline=r.turn_deadline if playing else None,
-        fuse_at=r.turn_deadline - game.rules.fuse_ms if playing else None,
-        fuse=playing and at >= r.turn_deadline - game.rules.fuse_ms,
+        fuse_at=fuse_start(game) if playing else None,
+        fuse=playing and at >= fuse_start(game),
         doubles_paused_until=r.no_double_until if at < r.no_double_until else None,
         doubles_open=(
             (bool(r.discard) and not r.discard_spent[-1]) or (playing and bool(r.window_until))
