@@ -112,6 +112,9 @@ class TamalouBot(commands.AutoShardedBot):
         self._refreshed = True
         for table in list(self.service.tables.values()):
             await self.presenter.table_changed(table, at_once=True)
+        for table in await self.service.unshown_finals():  # killed before its last message
+            await self.presenter.table_changed(table, at_once=True)
+        await self.presenter.restore_hides()  # timed secrets shown before the restart
 
     async def close(self) -> None:
         """Every task that may write ends before the storage closes: the scheduler and its

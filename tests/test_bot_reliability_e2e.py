@@ -81,9 +81,11 @@ async def test_every_click_is_answered_even_on_a_button_the_message_no_longer_ha
     await h.start(seeds=[plain_first_turn(2)])
     await open_table(h, ["alice", "bob"])
     await peek_all(h, ["alice", "bob"])
-    old_double = custom_id_of(h.table_message(), "Double 1")
     await emu.click("alice", h.table_message(), "Draw")
-    await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
+    await emu.click("alice", h.panel("alice"), "Throw it")
+    old_double = custom_id_of(h.table_message(), "Double 1")
+    await emu.click("bob", h.table_message(), "Draw")
+    await emu.click("bob", h.panel("bob"), "Jeter")
     table = h.table_message()
     assert custom_id_of(table, "Double 1") != old_double
     before = h.actions()
@@ -250,3 +252,65 @@ async def test_a_stored_server_default_out_of_range_never_breaks_new_tables(
     await emu.slash("alice", "tamalou new", target=10)
     assert "Table 1 is open" in emu.last_ephemeral("alice").content
     assert "45 s" in h.table_message().text
+
+
+# -- restarts -------------------------------------------------------------------------------
+
+
+async def test_r_s2_a_restart_during_a_peek_still_hides_the_cards(harness: BotHarness) -> None:
+    """The hide edits lived only in memory: a restart left the peek showing for good. The
+    interaction token (15 minutes) is kept in the database with the hide time."""
+    h, emu = harness, harness.emu
+    await h.start(seeds=[plain_first_turn(2)])
+    await open_table(h, ["alice", "bob"])
+    await emu.click("alice", h.table_message(), "My cards")
+    panel = emu.last_ephemeral("alice")
+    row = h.game().round.seats[0].row
+    assert cards.label(row[0]) in panel.content
+    await emu.kill_bot()
+    await emu.start_bot("tests.e2e_bot", env=h.env)
+    h.advance(5_100)
+    await emu.wait_for(
+        lambda: cards.label(row[0]) not in panel.content, 10, "the peek to be hidden"
+    )
+    assert cards.label(row[3]) not in panel.content
+    await emu.wait_for(lambda: not h.sql("SELECT * FROM open_panels"), 10, "nothing to hide")
+
+
+async def test_a_match_that_ended_without_its_final_message_gets_it_at_start(
+    harness: BotHarness,
+) -> None:
+    """A kill between the match's last commit and its rendering left the public message in
+    its last play state, with live buttons and no standings or Rematch."""
+    h, emu = harness, harness.emu
+    value = TAMALOU.compiled.value
+
+    def wanted(g: Game) -> bool:
+        r = g.round
+        low, high = (sum(value[c] for c in s.row) for s in r.seats)
+        return r.first_player == 0 and low <= 5 < 10 < high and cards.rank(r.pile[-1]) not in FACES
+
+    await h.start(seeds=[find_seed(2, wanted)])
+    await open_table(h, ["alice", "bob"], target=10)
+    await peek_all(h, ["alice", "bob"])
+    await emu.click("alice", h.table_message(), "Tamalou!")
+    table = h.table_message()
+    playing = (list(table.embeds), list(table.components))
+    await emu.click("bob", table, "Draw")
+    await emu.click("bob", h.panel("bob"), "Jeter")
+    h.advance(5_100)
+    await emu.wait_for(lambda: "match is over" in table.text, 10, "the match end")
+    # as if the bot had died before drawing it: the message still shows the play
+    await emu.kill_bot()
+    table.embeds, table.components = playing
+    con = sqlite3.connect(h.db)
+    with con:
+        con.execute("UPDATE tables SET final_shown = 0")
+    con.close()
+    await emu.start_bot("tests.e2e_bot", env=h.env)
+    await emu.wait_for(lambda: "match is over" in table.text, 10, "the final message")
+    assert "Winner" in table.text and table.button("Rematch") is not None
+    assert not [b for b in table.buttons() if b.label == "Draw"]
+    await emu.wait_for(
+        lambda: h.sql("SELECT final_shown FROM tables")[0]["final_shown"] == 1, 10, "the mark"
+    )

@@ -29,7 +29,7 @@ from typing import Any, Literal, Protocol, cast
 from pydantic import BaseModel
 
 import tamalou.games
-from bot.storage import MatchRow, RoundRecord, SeatRow, Storage, TableRow
+from bot.storage import MatchRow, RoundRecord, SeatRow, Storage, TableRow, display
 from bot.tables.ai import AiRunner, AiSeat
 from bot.tables.clock import Clock, SeedSource, random_seed, wall_clock_ms
 from bot.tables.errors import TableError
@@ -179,6 +179,24 @@ class TableService:
             self._register(table)
         log.info("loaded %d live tables", len(self.tables))
         return len(self.tables)
+
+    async def unshown_finals(self) -> list[LiveTable]:
+        """Tables whose match finished but whose final message was never drawn (a kill
+        between the last commit and the rendering), rebuilt from their log to be drawn."""
+        tables = []
+        for table_id in await display.finished_without_final(self.storage):
+            try:
+                row = await self.storage.get_table(table_id)
+                match = await display.last_match(self.storage, table_id)
+                if row is None or match is None:
+                    continue
+                table = self._live(row)
+                await self._rebuild(table, match)
+            except Exception:
+                log.exception("table %s: its finished match does not replay", table_id)
+                continue
+            tables.append(table)
+        return tables
 
     async def _close_unreplayable(self, table_id: int, match_id: int | None) -> None:
         """A table whose log does not replay is closed, so that it never blocks its channel
@@ -374,6 +392,7 @@ class TableService:
         stored = [s.to_dict() for s in seats]
         dumped = rules.model_dump(mode="json")
         match_id = await self.storage.create_match(table.row, seed, dumped, stored, now)
+        await display.set_final_shown(self.storage, table.id, False)  # drawn when it ends
         table.row.status = "playing"
         table.match = MatchRow(
             match_id,

@@ -21,6 +21,7 @@ import discord
 from bot import games
 from bot.games import Panel
 from bot.i18n import t
+from bot.storage import display
 from bot.tables import LiveTable
 from bot.ui.common import closed_message, frozen_view
 
@@ -132,6 +133,8 @@ class DiscordPresenter:
         self._last_edit[table.id] = time.monotonic()
         try:
             await self._show(table)
+            if table.status == "finished":  # its final message is drawn (else: at start)
+                await display.set_final_shown(self.bot.storage, table.id, True)
         except Exception:
             log.exception("table %s: could not refresh its message", table.id)
         if table.status not in LIVE:
@@ -259,10 +262,56 @@ class DiscordPresenter:
             opened = OpenPanel(interaction.token, message_id, now, lang)
         self._panels[key] = opened
         if shown.hide_at is not None and not self._closing:
+            timed = display.TimedPanel(
+                table.id, seat, opened.token, opened.message_id, now, shown.hide_at, lang
+            )
+            try:  # kept so that a restart still hides it
+                await display.save_timed_panel(self.bot.storage, timed)
+            except Exception:
+                log.exception("table %s: could not keep a timed panel", table.id)
             self._spawn(
                 self._hide_later(opened, table, seat, shown.hide_at),
                 f"panel-hide-{table.id}-{seat}",
             )
+
+    async def restore_hides(self) -> int:
+        """At start: every timed display still open is hidden when its time comes (at once
+        if it has come); one whose token is gone cannot be edited any more."""
+        now = self.bot.service.clock()
+        restored = 0
+        for timed in await display.timed_panels(self.bot.storage):
+            opened = OpenPanel(timed.token, timed.message_id, timed.opened_at, timed.lang)
+            table = self.bot.service.tables.get(timed.table_id)
+            if not opened.alive(now):
+                await self._forget_timed(timed.table_id, timed.seat, opened)
+                continue
+            if table is None or table.game is None:  # closed since: nothing left to show
+                await self._edit_panel_text(opened, t(timed.lang, "panel.hidden"))
+                await self._forget_timed(timed.table_id, timed.seat, opened)
+                continue
+            self._panels.setdefault((table.id, timed.seat), opened)
+            self._spawn(
+                self._hide_later(opened, table, timed.seat, timed.hide_at),
+                f"panel-hide-{table.id}-{timed.seat}",
+            )
+            restored += 1
+        return restored
+
+    async def _forget_timed(self, table_id: int, seat: int, opened: OpenPanel) -> None:
+        try:
+            await display.drop_timed_panel(self.bot.storage, table_id, seat, opened.message_id)
+        except Exception:
+            log.exception("table %s: could not forget a timed panel", table_id)
+
+    async def _edit_panel_text(self, opened: OpenPanel, text: str) -> bool:
+        webhook = discord.Webhook.partial(
+            self.bot.application_id or 0, opened.token, client=self.bot
+        )
+        try:
+            await webhook.edit_message(opened.message_id, content=text, view=None)
+        except discord.HTTPException:
+            return False
+        return True
 
     async def _edit_panel(self, opened: OpenPanel, shown: Panel) -> bool:
         """Edit a panel through the token of the interaction that showed it."""
@@ -283,8 +332,11 @@ class DiscordPresenter:
         while (remaining := until - clock()) > 0:  # short naps: the clock may jump (tests)
             await asyncio.sleep(min(0.25, remaining / 1000) + 0.01)
         if table.game is None:
-            return
-        plugin = games.plugin(table.row.game)
-        hidden: Panel = plugin.panel(table, seat, opened.lang, max(clock(), until))
-        if not await self._edit_panel(opened, hidden):
+            hid = await self._edit_panel_text(opened, t(opened.lang, "panel.hidden"))
+        else:
+            plugin = games.plugin(table.row.game)
+            hidden: Panel = plugin.panel(table, seat, opened.lang, max(clock(), until))
+            hid = await self._edit_panel(opened, hidden)
+        if not hid:
             log.info("table %s: could not hide a timed card panel (token expired?)", table.id)
+        await self._forget_timed(table.id, seat, opened)

@@ -1,0 +1,109 @@
+"""What the displays need to survive a restart (migration 005): timed private panels still
+to hide, tables whose final message was not drawn, and members' turn-ping preference.
+
+Written once for both backends, like :mod:`bot.storage.base` (``?`` placeholders).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.storage.base import Storage
+from bot.storage.rows import MatchRow, match_from_row
+
+
+@dataclass(frozen=True, slots=True)
+class TimedPanel:
+    """A private panel that shows cards until ``hide_at``, editable through ``token``."""
+
+    table_id: int
+    seat: int
+    token: str
+    message_id: int
+    opened_at: int
+    hide_at: int
+    lang: str
+
+
+async def save_timed_panel(storage: Storage, panel: TimedPanel) -> None:
+    await storage.execute(
+        "INSERT INTO open_panels (table_id, seat, token, message_id, opened_at, hide_at, lang) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat, message_id) DO UPDATE SET "
+        "token = excluded.token, opened_at = excluded.opened_at, "
+        "hide_at = excluded.hide_at, lang = excluded.lang",
+        panel.table_id,
+        panel.seat,
+        panel.token,
+        panel.message_id,
+        panel.opened_at,
+        panel.hide_at,
+        panel.lang,
+    )
+
+
+async def drop_timed_panel(storage: Storage, table_id: int, seat: int, message_id: int) -> None:
+    await storage.execute(
+        "DELETE FROM open_panels WHERE table_id = ? AND seat = ? AND message_id = ?",
+        table_id,
+        seat,
+        message_id,
+    )
+
+
+async def timed_panels(storage: Storage) -> list[TimedPanel]:
+    rows = await storage.fetch(
+        "SELECT table_id, seat, token, message_id, opened_at, hide_at, lang FROM open_panels "
+        "ORDER BY hide_at"
+    )
+    return [
+        TimedPanel(
+            int(r["table_id"]),
+            int(r["seat"]),
+            str(r["token"]),
+            int(r["message_id"]),
+            int(r["opened_at"]),
+            int(r["hide_at"]),
+            str(r["lang"]),
+        )
+        for r in rows
+    ]
+
+
+async def set_final_shown(storage: Storage, table_id: int, shown: bool) -> None:
+    await storage.execute(
+        "UPDATE tables SET final_shown = ? WHERE id = ?", 1 if shown else 0, table_id
+    )
+
+
+async def finished_without_final(storage: Storage) -> list[int]:
+    """Tables whose match finished but whose final message was never drawn."""
+    rows = await storage.fetch(
+        "SELECT id FROM tables WHERE status = 'finished' AND final_shown = 0 ORDER BY id"
+    )
+    return [int(r["id"]) for r in rows]
+
+
+async def last_match(storage: Storage, table_id: int) -> MatchRow | None:
+    """The table's latest match, whatever its status."""
+    row = await storage.fetchrow(
+        "SELECT * FROM matches WHERE table_id = ? ORDER BY id DESC LIMIT 1", table_id
+    )
+    return match_from_row(row) if row else None
+
+
+async def turn_ping(storage: Storage, guild_id: int, user_id: int) -> bool:
+    """Whether the member wants a ping when their turn starts (on unless they said no)."""
+    value = await storage.fetchval(
+        "SELECT turn_ping FROM member_prefs WHERE guild_id = ? AND user_id = ?", guild_id, user_id
+    )
+    return value is None or bool(value)
+
+
+async def set_turn_ping(storage: Storage, guild_id: int, user_id: int, on: bool) -> None:
+    await storage.execute(
+        "INSERT INTO member_prefs (guild_id, user_id, turn_ping) VALUES (?, ?, ?) "
+        "ON CONFLICT (guild_id, user_id) DO UPDATE SET turn_ping = excluded.turn_ping",
+        guild_id,
+        user_id,
+        1 if on else 0,
+    )
