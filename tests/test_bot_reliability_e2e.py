@@ -314,3 +314,40 @@ async def test_a_match_that_ended_without_its_final_message_gets_it_at_start(
     await emu.wait_for(
         lambda: h.sql("SELECT final_shown FROM tables")[0]["final_shown"] == 1, 10, "the mark"
     )
+
+
+# -- the turn ping --------------------------------------------------------------------------
+
+
+def pings(h: BotHarness) -> list[Message]:
+    return [m for m in h.emu.channel_messages() if m.mentions]
+
+
+async def test_a_turn_start_pings_its_player_only_and_a_member_may_turn_it_off(
+    harness: BotHarness,
+) -> None:
+    """Nothing told a player their turn had started. One ping at a time per table, a mention
+    allowed for that player only; ``/tamalou ping on:False`` turns it off for that member."""
+    h, emu = harness, harness.emu
+    await h.start(seeds=[plain_first_turn(2)])
+    await open_table(h, ["alice", "bob"])
+    assert pings(h) == []  # not in the lobby nor the peek
+    await peek_all(h, ["alice", "bob"])
+    await emu.wait_for(lambda: pings(h), 10, "alice's ping")
+    (ping,) = pings(h)
+    alice, bob = emu.member("alice"), emu.member("bob")
+    assert ping.mentions == [alice.id] and "your turn at table" in ping.content
+    sent = [r for r in emu.requests_to("POST", "/messages") if "<@" in str(r.body)]
+    assert sent and [int(u) for u in sent[-1].body["allowed_mentions"]["users"]] == [alice.id]
+    assert sent[-1].body["allowed_mentions"]["parse"] == []
+    await emu.slash("bob", "tamalou ping", on=False)
+    assert "ne serez plus notifié" in emu.last_ephemeral("bob").content
+    await emu.click("alice", h.table_message(), "Draw")
+    await emu.click("alice", h.panel("alice"), "Throw it")
+    await emu.wait_for(lambda: not pings(h), 10, "alice's ping to go")  # bob: none
+    await emu.slash("bob", "tamalou ping", on=True)
+    await emu.click("bob", h.table_message(), "Draw")
+    await emu.click("bob", h.panel("bob"), "Jeter")
+    await emu.wait_for(lambda: pings(h), 10, "alice's new ping")
+    assert [p.mentions for p in pings(h)] == [[alice.id]]
+    assert bob.id not in pings(h)[0].mentions

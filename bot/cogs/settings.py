@@ -1,6 +1,9 @@
-"""``/tamalou settings``: the server's language and default turn time (Manage Server)."""
+"""``/tamalou settings``: the server's language and default turn time (Manage Server);
+``/tamalou ping``: a member's own turn-ping preference."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -10,6 +13,7 @@ from bot.games.tamalou import options
 from bot.games.tamalou.commands import guild_ids, tamalou_group
 from bot.games.tamalou.options import TURN_MAX_S, TURN_MIN_S
 from bot.i18n import lang_of, ls, t
+from bot.storage import display
 from bot.ui.common import bot_of, reply
 from tamalou.games.tamalou.rules import TAMALOU
 
@@ -54,15 +58,35 @@ async def cmd_settings(
     await reply(interaction, text)
 
 
+@app_commands.command(
+    name=ls("ping", "cmd.ping"),
+    description=ls("Be pinged when your turn starts, or not", "cmd.ping.desc"),
+)
+@app_commands.describe(on=ls("On or off", "opt.ping_on"))
+@app_commands.rename(on=ls("on", "optname.ping_on"))
+async def cmd_ping(interaction: discord.Interaction, on: bool) -> None:
+    """A member's own preference (stored per server): no Manage Server needed."""
+    bot = bot_of(interaction)
+    guild_id, _ = guild_ids(interaction)
+    await display.set_turn_ping(bot.storage, guild_id, interaction.user.id, on)
+    await reply(interaction, t(lang_of(interaction.locale), "ok.ping_on" if on else "ok.ping_off"))
+
+
+#: the commands this Cog puts in the ``/tamalou`` group
+COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (cmd_settings, cmd_ping)
+
+
 class SettingsCog(commands.Cog):
     """Puts ``settings`` in the ``/tamalou`` group while loaded."""
 
     async def cog_load(self) -> None:
-        if tamalou_group.get_command(cmd_settings.name) is None:
-            tamalou_group.add_command(cmd_settings)
+        for command in COMMANDS:
+            if tamalou_group.get_command(command.name) is None:
+                tamalou_group.add_command(command)
 
     async def cog_unload(self) -> None:
-        tamalou_group.remove_command(cmd_settings.name)
+        for command in COMMANDS:
+            tamalou_group.remove_command(command.name)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from dataclasses import dataclass
@@ -60,6 +61,7 @@ class DiscordPresenter:
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()  # edits and hides in flight
         self._panels: dict[tuple[int, int], OpenPanel] = {}  # (table, seat) -> open panel
+        self._pings: dict[int, tuple[Any, int | None]] = {}  # table -> (its turn, ping msg)
         self._closing = False
 
     # -- bookkeeping -----------------------------------------------------------------
@@ -137,6 +139,10 @@ class DiscordPresenter:
                 await display.set_final_shown(self.bot.storage, table.id, True)
         except Exception:
             log.exception("table %s: could not refresh its message", table.id)
+        try:
+            await self._ping_turn(table)
+        except Exception:
+            log.exception("table %s: could not ping the player to play", table.id)
         if table.status not in LIVE:
             self._prune(table.id)  # a finished match: its last message is drawn
 
@@ -171,6 +177,40 @@ class DiscordPresenter:
             table.row.message_id = message.id
             await self.bot.storage.set_table_message(table.id, message.id)
 
+    async def _ping_turn(self, table: LiveTable) -> None:
+        """A turn starts: its player is pinged (a mention allowed for them only), unless they
+        turned it off; the previous ping of the table is deleted (one at a time)."""
+        turn_of = getattr(games.plugin(table.row.game), "turn_of", None)
+        turn = None
+        if turn_of is not None and table.game is not None and table.status == "playing":
+            turn = turn_of(table, self.bot.service.clock())
+        last_turn, last_message = self._pings.get(table.id, (None, None))
+        if turn == last_turn:
+            return
+        self._pings[table.id] = (turn, None)
+        if last_message is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self._channel(table).get_partial_message(last_message).delete()
+        if turn is None or table.status != "playing":
+            self._pings.pop(table.id, None)
+            return
+        seat = turn[0]
+        seats = table.match_seats
+        if not 0 <= seat < len(seats) or seats[seat].ai_level is not None:
+            return
+        user_id = seats[seat].user_id
+        if not await display.turn_ping(self.bot.storage, table.row.guild_id, user_id):
+            return
+        lang = await self.bot.guild_language(table.row.guild_id)
+        message = await self._channel(table).send(
+            t(lang, "ping.turn", mention=f"<@{user_id}>", id=table.id),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(user_id)]
+            ),
+        )
+        if self._pings.get(table.id, (None, None))[0] == turn:
+            self._pings[table.id] = (turn, message.id)
+
     async def match_started(self, table: LiveTable) -> None:
         """The lobby message becomes the table of the first round."""
         await self.table_changed(table, at_once=True)
@@ -196,6 +236,8 @@ class DiscordPresenter:
         pending = self._pending.pop(table.id, None)
         if pending is not None:
             pending.cancel()  # it would draw the live table again, buttons and all
+        with contextlib.suppress(Exception):
+            await self._ping_turn(table)  # the last ping goes with the table
         lang = await self.bot.guild_language(table.row.guild_id)
         embed = closed_message(table.id, lang, reason)
         try:

@@ -182,6 +182,18 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
     return embed, table_buttons(table, pv, lang)
 
 
+def turn_of(table: LiveTable, at: int) -> tuple[int, tuple[int, int]] | None:
+    """The seat whose turn it is in the play (not the peek, the last turns or the end), and
+    the turn's key: its round and start (R-T1)."""
+    game = table.game
+    if game is None:
+        return None
+    pv = public_view(game, at)
+    if phase_of(pv) != "play" or pv.current is None:
+        return None
+    return pv.current, (pv.round_no, game.round.turn_started)
+
+
 def status_line(table: LiveTable, pv: PublicView, lang: str) -> str:
     phase = phase_of(pv)
     if phase == "peek":
