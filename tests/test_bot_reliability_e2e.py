@@ -351,3 +351,35 @@ async def test_a_turn_start_pings_its_player_only_and_a_member_may_turn_it_off(
     await emu.wait_for(lambda: pings(h), 10, "alice's new ping")
     assert [p.mentions for p in pings(h)] == [[alice.id]]
     assert bob.id not in pings(h)[0].mentions
+
+
+async def test_r_a4_a_failed_calls_reveal_ends_on_time_in_public_and_in_the_callers_panel(
+    harness: BotHarness,
+) -> None:
+    """The reveal was never hidden in the caller's panel, and the table message kept the
+    row until its next edit (up to 14 s measured): its end is a display moment now."""
+    h, emu = harness, harness.emu
+    value = TAMALOU.compiled.value
+
+    def wanted(g: Game) -> bool:
+        r = g.round
+        return r.first_player == 0 and sum(value[c] for c in r.seats[0].row) > 5
+
+    await h.start(seeds=[find_seed(2, wanted)])
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    row = list(h.game().round.seats[0].row)
+    await emu.click("alice", h.table_message(), "Tamalou!")
+    table, panel = h.table_message(), h.panel("alice")
+    middle = [c for c in row[1:3] if c is not None]  # never peeked: known by the reveal only
+    assert all(f"`{cards.label(c)}`" in table.text for c in row if c is not None)
+    assert all(cards.label(c) in panel.content for c in middle)
+    h.advance(5_100)  # no action: the clock alone
+    await emu.wait_for(
+        lambda: not any(f"`{cards.label(c)}`" in table.text for c in row if c is not None),
+        10,
+        "the public reveal to end",
+    )
+    await emu.wait_for(
+        lambda: not any(cards.label(c) in panel.content for c in middle), 10, "the panel's"
+    )
