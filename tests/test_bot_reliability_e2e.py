@@ -383,3 +383,18 @@ async def test_r_a4_a_failed_calls_reveal_ends_on_time_in_public_and_in_the_call
     await emu.wait_for(
         lambda: not any(cards.label(c) in panel.content for c in middle), 10, "the panel's"
     )
+
+
+async def test_my_cards_always_opens_a_new_panel_even_when_the_peek_is_its_answer(
+    harness: BotHarness,
+) -> None:
+    """R-S5: "My cards" in a peek phase peeks; asked for, it is a new panel, not an edit of
+    an older one the member may have closed (round 2's peek after round 1's panels)."""
+    h, emu = harness, harness.emu
+    await h.start(seeds=[plain_first_turn(2)])
+    await open_table(h, ["alice", "bob"])
+    await emu.slash("alice", "tamalou hand")  # an open panel, not peeked yet
+    count = len(emu.ephemerals("alice"))
+    await emu.click("alice", h.table_message(), "My cards")  # peeks (R-S5)
+    assert len(emu.ephemerals("alice")) == count + 1
+    assert h.game().round.seats[0].peek_until is not None

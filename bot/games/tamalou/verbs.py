@@ -123,6 +123,7 @@ async def on_verb(
             interaction, table, seat, lang, edit=True, queen_slot=parts[1]
         )
         return
+    asked = verb == "hand"  # "My cards": a new panel, even when the peek is its answer
     if verb == "hand":
         if any(a.kind == "peek" for a in legal_actions(game, seat, at)):  # R-S5: open your peek
             verb = "peek"
@@ -149,5 +150,5 @@ async def on_verb(
             await reply(interaction, t(lang, "double.done"))
         return
     await bot.presenter.show_panel(
-        interaction, table, seat, lang, edit=from_panel, reuse=not from_panel
+        interaction, table, seat, lang, edit=from_panel, reuse=not (from_panel or asked)
     )
