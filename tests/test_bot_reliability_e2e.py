@@ -398,3 +398,22 @@ async def test_my_cards_always_opens_a_new_panel_even_when_the_peek_is_its_answe
     await emu.click("alice", h.table_message(), "My cards")  # peeks (R-S5)
     assert len(emu.ephemerals("alice")) == count + 1
     assert h.game().round.seats[0].peek_until is not None
+
+
+async def test_r_p3_a_restart_during_a_king_look_still_hides_the_card(harness: BotHarness) -> None:
+    """The same for a King look (2 s): the hide comes from the stored time and token."""
+    h, emu = harness, harness.emu
+    seed = find_seed(2, lambda g: g.round.first_player == 0 and cards.rank(g.round.pile[-1]) == "K")
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    a3 = h.game().round.seats[0].row[2]
+    await emu.click("alice", h.table_message(), "Draw")
+    await emu.click("alice", h.panel("alice"), "Throw it")
+    await emu.click("alice", h.panel("alice"), "Look at 3")
+    panel = h.panel("alice")
+    assert f"Your card 3 is **{cards.label(a3)}**" in panel.content
+    await emu.kill_bot()
+    await emu.start_bot("tests.e2e_bot", env=h.env)
+    h.advance(2_100)
+    await emu.wait_for(lambda: cards.label(a3) not in panel.content, 10, "the look to be hidden")
