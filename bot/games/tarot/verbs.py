@@ -155,13 +155,13 @@ async def on_verb(
     game = table.game
     assert game is not None
     parts = ints(arg, ARITY.get(verb, 1))
-    if parts[0] != game.deal.deal_no:
-        raise TableError("old_round")
-    from_panel = verb in PANEL_VERBS
-    if verb == "hand":
+    if verb == "hand":  # the panel shows the deal as it is now, whichever deal the button saw
         await interaction.response.defer(ephemeral=True, thinking=True)
         await show_panel(interaction, table, seat, lang, edit=False)
         return
+    if parts[0] != game.deal.deal_no:
+        raise TableError("old_round")
+    from_panel = verb in PANEL_VERBS
     if verb == "pick" and len(parts) >= 2 and parts[1] < render.PICK_PLAY:
         await interaction.response.defer()  # the écart so far: no action until it is sent
         await show_panel(interaction, table, seat, lang, True, pending_ecart(parts, values))
