@@ -64,6 +64,8 @@ async def test_setup_loads_one_extension_per_game_and_the_shared_ones(tmp_path: 
         group = bot.tree.get_command("tamalou")
         assert group is not None
         names = {c.name for c in group.commands}  # type: ignore[union-attr]
-        assert {"new", "join", "cancel", "hand", "settings", "leaderboard"} <= names
+        assert {"new", "join", "cancel", "hand", "settings", "leaderboard"} <= names, " ".join(
+            sorted(names)
+        )
     finally:
         await bot.close()
