@@ -45,7 +45,7 @@ async def test_three_deals_make_a_match_with_standings_a_season_board_and_a_rema
         assert f"deal {played}/3 is over" in text and "Standings" in text
         deal = game.deal.deal_no
         await emu.click("alice", h.table_message(), custom_id=button_id(h, "next"))
-        await emu.wait_for(lambda: h.game().deal.deal_no > deal, 10, "the next deal")
+        await emu.wait_for(lambda d=deal: h.game().deal.deal_no > d, 10, "the next deal")
     assert played == 3
     final = h.table_message()
     assert "the match is over (3 deals)" in final.text
