@@ -19,7 +19,7 @@ from bot.ui.cards import is_code
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot.cards import DECK, code, from_code
 from tamalou.games.tarot.engine import apply, legal_actions, playable
-from tamalou.games.tarot.rules import TAROT, TAROT3, TAROT5, sans_chien
+from tamalou.games.tarot.rules import TAROT3, TAROT5, sans_chien
 from tamalou.games.tarot.scripted import forced_game
 from tamalou.games.tarot.state import Game
 from tests.bot.helpers import custom_ids, live_table
