@@ -216,6 +216,12 @@ async def test_an_illegal_card_is_refused_with_the_reason(harness: TarotHarness)
     answer = h.emu.last_ephemeral("bob").content
     assert "Vous devez" in answer  # bob reads French: "follow" / "trump" / "go higher"
     assert len(h.sql("SELECT * FROM actions")) == logged  # nothing applied
+    # T-K2/T-K3: bob lets his clock run out; the bot plays his lowest legal card
+    h.advance(31_000)
+    await h.emu.wait_for(lambda: "bob ran out of time" in h.table_message().text, 10, "the clock")
+    after = h.game()
+    auto = next(t for t in reversed(after.deal.tricks) if 1 in t.players)
+    assert auto.cards[auto.players.index(1)] in playable(game, 1)
     assert leaks(h, ["alice", "bob"]) == []
 
 
