@@ -33,7 +33,11 @@ def guild_ids(interaction: discord.Interaction) -> tuple[int, int]:
 
 def here(interaction: discord.Interaction) -> tuple[str, LiveTable]:
     """The user's language and the channel's live tarot table (or a refusal)."""
-    table = bot_of(interaction).service.table_in(guild_ids(interaction)[1])
+    service = bot_of(interaction).service
+    channel = guild_ids(interaction)[1]
+    if channel not in service.by_channel:
+        raise TableError("no_tarot_table_here")
+    table = service.table_in(channel)
     if table.row.game != GAME:
         raise TableError("other_game_here")
     return lang_of(interaction.locale), table

@@ -22,7 +22,7 @@ from tamalou.games.tarot import actions as A
 from tamalou.games.tarot import events as E
 from tamalou.games.tarot.cards import code as card_code
 from tamalou.games.tarot.cards import from_code
-from tamalou.games.tarot.engine import ecart_refusal, legal_actions
+from tamalou.games.tarot.engine import ecart_refusal, legal_actions, poignee_trumps
 from tamalou.games.tarot.rules import CONTRACTS, Rules
 from tamalou.games.tarot.views import PlayerView, PublicView, TrickView, public_view, view
 
@@ -34,7 +34,7 @@ SELECT_MAX = 25
 #: what a ``pick`` select chooses (the first number after the deal in its argument)
 PICK_ECART = 1  # one group of the écart's cards (1, 2, …)
 PICK_PLAY = 10  # a card to play (10, 11, …: one select per 25 cards)
-PICK_FIRST_PLAY = PICK_PLAY
+PICK_POIGNEE = 20  # the trumps to show in a poignée
 
 
 def cid(verb: str, table: int, arg: str | int | None = None) -> str:
@@ -404,7 +404,11 @@ def panel(
         problem = ecart_refusal(game.deal, tuple(from_code(c) for c in chosen))
         if problem is not None:
             text += "\n⚠️ " + t(lang, f"tarot.illegal.{problem}")
-    components = panel_view(table, pv, lang, legal, chosen, ready=problem is None)
+    showable: list[str] = []
+    if pv.poignees:  # T-A2: which trumps to show is the player's choice; the engine judges it
+        showable = [card_code(c) for c in poignee_trumps(game, seat)]
+        showable += [c for c in pv.hand if c == "EX"]
+    components = panel_view(table, pv, lang, legal, chosen, problem is None, showable)
     return Panel(text[:2000], components)
 
 
@@ -455,6 +459,7 @@ def panel_view(
     legal: Sequence[A.Action],
     pending: Sequence[str] = (),
     ready: bool = True,
+    showable: Sequence[str] = (),
 ) -> discord.ui.View:
     """Components from the engine's legal actions (and only them)."""
     tid, deal = table.id, pv.public.deal_no
@@ -495,6 +500,20 @@ def panel_view(
                 style.success,
                 disabled=not ready,
             ),
+        )
+    sizes = sorted(len(a.cards) for a in legal if isinstance(a, A.Poignee))
+    if sizes and showable:
+        selects.append(
+            discord.ui.Select(
+                custom_id=cid("pick", tid, f"{deal}.{PICK_POIGNEE}"),
+                placeholder=t(lang, "tarot.select.poignee")[:150],
+                min_values=min(sizes[0], len(showable)),
+                max_values=min(sizes[-1], len(showable)),
+                options=[
+                    discord.SelectOption(label=label(c, lang), value=str(_card_id(c)))
+                    for c in showable[:SELECT_MAX]
+                ],
+            )
         )
     plays = [a.card for a in legal if isinstance(a, A.Play)]
     room = ROW * (MAX_ROWS - len(selects)) - len(buttons)

@@ -71,7 +71,11 @@ def build_action(verb: str, seat: int, parts: list[int], values: list[str], at: 
             return A.Ecart(seat, tuple(parts[1:]), at)
         case "next":
             return A.NextDeal(seat, at)
-        case "pick" if len(parts) >= 2 and parts[1] >= render.PICK_PLAY and len(values) == 1:
+        case "pick" if len(parts) == 2 and parts[1] == render.PICK_POIGNEE:
+            if not all(v.isdigit() for v in values):
+                raise TableError("bad_button")
+            return A.Poignee(seat, tuple(int(v) for v in values), at)
+        case "pick" if len(parts) == 2 and parts[1] >= render.PICK_PLAY and len(values) == 1:
             if not values[0].isdigit():
                 raise TableError("bad_button")
             return A.Play(seat, int(values[0]), at)

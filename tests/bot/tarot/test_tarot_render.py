@@ -12,10 +12,11 @@ import discord
 import pytest
 from pydantic import ValidationError
 
-from bot.games.tarot import render, rules_for
+from bot.games.tarot import render, rules_for, verbs
 from bot.games.tarot.faces import face, label
 from bot.i18n import catalog
 from bot.ui.cards import is_code
+from tamalou.core.errors import IllegalAction
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot.cards import DECK, code, from_code
 from tamalou.games.tarot.engine import apply, legal_actions, playable
@@ -200,3 +201,22 @@ def test_t_5_3_the_partner_is_named_nowhere_public_before_the_called_king_falls(
     assert "you play with p0" in render.panel(table, 1, "en", game.now).text.lower()
     for seat in (2, 3, 4):
         assert "called card" not in render.panel(table, seat, "en", game.now).text.lower()
+
+
+def test_t_a2_the_player_chooses_which_trumps_to_show_and_the_engine_judges() -> None:
+    trumps = [f"T{n}" for n in range(2, 13)]  # eleven trumps and the Excuse
+    game = forced_game([[*trumps, "EX"], [], [], []], dealer=3)
+    bid_round(game, {0: 3})
+    apply(game, A.Chelem(0, False, game.now))
+    menu = next(s for s in selects(game, 0) if str(s.custom_id) == "tarot:pick:7:1.20")
+    assert [o.value for o in menu.options] == [str(from_code(c)) for c in [*trumps, "EX"]]
+    assert (menu.min_values, menu.max_values) == (10, 10)  # a simple poignée only (10 of 12)
+    highest = [str(from_code(c)) for c in trumps[1:]]  # hide the T2, show T3…T12
+    action = verbs.build_action("pick", 0, [1, render.PICK_POIGNEE], highest, game.now)
+    assert isinstance(action, A.Poignee)
+    apply(game, action)
+    assert game.deal.seats[0].poignee == 1
+    assert code(game.deal.seats[0].poignee_cards[0]) == "T3"
+    wrong = verbs.build_action("pick", 1, [1, render.PICK_POIGNEE], highest[:3], game.now)
+    with pytest.raises(IllegalAction):
+        apply(game, wrong)  # not bob's turn, and not his trumps: the engine refuses
