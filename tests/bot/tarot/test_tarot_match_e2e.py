@@ -32,6 +32,11 @@ async def test_three_deals_make_a_match_with_standings_a_season_board_and_a_rema
     h = harness
     emu = h.emu
     await h.start(seeds=["match-a"])
+    refused = await emu.slash("alice", "tarot join")
+    assert "no tarot table in this channel" in refused.text
+    refused = await emu.slash("alice", "tarot new", sans_chien=True)  # ruling 10
+    assert "played by exactly three players" in refused.text
+    assert h.sql("SELECT * FROM tables") == []
     await open_table(h, ["alice"], ai=2, preset="tarot3")
     humans = {0: "alice"}
     played = 0
