@@ -77,6 +77,18 @@ class TarotHarness(BotHarness):
                 return msg
         raise AssertionError("no tarot table message in the channel")
 
+    async def shows(self, text: str, timeout: float = 10.0) -> Message:
+        """The table message once it shows ``text`` (the bot edits it after each commit)."""
+
+        def found() -> bool:
+            try:
+                return text in self.table_message().text
+            except AssertionError:  # between two deals: the table moves to a new message
+                return False
+
+        await self.emu.wait_for(found, timeout, f"the table to show {text!r}")
+        return self.table_message()
+
     def game(self) -> Game:  # type: ignore[override]
         rows = self.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")
         assert rows, "no match in the database"
@@ -98,19 +110,24 @@ class TarotHarness(BotHarness):
 
     # -- acting ---------------------------------------------------------------------
 
+    def _hand_button(self) -> tuple[Message, str] | None:
+        for msg in reversed(self.emu.channel_messages()):
+            for row in msg.components:
+                for c in row.get("components", []):
+                    if ":hand:" in str(c.get("custom_id", "")):
+                        return msg, str(c["custom_id"])
+        return None
+
     async def open_panel(self, user: str) -> Message:
-        """``user`` presses "My hand" on the table message: their panel (an ephemeral)."""
+        """``user`` presses "My hand" on the table message: their panel (an ephemeral).
+        Between two deals the table moves to a new message: wait for it."""
+        await self.emu.wait_for(lambda: self._hand_button() is not None, 10, "a table message")
+        found = self._hand_button()
+        assert found is not None
         before = len(self.emu.ephemerals(user))
-        await self.emu.click(user, self.table_message(), custom_id=self.hand_id())
+        await self.emu.click(user, found[0], custom_id=found[1])
         await self.emu.wait_for(lambda: len(self.emu.ephemerals(user)) > before, 10, "a panel")
         return self.emu.last_ephemeral(user)
-
-    def hand_id(self) -> str:
-        for row in self.table_message().components:
-            for c in row.get("components", []):
-                if ":hand:" in str(c.get("custom_id", "")):
-                    return str(c["custom_id"])
-        raise AssertionError("no My hand button")
 
     async def wait_turn(self, humans: dict[int, str], timeout: float = 20.0) -> Game:
         """The game once a human has something to do (or the deal is over)."""

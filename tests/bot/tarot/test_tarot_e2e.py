@@ -148,6 +148,21 @@ def leaks(h: TarotHarness, players: list[str]) -> list[tuple[Any, ...]]:
     return bad
 
 
+def reveal_time(h: TarotHarness) -> int:
+    """When the called card was played (``PartnerRevealed``), from the bot's log."""
+    m = h.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")[0]
+    seats = json.loads(m["seats"])
+    rules = Rules.model_validate_json(m["rules"])
+    ai = [s["ai_level"] is not None for s in seats]
+    game, _ = new_game(rules, len(seats), m["seed"], m["started_at"], ai)
+    for r in h.sql("SELECT payload FROM actions WHERE match_id = ? ORDER BY n", m["id"]):
+        action = action_from_dict(json.loads(r["payload"]))
+        at = max(action.at, game.now)
+        if any(e.kind == "partner_revealed" for e in apply(game, action)):
+            return at
+    raise AssertionError("the called card was not played")
+
+
 async def stale_press(emu: Emulator, user: str, msg: Message, custom_id: str) -> None:
     """A press on a button the message no longer (or never) shows: a stale or forged click."""
     data = {"custom_id": custom_id, "component_type": 2}
@@ -171,15 +186,13 @@ async def test_a_four_player_deal_from_bidding_to_score(harness: TarotHarness) -
     await open_table(h, ["alice", "bob"], ai=2)
     game = await play_until(h, HUMANS, lambda g: g.deal.phase == "ecart", bids={0: 2})
     assert game.deal.taker == 0
-    table = h.table_message()
-    assert "alice** takes: Garde" in table.text  # the contract, and the dog shown (T-B4)
+    table = await h.shows("alice** takes: Garde")  # the contract, and the dog shown (T-B4)
     assert "Dog" in table.text
     panel = await h.open_panel("alice")
     assert "You are the taker (Garde)" in panel.content
     assert any(s.custom_id.startswith("tarot:pick:") for s in panel.selects())
     game = await play_until(h, HUMANS, lambda g: g.deal.phase == "over", bids={0: 2})
-    table = h.table_message()
-    assert "deal 1/4 is over" in table.text
+    table = await h.shows("deal 1/4 is over")
     assert "Standings" in table.text and "alice" in table.text
     rounds = h.sql("SELECT * FROM rounds")
     assert len(rounds) == 1
@@ -218,7 +231,7 @@ async def test_an_illegal_card_is_refused_with_the_reason(harness: TarotHarness)
     assert len(h.sql("SELECT * FROM actions")) == logged  # nothing applied
     # T-K2/T-K3: bob lets his clock run out; the bot plays his lowest legal card
     h.advance(31_000)
-    await h.emu.wait_for(lambda: "bob ran out of time" in h.table_message().text, 10, "the clock")
+    await h.shows("bob ran out of time")
     after = h.game()
     auto = next(t for t in reversed(after.deal.tricks) if 1 in t.players)
     assert auto.cards[auto.players.index(1)] in playable(game, 1)
@@ -247,16 +260,15 @@ async def test_five_players_the_called_partner_stays_secret_until_the_card_is_pl
     await open_table(h, ["alice", "bob"], ai=3, preset="tarot5")
     game = await play_until(h, HUMANS, lambda g: g.deal.phase == "play", bids={0: 2}, call=king)
     assert game.deal.called == king and game.deal.partner == 1
-    table = h.table_message()
-    assert f"Called card: `{label(code(king), 'en')}`" in table.text
+    table = await h.shows(f"Called card: `{label(code(king), 'en')}`")
     assert "partner still secret" in table.text
     panel = await h.open_panel("bob")
     assert "vous jouez avec alice" in panel.content  # bob reads French
     game = await play_until(
         h, HUMANS, lambda g: any(king in t.cards for t in g.deal.tricks), bids={0: 2}, call=king
     )
-    revealed = max(e.at_ms for e in h.emu.history())  # nothing public named bob before this
-    await h.emu.wait_for(lambda: "partner: **bob**" in h.table_message().text, 10, "the reveal")
+    revealed = reveal_time(h)  # the moment the King fell, from the bot's log
+    await h.shows("partner: **bob**")
     for entry in h.emu.history():
         if entry.audience is None and entry.at_ms < revealed - SLACK_MS:
             assert "partner: **bob**" not in entry.text
@@ -284,8 +296,8 @@ async def test_a_restart_in_the_middle_of_a_trick_loses_nothing(harness: TarotHa
     await h.restart()
     after = h.game()
     assert [list(t.cards) for t in after.deal.tricks][: len(played)] == played
-    await h.emu.wait_for(lambda: "Trick 2" in h.table_message().text, 10, "the table redrawn")
+    await h.shows("Trick 2")
     game = await play_until(h, HUMANS, lambda g: g.deal.phase == "over", bids={0: 2})
     assert len(game.history) == 1
-    assert "deal 1/4 is over" in h.table_message().text
+    await h.shows("deal 1/4 is over")
     assert leaks(h, ["alice", "bob"]) == []

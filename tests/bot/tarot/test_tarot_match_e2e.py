@@ -18,6 +18,14 @@ async def harness(emulator: Emulator, tmp_path: Path) -> TarotHarness:
     return TarotHarness(emulator, tmp_path)
 
 
+def shown(h: TarotHarness) -> str:
+    """The table message's text, or "" while the table moves to a new message."""
+    try:
+        return h.table_message().text
+    except AssertionError:
+        return ""
+
+
 def button_id(h: TarotHarness, verb: str) -> str:
     for row in h.table_message().components:
         for c in row.get("components", []):
@@ -46,14 +54,20 @@ async def test_three_deals_make_a_match_with_standings_a_season_board_and_a_rema
         played += 1
         if game.over:
             break
-        text = h.table_message().text
-        assert f"deal {played}/3 is over" in text and "Standings" in text
+        over = f"deal {played}/3 is over"
+        await emu.wait_for(lambda o=over: o in shown(h), 10, "the deal's standings")
+        assert "Standings" in h.table_message().text
         deal = game.deal.deal_no
         await emu.click("alice", h.table_message(), custom_id=button_id(h, "next"))
         await emu.wait_for(lambda d=deal: h.game().deal.deal_no > d, 10, "the next deal")
     assert played == 3
+    # each deal gets its own message; the earlier ones keep their result (DESIGN, R-M1)
+    moved = [m for m in emu.channel_messages() if m.content.startswith("This round is over")]
+    assert len(moved) >= 2
+    assert all(not m.components for m in moved)
+    assert any("deal 1/3 is over" in m.text for m in moved)
+    await emu.wait_for(lambda: "the match is over (3 deals)" in shown(h), 10, "the end")
     final = h.table_message()
-    assert "the match is over (3 deals)" in final.text
     totals = game.cumulative
     assert sum(totals) == 0  # T-M3
     winner = totals.index(max(totals))
@@ -77,5 +91,5 @@ async def test_three_deals_make_a_match_with_standings_a_season_board_and_a_rema
     assert csv.filename.startswith("tarot-season-") and b"alice" in csv.data
     # rematch: the same seats at a new table
     await emu.click("alice", final, "Rematch")
-    await emu.wait_for(lambda: "deal 1/3" in h.table_message().text, 10, "the rematch")
+    await h.shows("deal 1/3")
     assert len(h.sql("SELECT * FROM matches")) == 2
