@@ -1,4 +1,4 @@
-"""The seasons extension: ``/tamalou leaderboard``, ``stats``, ``season …`` (bot.seasons_commands)
+"""The seasons extension: ``/tamalou leaderboard``, ``stats``, ``season …`` (bot.seasons.commands)
 and the match hook that records finished matches."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ class SeasonsCog(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        from bot import seasons_commands  # its commands join the /tamalou group on import
+        from bot.seasons import commands  # its commands join the /tamalou group on import
 
-        self.bot.seasons = await seasons_commands.install(self.bot)
+        self.bot.seasons = await commands.install(self.bot)
 
 
 async def setup(bot: commands.Bot) -> None:

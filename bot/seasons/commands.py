@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.utils import escape_markdown
 
-from bot.discord_ui import bot_of, frozen_view, reply, tamalou_group
+from bot.games.tamalou.commands import tamalou_group
 from bot.i18n import lang_of, ls, t
 from bot.seasons.chart import rating_chart
 from bot.seasons.rating import rating_text
@@ -33,10 +33,11 @@ from bot.seasons.store import (
     SeasonError,
     Seasons,
 )
-from bot.service import TableError
+from bot.tables import TableError
+from bot.ui.common import bot_of, frozen_view, reply
 
 if TYPE_CHECKING:
-    from bot.discord_ui import TamalouBot
+    from bot.app import TamalouBot
 
 log = logging.getLogger(__name__)
 
