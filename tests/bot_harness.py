@@ -29,6 +29,7 @@ from tamalou.games.tamalou.engine import apply, new_game
 from tamalou.games.tamalou.rules import TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
 from tests.emulator import Emulator, Message
+from tests.emulator.harness import ChannelRef
 from tests.storage.backends import fresh_database
 
 #: the backend of the bot's database for the test that runs now (set by tests/conftest.py)
@@ -91,9 +92,9 @@ class BotHarness:
 
     # -- reading --------------------------------------------------------------------
 
-    def table_message(self) -> Message:
-        """The newest public message that carries the table's buttons."""
-        for msg in reversed(self.emu.channel_messages()):
+    def table_message(self, channel: ChannelRef = None) -> Message:
+        """The newest public message that carries the table's buttons (in ``channel``)."""
+        for msg in reversed(self.emu.channel_messages(channel)):
             if msg.components and TABLE_BUTTON.search(json.dumps(msg.components)):
                 return msg
         raise AssertionError("no table message in the channel")
@@ -116,9 +117,14 @@ class BotHarness:
                 con.close()
         return pg_fetch(self.target, query, *args)
 
-    def game(self) -> Game:
-        """The current match rebuilt from the bot's log (the test's oracle)."""
-        rows = self.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")
+    def game(self, table_id: int | None = None) -> Game:
+        """The current match (of ``table_id``) rebuilt from the bot's log (the oracle)."""
+        if table_id is None:
+            rows = self.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")
+        else:
+            rows = self.sql(
+                "SELECT * FROM matches WHERE table_id = ? ORDER BY id DESC LIMIT 1", table_id
+            )
         assert rows, "no match in the database"
         m = rows[0]
         seats = json.loads(m["seats"])
