@@ -47,7 +47,7 @@ def main(config: Config | None = None) -> int:
 
         bot = TamalouBot(config)
         bot.run(config.token, log_handler=None)
-    except StorageError as exc:  # at start, or the database went away later
+    except StorageError as exc:  # here, or when setup_hook opens it again
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
