@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from bot import games
 from bot.app import TamalouBot
 from bot.config import Config
 
@@ -74,13 +75,12 @@ async def test_setup_loads_one_extension_per_game_and_the_shared_ones(tmp_path: 
     bot = await unconnected(config)
     await bot.setup_hook()
     try:
-        from bot import games
-
-        per_game = {p.extension for p in games.plugins()}
-        assert "bot.games.tamalou.commands" in per_game
-        assert set(bot.extensions) == per_game | {"bot.cogs.settings", "bot.cogs.seasons"}
+        assert set(bot.extensions) == {games.plugin(g).extension for g in games.REGISTRY} | {
+            "bot.cogs.settings",
+            "bot.cogs.seasons",
+        }
         assert {"TamalouCog", "SettingsCog", "SeasonsCog"} <= set(bot.cogs)
-        assert len(bot.cogs) == len(per_game) + 2  # one Cog per game, and the shared ones
+        assert len(bot.cogs) == len(games.REGISTRY) + 2  # one Cog per game
         group = bot.tree.get_command("tamalou")
         assert group is not None
         names = {c.name for c in group.commands}  # type: ignore[union-attr]

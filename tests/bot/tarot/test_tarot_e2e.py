@@ -22,6 +22,7 @@ from tamalou.games.tarot.engine import apply, new_game, playable
 from tamalou.games.tarot.rules import TAROT, TAROT5, Rules
 from tamalou.games.tarot.state import Game
 from tests.bot.tarot.harness import TarotHarness, find_seed, open_table, play_until
+from tests.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 from tests.emulator import Emulator, Message
 
 pytestmark = pytest.mark.e2e

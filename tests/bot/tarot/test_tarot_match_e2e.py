@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.bot.tarot.harness import TarotHarness, open_table, play_until
+from tests.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 from tests.emulator import Emulator
 
 pytestmark = pytest.mark.e2e
