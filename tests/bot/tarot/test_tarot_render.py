@@ -220,3 +220,16 @@ def test_t_a2_the_player_chooses_which_trumps_to_show_and_the_engine_judges() ->
     wrong = verbs.build_action("pick", 1, [1, render.PICK_POIGNEE], highest[:3], game.now)
     with pytest.raises(IllegalAction):
         apply(game, wrong)  # not bob's turn, and not his trumps: the engine refuses
+
+
+def test_the_rules_and_the_commands_read_in_french_and_english() -> None:
+    for lang in ("en", "fr"):
+        text = catalog(lang)["tarot.rules.text"]
+        assert len(text) <= 2000 and "56" in text and "36" in text  # T-E2 thresholds
+    fr = catalog("fr")
+    assert (fr["cmd.tarot"], fr["optname.tarot_preset"], fr["optname.tarot_rounds"]) == (
+        "tarot",
+        "variante",
+        "tours",
+    )
+    assert [label(c, "fr") for c in ("T21", "Cs")] == ["A21", "C♠"]  # atout, Cavalier
