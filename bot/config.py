@@ -27,6 +27,8 @@ class Config:
     edit_interval_ms: int = 1000
     sync_commands: bool = True
     ai_workers: int = 1  # processes in which slow AI levels think (off the event loop)
+    # card faces as application emojis (docs/cards.md); off: cards are shown as text
+    card_emojis: bool = True
     #: where time (ms) and match seeds come from: injected, so tests control them
     clock: Clock = field(default=wall_clock_ms, repr=False)
     seeds: SeedSource = field(default=random_seed, repr=False)
@@ -50,6 +52,7 @@ class Config:
             edit_interval_ms=int(e.get("TAMALOU_EDIT_INTERVAL_MS", "1000")),
             sync_commands=e.get("TAMALOU_SYNC_COMMANDS", "1") not in ("0", "false", "no"),
             ai_workers=max(1, int(e.get("TAMALOU_AI_WORKERS", "1"))),
+            card_emojis=e.get("TAMALOU_CARD_EMOJIS", "1") not in ("0", "false", "no"),
         )
 
 
