@@ -112,10 +112,10 @@ class TamalouBot(commands.AutoShardedBot):
 
     async def _ready_cards(self) -> None:
         """Draws every face in a worker thread, then lists and uploads the card emojis;
-        on success the live tables are redrawn with them. A failure is logged once by
+        on success after ``on_ready`` the live tables are redrawn with them. A failure is logged once by
         ``CardEmojis`` (bot.ui.cards.emojis) and the cards stay text."""
         await asyncio.to_thread(_draw_faces)
-        if await self.cards.sync():
+        if await self.cards.sync() and self._refreshed:  # else on_ready draws them all
             for table in list(self.service.tables.values()):
                 await self.presenter.table_changed(table)
 

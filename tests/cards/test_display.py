@@ -3,6 +3,8 @@ emojis once the bot has them, text otherwise, and picture recipes the presenter 
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from bot.ui import cards as card_faces
@@ -64,3 +66,12 @@ async def test_a_picture_renders_with_its_description_and_alt_text() -> None:
     assert file.filename == "table.png" and file.description == result.alt_text
     trick = await CardPicture.trick([("a", "T21"), ("b", "EX")], winner=0).render()
     assert trick.faces == {"T21", "EX"}
+
+
+def test_card_emojis_are_on_unless_the_setting_says_no(monkeypatch: Any) -> None:
+    from bot.config import Config
+
+    monkeypatch.delenv("TAMALOU_CARD_EMOJIS", raising=False)
+    assert Config.from_env(None).card_emojis
+    monkeypatch.setenv("TAMALOU_CARD_EMOJIS", "0")
+    assert not Config.from_env(None).card_emojis
