@@ -83,15 +83,19 @@ async def test_the_table_shows_card_emojis_and_a_restart_uploads_nothing(
 async def test_refused_emojis_leave_text_cards_said_once_in_the_log(harness: BotHarness) -> None:
     h, emu = harness, harness.emu
     emu.app_emojis.refuse = (403, 50013, "Missing Permissions")
-    await h.start(TAMALOU_CARD_EMOJIS="1")
+    await h.start(seeds=[find_seed(2, low_first)], TAMALOU_CARD_EMOJIS="1")  # alice first
     await emu.wait_for(lambda: WARNING in log_text(emu), 60, "the warning")
     await open_table(h, PLAYERS)
     await peek_all(h, PLAYERS)
     table = h.table_message()
     assert codes_in_markup(message_text(table)) == [] and "🂠" in message_text(table)
     await emu.click("alice", table, "Draw")  # the game goes on
+    await emu.wait_for(lambda: h.game().round.held is not None, 10, "alice's drawn card")
     held = h.game().round.held
-    assert held is not None and cards.label(held) in emu.last_ephemeral("alice").content
+    assert held is not None
+    await emu.wait_for(
+        lambda: cards.label(held) in emu.last_ephemeral("alice").content, 10, "her panel"
+    )
     log = log_text(emu)
     assert log.count(WARNING) == 1 and "cards are shown as text" in log
     assert "HTTP 403, code 50013" in log
