@@ -40,13 +40,19 @@ class TamalouBot(commands.AutoShardedBot):
 
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.default()
+        shards: dict[str, Any] = {}  # none: every shard Discord recommends, in this process
+        if config.shard_count is not None:
+            shards["shard_count"] = config.shard_count
+        if config.shard_ids is not None:  # a shard range (several processes): docs/deploy.md
+            shards["shard_ids"] = list(config.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
+            **shards,
         )
         self.config = config
-        self.storage = Storage(config.database)
+        self.storage = Storage(config.database, busy_timeout_ms=config.database_busy_ms)
         self.presenter = DiscordPresenter(self)
         self.service = TableService(
             self.storage,
@@ -58,6 +64,7 @@ class TamalouBot(commands.AutoShardedBot):
             clock=config.clock,
             seeds=config.seeds,
             ai_runner=AiRunner(config.ai_workers),
+            owns=config.owns,
         )
         self.guild_languages: dict[int, str] = {}
         self._refreshed = False
@@ -111,9 +118,9 @@ class TamalouBot(commands.AutoShardedBot):
         self.service.start_scheduler()
 
     async def _ready_cards(self) -> None:
-        """Draws every face in a worker thread, then lists and uploads the card emojis;
-        on success after ``on_ready`` the live tables are redrawn with them. A failure is logged once by
-        ``CardEmojis`` (bot.ui.cards.emojis) and the cards stay text."""
+        """Draws every face in a worker thread, then lists and uploads the card emojis; on
+        success after ``on_ready`` the live tables are redrawn with them. A failure is
+        logged once by ``CardEmojis`` (bot.ui.cards.emojis) and the cards stay text."""
         await asyncio.to_thread(_draw_faces)
         if await self.cards.sync() and self._refreshed:  # else on_ready draws them all
             for table in list(self.service.tables.values()):
@@ -136,11 +143,7 @@ class TamalouBot(commands.AutoShardedBot):
         await self.service.stop()
         await self.presenter.stop()
         await super().close()
-        flusher: asyncio.Task[None] | None = getattr(self.storage, "_flusher", None)
-        if flusher is not None and not flusher.done():
-            with contextlib.suppress(Exception):
-                await flusher  # the last batch of actions reaches the database
-        await self.storage.close()
+        await self.storage.close()  # after its last batch of actions is committed
         if card_display.current() is self.cards:
             card_display.use(None)
 
