@@ -27,7 +27,7 @@ from tamalou.games.tamalou.engine import apply, next_deadline
 from tamalou.games.tamalou.scripted import forced_game
 from tests.bot.helpers import live_table
 
-#: a hand picture must stay under these (issue 14)
+#: a hand picture must stay under these (issue 14); the reveal (a table of rows) has none
 GOAL_MS = 30.0
 GOAL_BYTES = 60 * 1024
 ROWS5 = [
@@ -63,6 +63,7 @@ def reveal() -> CardPicture:
     return picture
 
 
+HANDS = ("tamalou peek row (4, slot numbers)", "hand of 22 (Kalooki size)")
 SCENARIOS: dict[str, Callable[[], CardPicture]] = {
     "tamalou peek row (4, slot numbers)": peek_row,
     "tamalou reveal (5 rows)": reveal,
@@ -100,12 +101,17 @@ async def measure(runs: int = 15) -> dict[str, dict[str, Any]]:
 def lines(figures: dict[str, dict[str, Any]]) -> list[str]:
     out = []
     for name, f in figures.items():
-        ok = f["ms"] < GOAL_MS and f["bytes"] < GOAL_BYTES
-        out.append(
+        line = (
             f"picture {name}: {f['bytes']:,} bytes, render {f['ms']:.1f} ms (first in the "
-            f"process {f['first_ms']:.1f} ms, cached {f['cached_ms']:.2f} ms)   [goal < "
-            f"{GOAL_MS:.0f} ms and < {GOAL_BYTES // 1024} KB: {'ok' if ok else 'MISSED'}]"
+            f"process {f['first_ms']:.1f} ms, cached {f['cached_ms']:.2f} ms)"
         )
+        if name in HANDS:
+            ok = f["ms"] < GOAL_MS and f["bytes"] < GOAL_BYTES
+            line += (
+                f"   [hand goal < {GOAL_MS:.0f} ms and < {GOAL_BYTES // 1024} KB: "
+                f"{'ok' if ok else 'MISSED'}]"
+            )
+        out.append(line)
     return out
 
 
