@@ -7,7 +7,6 @@ the guild's preferred locale is en-US and no server language is stored.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -245,10 +244,7 @@ async def test_a_stored_server_default_out_of_range_never_breaks_new_tables(
     h, emu = harness, harness.emu
     await h.start()
     await emu.slash("alice", "tamalou settings", turn_seconds=20)
-    con = sqlite3.connect(h.db)
-    with con:
-        con.execute("UPDATE guild_settings SET turn_seconds = 1")
-    con.close()
+    h.sql("UPDATE guild_settings SET turn_seconds = 1")
     await emu.slash("alice", "tamalou new", target=10)
     assert "Table 1 is open" in emu.last_ephemeral("alice").content
     assert "45 s" in h.table_message().text
@@ -303,10 +299,7 @@ async def test_a_match_that_ended_without_its_final_message_gets_it_at_start(
     # as if the bot had died before drawing it: the message still shows the play
     await emu.kill_bot()
     table.embeds, table.components = playing
-    con = sqlite3.connect(h.db)
-    with con:
-        con.execute("UPDATE tables SET final_shown = 0")
-    con.close()
+    h.sql("UPDATE tables SET final_shown = 0")
     await emu.start_bot("tests.e2e_bot", env=h.env)
     await emu.wait_for(lambda: "match is over" in table.text, 10, "the final message")
     assert "Winner" in table.text and table.button("Rematch") is not None

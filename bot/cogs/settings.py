@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.tamalou import options
-from bot.games.tamalou.commands import guild_ids, tamalou_group
+from bot.games.tamalou.commands import guild_ids
 from bot.games.tamalou.options import TURN_MAX_S, TURN_MIN_S
 from bot.i18n import lang_of, ls, t
 from bot.storage import display
@@ -77,17 +77,27 @@ COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (cmd_settings, cmd_
 
 
 class SettingsCog(commands.Cog):
-    """Puts ``settings`` in the ``/tamalou`` group while loaded."""
+    """Puts ``settings`` and ``ping`` in the ``/tamalou`` group on the tree while loaded."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.group: app_commands.Group | None = None
 
     async def cog_load(self) -> None:
+        group = self.bot.tree.get_command("tamalou")
+        if not isinstance(group, app_commands.Group):
+            return
         for command in COMMANDS:
-            if tamalou_group.get_command(command.name) is None:
-                tamalou_group.add_command(command)
+            if group.get_command(command.name) is None:
+                group.add_command(command)
+        self.group = group
 
     async def cog_unload(self) -> None:
-        for command in COMMANDS:
-            tamalou_group.remove_command(command.name)
+        if self.group is not None:
+            for command in COMMANDS:
+                self.group.remove_command(command.name)
+            self.group = None
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(SettingsCog())
+    await bot.add_cog(SettingsCog(bot))

@@ -6,6 +6,10 @@
 - A closed table's pending edit is dropped (it would redraw live buttons on a closed
   table) and every per-table record is pruned.
 - Shutdown (:meth:`stop`) waits for the edits and hides in flight.
+- Pictures (docs/cards.md): a panel's ``picture`` and the plugin's optional
+  ``table_picture`` are rendered off the event loop and attached; a table message is sent
+  its picture again only when the picture changed, and every panel edit replaces the
+  panel's attachments (a hidden card leaves the picture too).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from bot.games import Panel
 from bot.i18n import t
 from bot.storage import display
 from bot.tables import LiveTable
+from bot.ui.cards.display import CardPicture
 from bot.ui.common import closed_message, frozen_view
 
 if TYPE_CHECKING:
@@ -35,6 +40,19 @@ log = logging.getLogger(__name__)
 LIVE = ("lobby", "playing")
 #: an interaction token lasts 15 minutes: a panel is edited through it a little less long
 PANEL_TOKEN_MS = 14 * 60 * 1000
+#: the picture on a table message is not known (a restart, a new message)
+UNKNOWN = "?"
+
+
+async def picture_files(picture: CardPicture | None) -> list[discord.File]:
+    """The attachment of a picture (rendered in a worker thread), or none."""
+    return [] if picture is None else [await picture.file()]
+
+
+def table_picture(plugin: Any, table: LiveTable, lang: str, at: int) -> CardPicture | None:
+    """The plugin's picture for its table message, if the game draws one."""
+    draw = getattr(plugin, "table_picture", None)
+    return None if draw is None else draw(table, lang, at)
 
 
 @dataclass(slots=True)
@@ -62,13 +80,14 @@ class DiscordPresenter:
         self._tasks: set[asyncio.Task[Any]] = set()  # edits and hides in flight
         self._panels: dict[tuple[int, int], OpenPanel] = {}  # (table, seat) -> open panel
         self._pings: dict[int, tuple[Any, int | None]] = {}  # table -> (its turn, ping msg)
+        self._pictures: dict[int, str | None] = {}  # table -> key of its message's picture
         self._closing = False
 
     # -- bookkeeping -----------------------------------------------------------------
 
     def tracked(self) -> set[int]:
         """Tables the presenter keeps a record of (pruned when a table ends)."""
-        return set(self._pending) | set(self._last_edit) | set(self._locks)
+        return set(self._pending) | set(self._last_edit) | set(self._locks) | set(self._pictures)
 
     def _spawn(self, coro: Any, name: str) -> asyncio.Task[Any]:
         task = asyncio.create_task(coro, name=name)
@@ -84,6 +103,7 @@ class DiscordPresenter:
         if pending is not None and pending is not asyncio.current_task():
             pending.cancel()
         self._last_edit.pop(table_id, None)
+        self._pictures.pop(table_id, None)
         lock = self._locks.get(table_id)
         if lock is not None and not lock.locked():
             del self._locks[table_id]
@@ -106,15 +126,19 @@ class DiscordPresenter:
     def _channel(self, table: LiveTable) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(table.row.channel_id, guild_id=table.row.guild_id)
 
-    async def _render(self, table: LiveTable) -> tuple[discord.Embed, discord.ui.View | None]:
+    async def _render(
+        self, table: LiveTable
+    ) -> tuple[discord.Embed, discord.ui.View | None, CardPicture | None]:
         lang = await self.bot.guild_language(table.row.guild_id)
         plugin = games.plugin(table.row.game)
         if table.status == "lobby":
             expires = table.row.created_at + self.bot.service.lobby_timeout_ms
-            return plugin.lobby_message(table, lang, expires)
+            return (*plugin.lobby_message(table, lang, expires), None)
         if table.game is None:
-            return closed_message(table.id, lang, "cancelled"), None
-        return plugin.table_message(table, lang, self.bot.service.clock())
+            return closed_message(table.id, lang, "cancelled"), None, None
+        at = self.bot.service.clock()
+        embed, view = plugin.table_message(table, lang, at)
+        return embed, view, table_picture(plugin, table, lang, at)
 
     async def table_changed(self, table: LiveTable, at_once: bool = False) -> None:
         if self._closing or table.status == "cancelled":
@@ -160,21 +184,31 @@ class DiscordPresenter:
         async with self._lock(table.id):
             if table.status == "cancelled":
                 return
-            embed, view = await self._render(table)
+            embed, view, picture = await self._render(table)
             view = frozen_view(view) if view is not None else None
+            key = picture.key if picture is not None else None
             channel = self._channel(table)
             if table.row.message_id is not None:
+                extra: dict[str, Any] = {}
+                if self._pictures.get(table.id, UNKNOWN) != key:  # else: already attached
+                    extra["attachments"] = await picture_files(picture)
                 try:
                     await channel.get_partial_message(table.row.message_id).edit(
-                        embed=embed, view=view, content=None
+                        embed=embed, view=view, content=None, **extra
                     )
+                    self._pictures[table.id] = key
                     return
                 except discord.NotFound:
                     pass  # deleted by someone: post it again
+            files = await picture_files(picture)
+            extra = {"files": files} if files else {}
             message = await (
-                channel.send(embed=embed, view=view) if view else channel.send(embed=embed)
+                channel.send(embed=embed, view=view, **extra)
+                if view
+                else channel.send(embed=embed, **extra)
             )
             table.row.message_id = message.id
+            self._pictures[table.id] = key
             await self.bot.storage.set_table_message(table.id, message.id)
 
     async def _ping_turn(self, table: LiveTable) -> None:
@@ -230,6 +264,7 @@ class DiscordPresenter:
                 except discord.HTTPException:
                     pass
             table.row.message_id = None
+            self._pictures.pop(table.id, None)
         await self.table_changed(table, at_once=True)
 
     async def table_closed(self, table: LiveTable, reason: str) -> None:
@@ -278,10 +313,15 @@ class DiscordPresenter:
         now = self.bot.service.clock()
         shown = plugin.panel(table, seat, lang, now, **choice)
         view = frozen_view(shown.view)
+        files = await picture_files(shown.picture)
+        extra: dict[str, Any] = {"files": files} if files else {}
         key = (table.id, seat)
         opened: OpenPanel | None = None
         if edit and interaction.message is not None:
-            await interaction.edit_original_response(content=shown.text, view=view)
+            # the attachments are replaced: an older picture never outlives its panel
+            await interaction.edit_original_response(
+                content=shown.text, view=view, attachments=files
+            )
             opened = OpenPanel(interaction.token, interaction.message.id, now, lang)
         elif (
             reuse
@@ -293,12 +333,12 @@ class DiscordPresenter:
         if opened is None:
             if not interaction.response.is_done():  # the panel is the answer (@original)
                 sent = await interaction.response.send_message(
-                    shown.text, view=view, ephemeral=True
+                    shown.text, view=view, ephemeral=True, **extra
                 )
                 message_id = sent.message_id or (await interaction.original_response()).id
             else:
                 message = await interaction.followup.send(
-                    shown.text, view=view, ephemeral=True, wait=True
+                    shown.text, view=view, ephemeral=True, wait=True, **extra
                 )
                 message_id = message.id
             opened = OpenPanel(interaction.token, message_id, now, lang)
@@ -350,7 +390,7 @@ class DiscordPresenter:
             self.bot.application_id or 0, opened.token, client=self.bot
         )
         try:
-            await webhook.edit_message(opened.message_id, content=text, view=None)
+            await webhook.edit_message(opened.message_id, content=text, view=None, attachments=[])
         except discord.HTTPException:
             return False
         return True
@@ -362,7 +402,10 @@ class DiscordPresenter:
         )
         try:
             await webhook.edit_message(
-                opened.message_id, content=shown.text, view=frozen_view(shown.view)
+                opened.message_id,
+                content=shown.text,
+                view=frozen_view(shown.view),
+                attachments=await picture_files(shown.picture),
             )
         except discord.HTTPException:
             return False
@@ -378,7 +421,7 @@ class DiscordPresenter:
         else:
             plugin = games.plugin(table.row.game)
             hidden: Panel = plugin.panel(table, seat, opened.lang, max(clock(), until))
-            hid = await self._edit_panel(opened, hidden)
+            hid = await self._edit_panel(opened, hidden)  # the picture loses the card too
         if not hid:
             log.info("table %s: could not hide a timed card panel (token expired?)", table.id)
         await self._forget_timed(table.id, seat, opened)
