@@ -13,6 +13,7 @@ from typing import Literal, cast
 import discord
 
 from bot.games import Panel
+from bot.games.tamalou import variants
 from bot.i18n import catalog, t
 from bot.tables import LiveTable
 from bot.ui import choices
@@ -30,20 +31,22 @@ GAME = "tamalou"
 
 #: a round's phase and the current player's stage, as the public view gives them
 Phase = Literal["peek", "play", "final", "over"]
-Stage = Literal["start", "holding", "power"]
+Stage = Literal["start", "holding", "power", "call", "window"]
 STATUS_KEYS: dict[Stage, str] = {
     "start": "status.turn",
     "holding": "status.holding",
     "power": "status.power",
+    "call": "status.call",  # R-X6: the end-of-turn call
+    "window": "status.window",  # R-X11: the open-doubles window
 }
 
 
 def phase_of(pv: PublicView) -> Phase:
-    return cast(Phase, pv.phase)
+    return pv.phase
 
 
 def stage_of(pv: PublicView) -> Stage | None:
-    return cast(Stage | None, pv.stage)
+    return pv.stage
 
 
 BACK = "🂠"
@@ -109,6 +112,7 @@ def lobby_message(
         ),
         inline=False,
     )
+    embed.add_field(name=t(lang, "lobby.variant"), value=variants.lobby_value(rules, lang))
     embed.set_footer(text=t(lang, "lobby.footer", min=rules.min_players))
     embed.add_field(name=t(lang, "lobby.expires"), value=ts(expires_at), inline=False)
     v = discord.ui.View(timeout=None)
@@ -171,7 +175,8 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
             name=t(lang, "table.events"), value="\n".join(recent[-5:])[:1024], inline=False
         )
     embed.set_footer(
-        text=t(
+        text=variants.footer_prefix(game.rules, lang)
+        + t(
             lang,
             "table.footer",
             target=_score(game.rules.target),
@@ -189,12 +194,14 @@ def status_line(table: LiveTable, pv: PublicView, lang: str) -> str:
         return t(lang, "status.final", when=ts(pv.deadline or 0))
     assert pv.current is not None
     who = name_of(table, pv.current, lang)
-    key = STATUS_KEYS[stage_of(pv) or "start"]
+    stage = stage_of(pv) or "start"
+    until = pv.window_until if stage == "window" else pv.turn_deadline
     text = t(
         lang,
-        key,
+        STATUS_KEYS[stage],
         name=who,
-        when=ts(pv.turn_deadline or 0),
+        when=ts(until or 0),
+        call=pv.call_name,
         power=t(lang, f"power.{pv.power}") if pv.power else "",
     )
     if pv.extra_turn:
