@@ -43,7 +43,7 @@ class TamalouPlugin:
         return render.table_message(table, lang, at)
 
     def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
-        return render.panel(table, seat, lang, at, choice.get("queen_slot"))
+        return render.panel(table, seat, lang, at, choice.get("queen_slot"), choice.get("step"))
 
     def build_action(
         self, verb: str, seat: int, parts: list[int], values: list[str], at: int

@@ -13,7 +13,7 @@ from typing import Literal, cast
 import discord
 
 from bot.games import Panel
-from bot.games.tamalou import variants
+from bot.games.tamalou import steps, variants
 from bot.i18n import catalog, t
 from bot.tables import LiveTable
 from bot.ui import choices
@@ -202,7 +202,7 @@ def status_line(table: LiveTable, pv: PublicView, lang: str) -> str:
         name=who,
         when=ts(until or 0),
         call=pv.call_name,
-        power=t(lang, f"power.{pv.power}") if pv.power else "",
+        power=variants.power_name(pv, pv.power, lang) if pv.power else "",
     )
     if pv.extra_turn:
         text += " " + t(lang, "status.extra")
@@ -234,7 +234,7 @@ def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.Vie
     )
     v.add_item(
         _button(
-            t(lang, "btn.call"),
+            variants.call_label(pv, lang),
             cid("call", table.id, rnd),
             discord.ButtonStyle.danger,
             disabled=not pv.call_open,
@@ -244,9 +244,20 @@ def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.Vie
     v.add_item(
         _button(t(lang, "btn.hand"), cid("hand", table.id, rnd), discord.ButtonStyle.success, row=0)
     )
+    if rules_of(table).play_for_someone:  # R-X10: narrowed in the player's own panel
+        v.add_item(
+            _button(
+                t(lang, "btn.for_someone"),
+                cid("for", table.id, rnd),
+                disabled=not pv.doubles_open,
+                row=0,
+            )
+        )
     slots = max((len(s.slots) for s in pv.seats), default=0)
     can_double = pv.doubles_open
-    seq = pv.discard_seq or 0
+    # R-X11: in the open-doubles window every double is on the window's card, even after
+    # a first double covered it
+    seq = (pv.window_seq if pv.window_until else pv.discard_seq) or 0
     for slot in range(1, min(slots, 5 * (MAX_BUTTON_ROWS - 1)) + 1):
         v.add_item(
             _button(
@@ -289,7 +300,9 @@ def round_over_message(
         description="\n".join(lines),
         colour=discord.Colour.gold(),
     )
-    embed.add_field(name=t(lang, "over.reason"), value=t(lang, f"end.{res.reason}"), inline=False)
+    embed.add_field(
+        name=t(lang, "over.reason"), value=variants.end_text(pv, res.reason, lang), inline=False
+    )
     v = discord.ui.View(timeout=None)
     if pv.match_over:
         winners = ", ".join(name_of(table, w, lang) for w in pv.winners)
@@ -320,6 +333,9 @@ def event_line(table: LiveTable, e: E.Event, lang: str) -> str | None:
     def n(seat: int) -> str:
         return name_of(table, seat, lang)
 
+    line = variants.event_line(rules_of(table), e, lang, n, card_label)
+    if line is not None:
+        return line
     match e:
         case E.RoundStarted():
             return t(lang, "ev.round_started", round=e.round_no)
@@ -382,17 +398,34 @@ def event_line(table: LiveTable, e: E.Event, lang: str) -> str | None:
 # -- the private panel --------------------------------------------------------------------
 
 
-def panel(table: LiveTable, seat: int, lang: str, at: int, queen_slot: int | None = None) -> Panel:
+def panel(
+    table: LiveTable,
+    seat: int,
+    lang: str,
+    at: int,
+    queen_slot: int | None = None,
+    step: Sequence[int] | None = None,
+) -> Panel:
     """The player's own panel: their row as they may see it, their possible moves, and when
-    a card it shows for a while (peek, King look) must be hidden again (None: nothing)."""
+    a card it shows for a while (peek, King look) must be hidden again (None: nothing).
+    ``step``: a many-choice move being narrowed (``steps``: its kind and the values chosen)."""
     game = table.game
     assert game is not None
     pv = view(game, seat, at)
     legal = legal_actions(game, seat, at)
-    ends = [u for u in (pv.peek_until, pv.look[3] if pv.look else None) if u is not None]
+    glimpses = [g[3] for g in pv.glimpses]  # R-X3 (koubo): the swap shown to its target
+    ends = [u for u in (pv.peek_until, pv.look[3] if pv.look else None, *glimpses) if u]
     hide_at = max(ends) if ends else None
-    buttons = panel_buttons(table, pv, lang, legal, queen_slot)
-    return Panel(panel_text(table, pv, lang), buttons, hide_at)
+    planned = steps.plan(seat, legal, KINDS, step)
+    buttons = panel_buttons(table, pv, lang, legal, queen_slot, planned)
+    text = "\n".join([panel_text(table, pv, lang), *variants.panel_lines(table, pv, lang, legal)])
+    for s in planned.steps:
+        line = steps.prompt(s, lang)
+        if line:
+            text += "\n" + line
+        elif planned.active and not s.actions:
+            text += "\n" + t(lang, "err.stale_choice")
+    return Panel(text, buttons, hide_at)
 
 
 def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
@@ -423,7 +456,7 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
         key = "panel.held_discard" if pub.holding_from == "discard" else "panel.held"
         lines.append(t(lang, key, card=label(pv.held)))
     elif mine and stage_of(pub) == "power" and pub.power:
-        lines.append(t(lang, f"panel.power.{pub.power}"))
+        lines.append(variants.power_text(pub, lang))
     elif mine and stage_of(pub) == "start":
         lines.append(t(lang, "panel.your_turn", when=ts(pub.turn_deadline or 0)))
         if pub.transmitted:
@@ -437,7 +470,8 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
 
 
 #: action kinds a panel never shows: doubles and the next round are on the table message
-NOT_IN_PANEL = frozenset({"double", "next_round", "tick"})
+#: (a play for someone is narrowed from the table's «Play for someone» button, R-X10)
+NOT_IN_PANEL = frozenset({"double", "double_for", "next_round", "tick"})
 #: the kinds this panel draws by hand; any other legal kind gets the generic fallback
 DRAWN = frozenset(
     {"peek", "draw", "take_discard", "call", "replace", "throw", "replay", "look", "swap", "pass"}
@@ -452,17 +486,37 @@ def panel_buttons(
     lang: str,
     legal: Sequence[A.Action],
     queen_slot: int | None = None,
+    planned: steps.Plan | None = None,
 ) -> discord.ui.View:
     """One button per legal action the player may take from the panel, built from the
     engine's list (never from the rules): whatever powers a preset has, its panel offers
     exactly the legal ones. Actions of kinds not drawn here get a generic button each, or
     one select when there are more than fit."""
     tid, rnd, seat = table.id, pv.public.round_no, pv.seat
-    mine = [a for a in legal if a.player == seat and a.kind not in NOT_IN_PANEL]
+    planned = planned or steps.Plan([], False)
+    mine = [
+        a
+        for a in legal
+        if a.player == seat and a.kind not in NOT_IN_PANEL and a.kind not in planned.kinds
+    ]
+    if planned.active:  # a move being narrowed: its choices, Back, and Pass when legal
+        mine = [a for a in mine if a.kind == "pass"]
     kinds = {a.kind for a in mine}
     items: list[discord.ui.Item[discord.ui.View]] = []
     select: discord.ui.Select[discord.ui.View] | None = None
     style = discord.ButtonStyle
+
+    def step_cid(verb: str, arg: str) -> str:
+        return cid(verb, tid, arg)
+
+    for s in planned.steps:
+        for item in steps.step_items(
+            s, pv, lang, step_cid, KINDS, lambda n: name_of(table, n, lang)
+        ):
+            if isinstance(item, discord.ui.Select):
+                select = item
+            else:
+                items.append(item)
     if "peek" in kinds:
         items.append(_button(t(lang, "btn.peek"), cid("peek", tid, rnd), style.primary))
     if "draw" in kinds:
@@ -471,7 +525,8 @@ def panel_buttons(
         take = t(lang, "btn.take", card=label(pv.public.discard_top))
         items.append(_button(take, cid("take", tid, rnd)))
     if "call" in kinds:
-        items.append(_button(t(lang, "btn.call"), cid("call", tid, rnd), style.danger))
+        call = variants.call_label(pv.public, lang)
+        items.append(_button(call, cid("call", tid, rnd), style.danger))
     for a in mine:
         if isinstance(a, A.Replace):
             rep = t(lang, "btn.replace", slot=a.slot)
@@ -490,6 +545,12 @@ def panel_buttons(
             text = t(lang, "btn.look_at", name=name_of(table, a.target, lang), slot=a.slot)
             _add_generic(generic, a, text)
     swaps = [a for a in mine if isinstance(a, A.Swap)]
+    if swaps and pv.public.looked is not None:  # R-X3: swap the looked card with one of yours
+        for a in swaps:
+            code = choices.encode(a, KINDS, action_to_dict)
+            text = t(lang, "btn.swap_looked", slot=a.slot)
+            items.append(_button(text, cid("act", tid, f"{rnd}.{code}"), style.primary))
+        swaps = []
     if swaps and queen_slot is None:
         for slot in sorted({a.slot for a in swaps}):
             text = t(lang, "btn.queen_mine", slot=slot)
@@ -520,6 +581,8 @@ def panel_buttons(
     tail = []
     if "pass" in kinds:
         tail.append(_button(t(lang, "btn.pass"), cid("pass", tid, rnd)))
+    if planned.active:
+        tail.append(_button(t(lang, "btn.step_back"), cid("step", tid, rnd)))
     v = discord.ui.View(timeout=None)
     rows_left = MAX_BUTTON_ROWS
     if select is not None:
