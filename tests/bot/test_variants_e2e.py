@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,16 @@ class Script:
         seats = json.loads(rows[0]["seats"])
         return next(i for i, s in enumerate(seats) if s["user_id"] == uid)
 
+    def grew(self, before: int, phase: str | None = None) -> Callable[[], bool]:
+        """Whether the log has grown past ``before`` actions (or the phase left ``phase``)."""
+
+        def check() -> bool:
+            if len(self.h.actions()) > before:
+                return True
+            return phase is not None and self.h.game().round.phase != phase
+
+        return check
+
     async def panel(self, user: str) -> Message:
         await press(self.emu, user, self.h.table_message(), "hand")
         return self.emu.last_ephemeral(user)
@@ -137,7 +148,7 @@ class Script:
             if finals:
                 before = len(self.h.actions())
                 await self.emu.click(user, msg, custom_id=finals[0].custom_id)
-                await self.emu.wait_for(lambda: len(self.h.actions()) > before, 10, "the play")
+                await self.emu.wait_for(self.grew(before), 10, "the play")
                 self.played_for.append(aim)
                 return True
             for b in buttons(msg, "step"):
@@ -202,18 +213,18 @@ class Script:
                 if not movers:  # an AI's move (or a window): let it come
                     if r.window_until:
                         h.advance(g.rules.open_doubles_ms + 100)
-                    await emu.wait_for(lambda: len(h.actions()) > before, 10, "an AI move")
+                    await emu.wait_for(self.grew(before), 10, "an AI move")
                     continue
                 other = [u for u in self.humans if u != movers[0]]
-                if g.rules.play_for_someone and not self.played_for and other:
-                    if await self.play_for_someone(g, other[0]):
-                        continue
+                if (
+                    g.rules.play_for_someone
+                    and not self.played_for
+                    and other
+                    and await self.play_for_someone(g, other[0])
+                ):
+                    continue
                 await self.act(g, movers[0])
-            await emu.wait_for(
-                lambda: len(h.actions()) > before or h.game().round.phase != r.phase,
-                10,
-                "the move logged",
-            )
+            await emu.wait_for(self.grew(before, r.phase), 10, "the move logged")
         raise AssertionError("the match did not end")
 
 
