@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.utils import escape_markdown
 
 from bot.discord_ui import bot_of, frozen_view, reply, tamalou_group
+from bot.games.tamalou import variants
 from bot.i18n import lang_of, ls, t
 from bot.seasons.chart import rating_chart
 from bot.seasons.rating import rating_text
@@ -88,6 +89,27 @@ def day(ms: int) -> str:
 # -- the leaderboard ---------------------------------------------------------------------------
 
 
+def variant_name(variant: str, lang: str) -> str:
+    """A variant's name as players know it (R-V); an unknown one as it is stored."""
+    name = t(lang, f"variant.{variant}")
+    return variant if name == f"variant.{variant}" else name
+
+
+async def board_of(
+    seasons: Seasons,
+    season: Season,
+    sort: str,
+    page: int,
+    interaction: discord.Interaction,
+    variant: str | None,
+) -> Board:
+    """The whole board, or the board of one variant (R-V)."""
+    viewer = interaction.user.id
+    if variant is None:
+        return await seasons.leaderboard(season, sort, page, viewer)
+    return await seasons.variant_board(season, variant, sort, page, viewer)
+
+
 def board_value(player: PlayerRecord, sort: str, min_matches: int = 0) -> str:
     """The sorted-by value; the rating is the display rating, ``?`` while provisional."""
     if sort == "wins":
@@ -115,9 +137,11 @@ def board_line(line: BoardLine, sort: str, lang: str, min_matches: int = 0) -> s
 def board_message(board: Board, lang: str) -> tuple[discord.Embed, discord.ui.View]:
     season = board.season
     head = [t(lang, "lb.sorted", by=t(lang, f"lb.sort.{board.sort}"))]
+    if board.variant is not None:  # R-V: this variant's matches; the rating is the game's
+        head.insert(0, t(lang, "lb.variant", variant=variant_name(board.variant, lang)))
     if not season.current and season.ended_at is not None:
         head.append(t(lang, "lb.frozen", date=day(season.ended_at)))
-    need = season.min_matches
+    need = season.min_matches if board.variant is None else 0  # ranked by the game's record
     body = [board_line(line, board.sort, lang, need) for line in board.lines]
     if not body:
         body = [t(lang, "lb.empty")]
@@ -151,6 +175,7 @@ def board_message(board: Board, lang: str) -> tuple[discord.Embed, discord.ui.Vi
             board.sort,
             t(lang, "lb.prev"),
             disabled=board.page == 0,
+            variant=board.variant,
         ).item
     )
     view.add_item(
@@ -160,6 +185,7 @@ def board_message(board: Board, lang: str) -> tuple[discord.Embed, discord.ui.Vi
             board.sort,
             t(lang, "lb.next"),
             disabled=board.page + 1 >= board.pages,
+            variant=board.variant,
         ).item
     )
     return embed, view
@@ -167,19 +193,29 @@ def board_message(board: Board, lang: str) -> tuple[discord.Embed, discord.ui.Vi
 
 class LeaderboardButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"tamalou:lb:(?P<season>[0-9]{1,18}):(?P<page>[0-9]{1,6})\.(?P<sort>[a-z]{3,8})",
+    template=(
+        r"tamalou:lb:(?P<season>[0-9]{1,18}):(?P<page>[0-9]{1,6})\.(?P<sort>[a-z]{3,8})"
+        r"(?:\.(?P<variant>[a-z_]{2,24}))?"
+    ),
 ):
-    """Previous / Next: ``tamalou:lb:<season id>:<page>.<sort>``."""
+    """Previous / Next: ``tamalou:lb:<season id>:<page>.<sort>[.<variant>]``."""
 
     def __init__(
-        self, season_id: int, page: int, sort: str, label: str = "", disabled: bool = False
+        self,
+        season_id: int,
+        page: int,
+        sort: str,
+        label: str = "",
+        disabled: bool = False,
+        variant: str | None = None,
     ) -> None:
-        self.season_id, self.page, self.sort = season_id, page, sort
+        self.season_id, self.page, self.sort, self.variant = season_id, page, sort, variant
+        tail = f".{variant}" if variant else ""
         super().__init__(
             discord.ui.Button(
                 label=label or None,
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"tamalou:lb:{season_id}:{page}.{sort}",
+                custom_id=f"tamalou:lb:{season_id}:{page}.{sort}{tail}",
                 disabled=disabled,
             )
         )
@@ -188,7 +224,9 @@ class LeaderboardButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LeaderboardButton:
-        return cls(int(match["season"]), int(match["page"]), match["sort"])
+        return cls(
+            int(match["season"]), int(match["page"]), match["sort"], variant=match["variant"]
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction.locale)
@@ -197,7 +235,9 @@ class LeaderboardButton(
             season = await bot.seasons.by_id(self.season_id)
             if season is None or season.guild_id != interaction.guild_id or self.sort not in SORTS:
                 raise TableError("bad_button")
-            board = await bot.seasons.leaderboard(season, self.sort, self.page, interaction.user.id)
+            board = await board_of(
+                bot.seasons, season, self.sort, self.page, interaction, self.variant
+            )
             embed, view = board_message(board, await bot.guild_language(season.guild_id))
             await interaction.response.edit_message(embed=embed, view=frozen_view(view))
         except TableError as exc:
@@ -217,18 +257,25 @@ SORT_CHOICES = [app_commands.Choice(name=ls(s, f"lb.sort.{s}"), value=s) for s i
 @app_commands.describe(
     season=ls("Season number (default: the current season)", "opt.season"),
     by=ls("Sort by (default: rating)", "opt.by"),
+    variant=ls("Only the matches of this variant", "opt.lb_variant"),
 )
-@app_commands.choices(by=SORT_CHOICES)
-@app_commands.rename(season=ls("season", "optname.season"), by=ls("by", "optname.by"))
+@app_commands.choices(by=SORT_CHOICES, variant=variants.choices())
+@app_commands.rename(
+    season=ls("season", "optname.season"),
+    by=ls("by", "optname.by"),
+    variant=ls("variant", "optname.variant"),
+)
 async def cmd_leaderboard(
     interaction: discord.Interaction,
     season: app_commands.Range[int, 1, 100_000] | None = None,
     by: str = "rating",
+    variant: str | None = None,
 ) -> None:
     bot = bot_of(interaction)
     guild_id = guild_of(interaction)
     found = await find_season(bot.seasons, guild_id, season)
-    board = await bot.seasons.leaderboard(found, by, 0, interaction.user.id)
+    chosen = variants.canonical(variant) if variant else None
+    board = await board_of(bot.seasons, found, by, 0, interaction, chosen)
     embed, view = board_message(board, await bot.guild_language(guild_id))
     await interaction.response.send_message(embed=embed, view=frozen_view(view))
 
@@ -282,6 +329,12 @@ def card_embed(card: PlayerCard, display_name: str, lang: str) -> discord.Embed:
         ("stats.calls", t(lang, "stats.calls.value", right=p.calls_right, wrong=p.calls_wrong)),
         ("stats.doubles", t(lang, "stats.doubles.value", made=p.doubles, missed=p.doubles_missed)),
     ]
+    if card.variants:  # R-V: the variants the member plays
+        played = " · ".join(
+            t(lang, "stats.variants.value", name=variant_name(v, lang), matches=m, wins=w)
+            for v, m, w in card.variants
+        )
+        fields.append(("stats.variants", played[:1024]))
     for key, value in fields:
         embed.add_field(name=t(lang, key), value=value, inline=True)
     return embed
