@@ -18,12 +18,13 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import catalog
 from tamalou.core import cards
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.codec import action_from_dict
 from tamalou.games.tamalou.engine import apply, legal_actions, new_game
-from tamalou.games.tamalou.rules import DUTCH, Rules
+from tamalou.games.tamalou.rules import DUTCH, DUTCH_ROI, Rules
 from tamalou.games.tamalou.state import Game
 from tests.bot_harness import BotHarness, find_seed
 from tests.emulator import Emulator, Message
@@ -320,7 +321,8 @@ def no_card_in_logs(emu: Emulator, rules: Rules) -> None:
 async def open_variant(h: BotHarness, variant: str, humans: list[str], ais: int) -> None:
     emu = h.emu
     await emu.slash(humans[0], "tamalou new", variant=variant)
-    assert variant.capitalize() in h.table_message().text  # the lobby names the variant
+    names = (catalog("en")[f"variant.{variant}"], catalog("fr")[f"variant.{variant}"])
+    assert any(n in h.table_message().text for n in names)  # the lobby names the variant
     for user in humans[1:]:
         await press(emu, user, h.table_message(), "join")
     for _ in range(ais):
@@ -409,3 +411,69 @@ async def test_a_server_default_variant_and_the_rules_of_a_variant(harness: BotH
     await emu.slash("bob", "tamalou rules", variant="dutch_roi")
     assert "Dutch au Roi rouge" in emu.last_ephemeral("bob").content
     emu.check()
+
+
+def roi_deal(g: Game) -> bool:
+    """alice first, a plain 7 to 10 on the pile for her; of the others only dave holds that
+    rank (bob and carol will claim his card, R-X10 in the R-X11 window)."""
+    r = g.round
+    if r.first_player != 0:
+        return False
+    top = cards.rank(r.pile[-1])
+    if top not in ("7", "8", "9", "10"):
+        return False
+    holders = [i for i, s in enumerate(r.seats) if any(c and cards.rank(c) == top for c in s.row)]
+    return holders == [3]
+
+
+async def test_r_x11_claims_on_one_card_are_settled_by_priority_not_by_arrival(
+    harness: BotHarness,
+) -> None:
+    """dutch_roi: carol presses first, bob second, both playing for dave's card in the open
+    doubles window; at the close bob (first in seat order after the turn player) wins."""
+    h, emu = harness, harness.emu
+    rules = DUTCH_ROI
+    seed = find_seed(4, roi_deal, rules=rules, limit=40_000)
+    await h.start(seeds=[seed])
+    humans = ["alice", "bob", "carol", "dave"]
+    await open_variant(h, "dutch_roi", humans, ais=0)
+    script = Script(h, humans)
+    for user in humans:
+        await script.act(h.game(), user)  # the peek
+    h.advance(rules.peek_ms + 100)
+    await emu.wait_for(lambda: h.game().round.phase == "play", 10, "the first turn")
+    msg = await script.panel("alice")
+    await press(emu, "alice", msg, "draw")
+    await press(emu, "alice", emu.last_ephemeral("alice"), "throw")
+    g = h.game()
+    assert g.round.window_until  # R-X11: the window is open
+    assert await script.play_for_someone(g, "carol")
+    assert "settled when the window closes" in emu.last_ephemeral("carol").text or (
+        "fermeture de la fenêtre" in emu.last_ephemeral("carol").text
+    )
+    assert await script.play_for_someone(h.game(), "bob")
+    before = len(h.actions())
+    h.advance(rules.open_doubles_ms + 100)
+    await emu.wait_for(script.grew(before), 10, "the window's close")
+    events = replayed_events(h)
+    claims = [e for e in events if isinstance(e, E.Claimed)]
+    assert [e.player for e in claims] == [2, 1]  # carol's press came first
+    won = [e for e in events if isinstance(e, E.DoubledFor)]
+    lost = [e for e in events if isinstance(e, E.ClaimLost)]
+    assert [e.player for e in won] == [1] and [e.player for e in lost] == [2]
+    assert "bob" in h.table_message().text
+    assert leaks(h, humans) == []
+    emu.check()
+
+
+def replayed_events(h: BotHarness) -> list[Any]:
+    """Every event of the current match, folded from the bot's log."""
+    m = h.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")[0]
+    seats = json.loads(m["seats"])
+    rules = Rules.model_validate_json(m["rules"])
+    ai = [s["ai_level"] is not None for s in seats]
+    game, events = new_game(rules, len(seats), m["seed"], m["started_at"], ai)
+    out = list(events)
+    for row in h.sql("SELECT payload FROM actions WHERE match_id = ? ORDER BY n", m["id"]):
+        out += apply(game, action_from_dict(json.loads(row["payload"])))
+    return out
