@@ -94,7 +94,7 @@ def test_the_lobby_and_the_table_name_the_variant() -> None:
     game = forced_game(ROWS, rules=PRESETS["dutch"])
     table = live_table(game)
     embed, _ = render.lobby_message(table, "fr", 0)
-    assert any(f.value == "Dutch" for f in embed.fields)
+    assert any(str(f.value).startswith("Dutch — ") for f in embed.fields)
     embed, _ = render.table_message(table, "fr", game.now)
     assert embed.footer.text and embed.footer.text.startswith("Dutch · ")
     plain = live_table(forced_game(ROWS))

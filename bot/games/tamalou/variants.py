@@ -102,9 +102,19 @@ def rules_text(variant: str, lang: str) -> str:
     return f"{title}\n{t(lang, f'variant.{variant}.rules')}"
 
 
+def match_text(rules: Rules, lang: str) -> str:
+    """How the variant's match ends (R-M3, R-X16), in a few words."""
+    target = f"{rules.target:g}"
+    text = t(lang, f"match.{rules.match_end}", target=target, rounds=rules.max_rounds or 0)
+    if rules.win_at is not None:
+        text += t(lang, "match.win_at", win_at=f"{rules.win_at:g}")
+    return text
+
+
 def lobby_value(rules: Rules, lang: str) -> str:
-    """The lobby's variant field: its name, and ``/tamalou rules`` to read what it changes."""
-    return display_name(rules.name, lang)
+    """The lobby's variant field: its name and how its match ends (``/tamalou rules
+    variant:`` says the rest)."""
+    return f"{display_name(rules.name, lang)} — {match_text(rules, lang)}"
 
 
 def footer_prefix(rules: Rules, lang: str) -> str:
