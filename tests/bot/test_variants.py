@@ -115,3 +115,15 @@ def test_every_refusal_reason_the_engine_can_raise_has_both_translations() -> No
     for lang in ("en", "fr"):
         missing = sorted(r for r in reasons if f"illegal.{r}" not in catalog(lang))
         assert not missing, (lang, missing)
+
+
+def test_r_v0_the_peek_names_the_variant_slots_1_and_2() -> None:
+    game = forced_game(ROWS, rules=PRESETS["dutch"], play=False)
+    table = live_table(game)
+    panel = render.panel(table, 0, "en", game.now)
+    labels = [str(getattr(i, "label", "")) for i in panel.view.children]
+    assert "Peek at cards 1 and 2" in labels and "cards 1 and 2" in panel.text
+    embed, _ = render.table_message(table, "fr", game.now)
+    assert any("vos cartes 1 et 2" in str(f.value) for f in embed.fields)
+    plain = forced_game(ROWS, play=False)
+    assert "1 and 4" in render.panel(live_table(plain), 0, "en", plain.now).text

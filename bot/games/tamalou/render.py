@@ -189,7 +189,7 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
 def status_line(table: LiveTable, pv: PublicView, lang: str) -> str:
     phase = phase_of(pv)
     if phase == "peek":
-        return t(lang, "status.peek", when=ts(pv.deadline or 0))
+        return variants.peek_text(rules_of(table), "status.peek", lang, when=ts(pv.deadline or 0))
     if phase == "final":
         return t(lang, "status.final", when=ts(pv.deadline or 0))
     assert pv.current is not None
@@ -438,7 +438,7 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
     if pv.peek_until is not None:
         lines.append(t(lang, "panel.peeking", when=ts(pv.peek_until)))
     elif phase_of(pub) == "peek" and not pv.peeked:
-        lines.append(t(lang, "panel.peek_prompt"))
+        lines.append(variants.peek_text(rules_of(table), "panel.peek_prompt", lang))
     if pv.look is not None:
         target, slot, code, until = pv.look
         lines.append(
@@ -518,7 +518,8 @@ def panel_buttons(
             else:
                 items.append(item)
     if "peek" in kinds:
-        items.append(_button(t(lang, "btn.peek"), cid("peek", tid, rnd), style.primary))
+        peek = variants.peek_text(rules_of(table), "btn.peek", lang)
+        items.append(_button(peek, cid("peek", tid, rnd), style.primary))
     if "draw" in kinds:
         items.append(_button(t(lang, "btn.draw"), cid("draw", tid, rnd), style.primary))
     if "take_discard" in kinds:

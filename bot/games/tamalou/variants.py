@@ -283,3 +283,12 @@ def missed_text(table: LiveTable, e: E.DoubleMissed, events: Sequence[Any], lang
         if isinstance(x, E.Fined) and x.player == e.player:
             text += " " + t(lang, "double.v.fined", points=f"{x.points:g}")
     return text
+
+
+def peek_text(rules: Rules, key: str, lang: str, **values: Any) -> str:
+    """A peek string (R-S2) naming the slots the rules peek at: the default game's 1 and 4,
+    the variants' 1 and 2 (R-V0)."""
+    if tuple(rules.peek_slots) == tuple(TAMALOU.peek_slots):
+        return t(lang, key, **values)
+    slots = t(lang, "peek.and", first=rules.peek_slots[0], last=rules.peek_slots[-1])
+    return t(lang, f"{key}_slots", slots=slots, **values)
