@@ -127,3 +127,28 @@ def test_r_v0_the_peek_names_the_variant_slots_1_and_2() -> None:
     assert any("vos cartes 1 et 2" in str(f.value) for f in embed.fields)
     plain = forced_game(ROWS, play=False)
     assert "1 and 4" in render.panel(live_table(plain), 0, "en", plain.now).text
+
+
+def test_variant_events_are_told_in_words_without_a_hidden_card() -> None:
+    """R-X2, R-X4, R-X7, R-X9, R-X13: public events of the variants in words; none names a
+    card the event does not show."""
+    from tamalou.games.tamalou import events as E
+
+    game = forced_game(ROWS, rules=PRESETS["cabo"])
+    table = live_table(game)
+    lines = {
+        "swap": render.event_line(table, E.SwappedTwo(0, 0, 2, 1, 3, 0), "en"),
+        "give": render.event_line(table, E.GaveTop(0, 1, 5), "en"),
+        "hidden": render.event_line(table, E.CalledHidden(1, False, True), "en"),
+        "contre": render.event_line(table, E.Contred(0), "fr"),
+        "miss": render.event_line(table, E.DoubleMissed(0, 2, 7, "wrong_rank", 1, None), "en"),
+        "fine": render.event_line(table, E.Fined(0, 2), "en"),
+    }
+    assert lines["swap"] == "p0 swapped p0's card 2 with p1's card 3."
+    assert lines["give"] and "p1" in lines["give"] and "card 5" in lines["give"]
+    assert lines["hidden"] == "p1 called Cabo! Cards stay hidden."
+    assert lines["contre"] == "p0 contre !"
+    assert lines["miss"] and "penalty" not in lines["miss"]  # cabo: points, not a card
+    assert lines["fine"] == "p0 pays 2 points for the miss."
+    private = E.SwapShown(1, ((1, 2, 7),), 0, to=(1,))
+    assert render.event_line(table, private, "en") is None

@@ -246,6 +246,8 @@ def event_line(
             )
         case E.DoubleMissed(reason="too_late") if rules.too_late_free:
             return t(lang, "ev.missed_free", name=n(e.player), card=card(e.card))
+        case E.DoubleMissed() if rules.miss_penalty_cards == 0:  # cabo: points, no card
+            return t(lang, "ev.missed_no_card", name=n(e.player), card=card(e.card))
         case E.PowerQueued():
             power = t(lang, f"vpower.{e.power}")
             return t(lang, "ev.power_queued", name=n(e.player), power=power)
