@@ -186,47 +186,52 @@ class Script:
 
     async def match(self, limit: int = 400) -> Game:
         """Play until the match is over."""
-        h, emu = self.h, self.emu
         for _ in range(limit):
-            g = h.game()
+            g = self.h.game()
             if g.over:
                 return g
-            r = g.round
-            before = len(h.actions())
-            if r.phase == "over":
-                if not buttons(h.table_message(), "next"):  # an AI started the next round
-                    await asyncio.sleep(0.05)
-                    continue
-                await press(emu, self.humans[0], h.table_message(), "next")
-            elif r.phase == "final":
-                h.advance(g.rules.final_window_ms + 100)
-            elif r.phase == "peek":
-                for user in self.humans:
-                    if any(a.kind == "peek" for a in legal_actions(g, self.seat_of(g, user))):
-                        await self.act(g, user)
-                h.advance(g.rules.peek_ms + 100)
-            else:
-                movers = [
-                    u
-                    for u in self.humans
-                    if {a.kind for a in legal_actions(g, self.seat_of(g, u))} - DOUBLES
-                ]
-                if not movers:  # an AI's move (or a window): let it come
-                    if r.window_until:
-                        h.advance(g.rules.open_doubles_ms + 100)
-                    await emu.wait_for(self.grew(before), 10, "an AI move")
-                    continue
-                other = [u for u in self.humans if u != movers[0]]
-                if (
-                    g.rules.play_for_someone
-                    and not self.played_for
-                    and other
-                    and await self.play_for_someone(g, other[0])
-                ):
-                    continue
-                await self.act(g, movers[0])
-            await emu.wait_for(self.grew(before, r.phase), 10, "the move logged")
+            await self.match_step()
         raise AssertionError("the match did not end")
+
+    async def match_step(self) -> None:
+        """One move of the match: a human's, an AI's, or the clock's."""
+        h, emu = self.h, self.emu
+        g = h.game()
+        r = g.round
+        before = len(h.actions())
+        if r.phase == "over":
+            if not buttons(h.table_message(), "next"):  # an AI started the next round
+                await asyncio.sleep(0.05)
+                return
+            await press(emu, self.humans[0], h.table_message(), "next")
+        elif r.phase == "final":
+            h.advance(g.rules.final_window_ms + 100)
+        elif r.phase == "peek":
+            for user in self.humans:
+                if any(a.kind == "peek" for a in legal_actions(g, self.seat_of(g, user))):
+                    await self.act(g, user)
+            h.advance(g.rules.peek_ms + 100)
+        else:
+            movers = [
+                u
+                for u in self.humans
+                if {a.kind for a in legal_actions(g, self.seat_of(g, u))} - DOUBLES
+            ]
+            if not movers:  # an AI's move (or a window): let it come
+                if r.window_until:
+                    h.advance(g.rules.open_doubles_ms + 100)
+                await emu.wait_for(self.grew(before), 10, "an AI move")
+                return
+            other = [u for u in self.humans if u != movers[0]]
+            if (
+                g.rules.play_for_someone
+                and not self.played_for
+                and other
+                and await self.play_for_someone(g, other[0])
+            ):
+                return
+            await self.act(g, movers[0])
+        await emu.wait_for(self.grew(before, r.phase), 10, "the move logged")
 
 
 # -- the leak scan --------------------------------------------------------------------------
@@ -477,3 +482,21 @@ def replayed_events(h: BotHarness) -> list[Any]:
     for row in h.sql("SELECT payload FROM actions WHERE match_id = ? ORDER BY n", m["id"]):
         out += apply(game, action_from_dict(json.loads(row["payload"])))
     return out
+
+
+async def test_a_variant_table_survives_a_restart(harness: BotHarness) -> None:
+    """A swiss table killed in the middle of a round is rebuilt from its log with its
+    variant, and its match plays on to the end (elimination, R-V6)."""
+    h, emu = harness, harness.emu
+    await h.start(seeds=["swiss-e2e"])
+    humans = ["alice"]
+    await open_variant(h, "swiss", humans, ais=1)
+    script = Script(h, humans)
+    for _ in range(3):
+        await script.match_step()
+    await h.restart()
+    assert "Swiss (Dune) · " in h.table_message().text  # the footer names the variant
+    game = await script.match()
+    assert game.rules.name == "swiss" and game.over
+    assert leaks(h, humans) == []
+    emu.check()
