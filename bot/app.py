@@ -3,9 +3,12 @@ commands synced. Everything a player sees lives in the extensions and ``bot/ui``
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import logging
 import re
+import signal
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -64,6 +67,7 @@ class TamalouBot(commands.AutoShardedBot):
         )
         self.guild_languages: dict[int, str] = {}
         self._refreshed = False
+        self._closing: asyncio.Task[None] | None = None
         self._item_templates: list[re.Pattern[str]] = []
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
@@ -82,6 +86,10 @@ class TamalouBot(commands.AutoShardedBot):
         await reply(interaction, t(lang_of(interaction.locale), "err.bad_button"))
 
     async def setup_hook(self) -> None:
+        # SIGTERM (systemd, docker stop) closes as SIGINT does: timers stop, the last moves
+        # are committed (by default Python would just die). Not on Windows.
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._terminate)
         await self.storage.open()
         await self.tree.set_translator(Translator())
         self.add_dynamic_items(TableButton, TableSelect)
@@ -106,6 +114,11 @@ class TamalouBot(commands.AutoShardedBot):
                 await self.tree.sync()
         self.service.start_scheduler()
 
+    def _terminate(self) -> None:
+        if self._closing is None:
+            log.info("SIGTERM: closing")
+            self._closing = asyncio.get_running_loop().create_task(self.close())
+
     async def on_ready(self) -> None:
         if self._refreshed:
             return
@@ -116,6 +129,8 @@ class TamalouBot(commands.AutoShardedBot):
     async def close(self) -> None:
         """Every task that may write ends before the storage closes: the scheduler and its
         wakes (AI workers included), the table edits and panel hides, the batched writes."""
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
         await self.service.stop()
         await self.presenter.stop()
         await super().close()
