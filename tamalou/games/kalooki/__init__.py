@@ -31,7 +31,7 @@ from tamalou.games.kalooki.views import PlayerView, PublicView, public_view, vie
 
 GAME_ID = "kalooki"
 DEFAULT_PRESET = "kalooki"
-AI_LEVELS: tuple[str, ...] = ("random", "easy", "medium")
+AI_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 SLOW_AI_LEVELS: frozenset[str] = frozenset()
 stream_for = E.stream_for
 
