@@ -18,6 +18,8 @@ discard, who threw which card, the melds on the table). Its decisions:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations, product
 from typing import Any
 
 from tamalou.games.kalooki import actions as A
@@ -27,10 +29,23 @@ from tamalou.games.kalooki.melds import DECK, is_joker, points, rank_of, suit_of
 from tamalou.games.kalooki.rules import RUN, SET, Rules
 from tamalou.games.kalooki.views import PlayerView
 
-# Run windows: positions low..low+3 (1 = ace low, 14 = ace high) as natural ranks 0..12.
-_WINDOWS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(0 if p in (1, 14) else p - 1 for p in range(low, low + 4)) for low in range(1, 12)
-)
+_FULL_WINDOW = 0b1111
+
+
+@lru_cache(maxsize=1 << 15)
+def _suit_options(mask: int) -> tuple[tuple[int, int], ...]:
+    """The best run windows of one suit whose held positions are ``mask`` (bit p = position
+    p, 1 ace low .. 14 ace high): (cards that must be naturals, places a joker may fill) of
+    the fullest window and of any window with one place more missing, best first."""
+    scored: list[tuple[int, int]] = []
+    for low in range(1, 12):
+        held = (mask >> low) & _FULL_WINDOW
+        missing = [i for i in range(4) if not held >> i & 1]
+        jok = min(_jokerable(missing), 2)
+        scored.append((len(missing), jok))
+    least = min(n for n, _ in scored)
+    options = sorted({(n - j, j) for n, j in scored if n <= least + 1})
+    return tuple(options[:3])
 
 
 def _jokerable(missing: Sequence[int]) -> int:
@@ -46,47 +61,40 @@ def _jokerable(missing: Sequence[int]) -> int:
 
 def distance(counts: list[int], jokers: int, contract: Sequence[int]) -> int:
     """The fewest cards ``counts`` (copies held per natural 0..51) and ``jokers`` lack to meet
-    ``contract``: a small search over the sets (by rank) and runs (suit, 4-wide window)."""
+    ``contract``: a small search over the sets (by rank; the most held ranks), then the
+    runs (one suit each, its best windows); jokers fill what K-M4 allows."""
     nsets = sum(1 for k in contract if k == SET)
     nruns = len(contract) - nsets
     by_rank = [sum(counts[s * 13 + r] for s in range(4)) for r in range(13)]
     ranks = sorted(range(13), key=lambda r: -by_rank[r])[: nsets + 2] if nsets else []
     best = [99]
+    suit_sets = list(combinations(range(4), nruns)) if nruns <= 4 else []
 
-    def runs(i: int, suits_left: list[int], must: int, jok: int) -> None:
-        if i == nruns:
-            total = must + max(0, jok - jokers)
-            if total < best[0]:
-                best[0] = total
-            return
-        if must >= best[0]:
-            return
-        for idx, s in enumerate(suits_left):
-            rest = suits_left[idx + 1 :]
+    def runs(must: int, jok: int) -> None:
+        options = []
+        for s in range(4):
+            mask = 0
             base = s * 13
-            seen_windows = 0
-            scored = []
-            for window in _WINDOWS:
-                missing = [j for j, r in enumerate(window) if counts[base + r] == 0]
-                scored.append((len(missing), missing, window))
-            scored.sort(key=lambda x: x[0])
-            for n_missing, missing, window in scored:
-                if seen_windows >= 2 or n_missing > scored[0][0] + 1:
-                    break
-                seen_windows += 1
-                j = min(_jokerable(missing), 2)
-                used = [base + r for j2, r in enumerate(window) if j2 not in missing]
-                for c in used:
-                    counts[c] -= 1
-                runs(i + 1, rest, must + n_missing - j, jok + j)
-                for c in used:
-                    counts[c] += 1
+            for r in range(13):
+                if counts[base + r]:
+                    mask |= (1 << 1) | (1 << 14) if r == 0 else 2 << r
+            options.append(_suit_options(mask))
+        for suits in suit_sets:
+            for picks in product(*(options[s] for s in suits)):
+                m = must + sum(p[0] for p in picks)
+                j = jok + sum(p[1] for p in picks)
+                total = m + max(0, j - jokers)
+                if total < best[0]:
+                    best[0] = total
 
     def sets(i: int, start: int, must: int, jok: int) -> None:
         if must >= best[0]:
             return
         if i == nsets:
-            runs(0, [0, 1, 2, 3], must, jok)
+            if nruns:
+                runs(must, jok)
+            else:
+                best[0] = min(best[0], must + max(0, jok - jokers))
             return
         for k in range(start, len(ranks)):
             r = ranks[k]
@@ -132,12 +140,10 @@ class HardPlayer(HeuristicPlayer):
             elif isinstance(e, E.Discarded):
                 self.discards.append(e.card)
                 self.thrown.setdefault(e.player, set()).add(e.card % DECK)
-            elif isinstance(e, E.Drew) and e.source == "discard" and e.card is not None:
-                if self.discards:
-                    self.discards.pop()
-                if not is_joker(e.card):
-                    self.taken.setdefault(e.player, set()).add(e.card % DECK)
-            elif isinstance(e, E.CallAllowed):
+            elif isinstance(e, E.CallAllowed) or (
+                isinstance(e, E.Drew) and e.source == "discard" and e.card is not None
+            ):
+                assert e.card is not None
                 if self.discards:
                     self.discards.pop()
                 if not is_joker(e.card):
@@ -163,9 +169,12 @@ class HardPlayer(HeuristicPlayer):
                 return by_kind["call"][0]
             return None
         if "draw" in by_kind:
-            if "take_discard" in by_kind and top is not None:
-                if is_joker(top) or self._improves(hand, top, contract):
-                    return by_kind["take_discard"][0]
+            if (
+                "take_discard" in by_kind
+                and top is not None
+                and (is_joker(top) or self._improves(hand, top, contract))
+            ):
+                return by_kind["take_discard"][0]
             return by_kind["draw"][0]
         for kind in ("lay_down", "shift_joker", "lay_meld"):
             if kind in by_kind:
@@ -248,9 +257,11 @@ class HardPlayer(HeuristicPlayer):
             dist[x] = distance(counts, jokers, contract)
             counts[x] += 1
         low = min(dist.values())
-        for x, d in dist.items():
-            if d > low:
-                continue
+        ties = [x for x, d in dist.items() if d == low]
+        # outs for at most four of the tied cards: the least connected, highest first
+        ties.sort(key=lambda x: (self._links(counts, x), -points(x), x))
+        for x in ties[:4]:
+            d = low
             counts[x] -= 1
             outs = 0
             if d > 0:
@@ -267,6 +278,17 @@ class HardPlayer(HeuristicPlayer):
             tried[x] = (-outs, 1 if x in wanted else 0, -points(x))
         best = min(tried, key=lambda x: (tried[x], x))
         return min((a for a in options if a.card % DECK == best), key=lambda a: a.card)
+
+    @staticmethod
+    def _links(counts: list[int], x: int) -> int:
+        """Cards of the hand that share ``x``'s rank or sit within two of it in its suit."""
+        r, s = x % 13, x // 13
+        links = sum(counts[t * 13 + r] for t in range(4)) - 1
+        for d in (-2, -1, 1, 2):
+            q = r + d
+            if 0 <= q < 13:
+                links += counts[s * 13 + q]
+        return links
 
     @staticmethod
     def _near(counts: list[int], y: int) -> bool:
