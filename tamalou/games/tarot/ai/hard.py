@@ -147,7 +147,13 @@ class HardPlayer(HeuristicPlayer):
                 if PETIT in sure:
                     return PETIT
                 return min(sure, key=lambda c: (IS_TRUMP[c], RANK[c] if c != TRUMP_21 else 99))
-            # no sure win: medium's choice, but do not spend the 21 or a King for nothing
+            # no sure win: the cheapest winner when the trick is worth it, else no waste
+            later_allies = [p for p in later if p in allies]
+            if not later_allies and sum(POINTS[c] for _, c in plays) >= 7:
+                cheap = [c for c in winners if c != PETIT] or winners
+                return min(cheap, key=lambda c: (IS_TRUMP[c], RANK[c]))
+            low = [c for c in cards if c not in (PETIT, EXCUSE)] or cards
+            return min(low, key=lambda c: (POINTS[c], IS_TRUMP[c], RANK[c]))
         choice = super()._play(view, hand, cards)
         if choice == PETIT and not (ally_wins and secure(plays)) and later_opponents:
             others = [c for c in cards if c != PETIT]
