@@ -41,7 +41,7 @@ HARD = Style()
 class Knowledge:
     """What the public tricks and the own hand say about the cards still out."""
 
-    __slots__ = ("max_trump", "out", "void")
+    __slots__ = ("max_trump", "out", "shown", "void")
 
     def __init__(self, view: PlayerView, hand: list[int]) -> None:
         n = len(view.public.seats)
@@ -49,6 +49,7 @@ class Knowledge:
         seen.update(from_code(c) for c in view.ecart)
         self.void: list[set[int]] = [set() for _ in range(n)]
         self.max_trump: list[int] = [TRUMP_21] * n  # the highest trump a seat may hold
+        self.shown: list[set[int]] = [set() for _ in range(n)]  # suits a seat followed
         tricks = list(view.public.tricks)
         if view.public.trick is not None:
             tricks.append(view.public.trick)
@@ -63,7 +64,10 @@ class Knowledge:
                     continue
                 if led < 0:
                     led = s
-                elif s != led:
+                    self.shown[p].add(s)
+                elif s == led:
+                    self.shown[p].add(s)
+                if s != led:
                     self.void[p].add(led)
                     if s != TRUMP:
                         self.void[p].add(TRUMP)
@@ -181,6 +185,7 @@ class HardPlayer(HeuristicPlayer):
                 SUIT[c] < TRUMP
                 and RANK[c] == KING
                 and not any(know.may_beat(p, [(self.seat, c)], SUIT[c]) for p in opponents)
+                and (attack or not 0 <= taker < n or SUIT[c] in know.shown[taker])
             ):
                 return c
         if not attack:
