@@ -29,7 +29,7 @@ from bot.seasons import (
     rating_chart,
 )
 from bot.seasons import store as seasons_store
-from bot.storage import RoundRecord, Row, SeatRow, Storage
+from bot.storage import MatchRow, RoundRecord, Row, SeatRow, Storage
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.codec import action_to_dict
@@ -523,7 +523,7 @@ async def test_rounds_fall_back_to_round_scores_when_the_log_does_not_replay(
 async def test_leaderboard_and_stats_through_discord(emulator: Emulator, tmp_path: Path) -> None:
     """Matches stored before the bot starts are swept into Season 1; the board pages."""
     emu = emulator
-    db = tmp_path / "t.db"
+    db = await BotHarness(emu, tmp_path).database()  # SQLite or PostgreSQL (tests/conftest.py)
     storage = Storage(db)
     await storage.open()
     names = ["bob", "carol", "dave", "erin"]
@@ -536,7 +536,7 @@ async def test_leaderboard_and_stats_through_discord(emulator: Emulator, tmp_pat
     await store_match(storage, [alice, others[0], (1, "AI 1", "easy")], 95, guild)  # 1 match
     await storage.close()
 
-    env = {"TAMALOU_DB": str(db), "TAMALOU_GUILD_ID": str(guild)}
+    env = {"TAMALOU_DB": db, "TAMALOU_GUILD_ID": str(guild)}
     await emu.start_bot("bot", env=env)
     await emu.slash("alice", "tamalou leaderboard")
     board = emu.last_message()
@@ -619,3 +619,16 @@ async def test_a_match_played_on_discord_lands_in_the_season(
     board = emu.last_message().text
     assert "Season 1" in board and "Sorted by wins" in board
     assert "**–** alice — **1** · wins 1/1" in board and "**–** bob — **0** · wins 0/1" in board
+
+
+def test_a_game_whose_highest_total_wins_is_recorded_that_way() -> None:
+    """Tarot (T-M3): the highest total wins; the season reads the direction from the rounds'
+    own places (a match of a game without a replay here, from ``round_scores``)."""
+    seats = [{"user_id": 100 + i, "name": f"p{i}", "ai_level": None} for i in range(3)]
+    row = MatchRow(1, 1, 1, "s", {}, seats, 0, 10, "finished", "tarot")
+    round_rows = [(1, 0, -60.0, 3), (1, 1, 30.0, 1), (1, 2, 30.0, 1)]
+    round_rows += [(2, 0, 80.0, 1), (2, 1, -40.0, 2), (2, 2, -40.0, 2)]
+    results = analyse_match(row, [], round_rows)  # totals 20, -10, -10
+    assert [r.won for r in results] == [True, False, False]
+    assert [r.rank for r in results] == [1, 2, 2]
+    assert [r.best_round for r in results] == [80.0, 30.0, 30.0]
