@@ -1,5 +1,5 @@
-"""``/tamalou settings``: the server's language and default turn time (Manage Server);
-``/tamalou ping``: a member's own turn-ping preference."""
+"""``/tamalou settings``: the server's language, default turn time and default variant
+(Manage Server); ``/tamalou ping``: a member's own turn-ping preference."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.tamalou import options
+from bot.games.tamalou import options, variants
 from bot.games.tamalou.commands import guild_ids
 from bot.games.tamalou.options import TURN_MAX_S, TURN_MIN_S
 from bot.i18n import lang_of, ls, t
@@ -25,29 +25,34 @@ from tamalou.games.tamalou.rules import TAMALOU
 @app_commands.describe(
     language=ls("Language of public messages", "opt.language"),
     turn_seconds=ls("Default seconds per turn", "opt.turn_seconds"),
+    variant=ls("Default variant of new tables", "opt.default_variant"),
 )
 @app_commands.choices(
     language=[
         app_commands.Choice(name="Français", value="fr"),
         app_commands.Choice(name="English", value="en"),
-    ]
+    ],
+    variant=variants.choices(),
 )
 @app_commands.default_permissions(manage_guild=True)
 @app_commands.checks.has_permissions(manage_guild=True)
 @app_commands.rename(
     language=ls("language", "optname.language"),
     turn_seconds=ls("turn_seconds", "optname.turn_seconds"),
+    variant=ls("variant", "optname.variant"),
 )
 async def cmd_settings(
     interaction: discord.Interaction,
     language: str | None = None,
     turn_seconds: app_commands.Range[int, TURN_MIN_S, TURN_MAX_S] | None = None,
+    variant: str | None = None,
 ) -> None:
     bot = bot_of(interaction)
     guild_id, _ = guild_ids(interaction)
     if turn_seconds is not None:
         options.checked("turn_seconds", turn_seconds)  # never store a default that fails
-    await bot.storage.set_guild_settings(guild_id, language, turn_seconds)
+    chosen = variants.canonical(variant) if variant else None
+    await bot.storage.set_guild_settings(guild_id, language, turn_seconds, chosen)
     bot.guild_languages.pop(guild_id, None)
     current = await bot.storage.guild_settings(guild_id)
     lang = lang_of(interaction.locale)
@@ -55,6 +60,8 @@ async def cmd_settings(
     seconds = stored if options.in_range("turn_seconds", stored) else TAMALOU.turn_ms // 1000
     public = current.get("language") or await bot.guild_language(guild_id)
     text = t(lang, "ok.settings", language=t(lang, f"language.{public}"), seconds=seconds)
+    default = variants.canonical(current.get("variant"))
+    text += " " + t(lang, "ok.settings_variant", variant=variants.display_name(default, lang))
     await reply(interaction, text)
 
 

@@ -1,4 +1,4 @@
-"""What the displays need to survive a restart (migration 005): timed private panels still
+"""What the displays need to survive a restart (migration 006): timed private panels still
 to hide, tables whose final message was not drawn, and members' turn-ping preference.
 
 Written once for both backends, like :mod:`bot.storage.base` (``?`` placeholders).

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.tamalou import options
+from bot.games.tamalou import options, variants
 from bot.games.tamalou.options import (
     PLAYERS_MAX,
     PLAYERS_MIN,
@@ -53,17 +53,21 @@ def here(interaction: discord.Interaction) -> tuple[str, LiveTable]:
     target=ls("Score that ends the match (default 100)", "opt.target"),
     turn_seconds=ls("Seconds per turn (default 45)", "opt.turn_seconds"),
     max_players=ls("Most players at the table (default 5)", "opt.max_players"),
+    variant=ls("The house rule the table plays (default: the server's)", "opt.variant"),
 )
 @app_commands.rename(
     target=ls("target", "optname.target"),
     turn_seconds=ls("turn_seconds", "optname.turn_seconds"),
     max_players=ls("max_players", "optname.max_players"),
+    variant=ls("variant", "optname.variant"),
 )
+@app_commands.choices(variant=variants.choices())
 async def cmd_new(
     interaction: discord.Interaction,
     target: app_commands.Range[int, TARGET_MIN, TARGET_MAX] | None = None,
     turn_seconds: app_commands.Range[int, TURN_MIN_S, TURN_MAX_S] | None = None,
     max_players: app_commands.Range[int, PLAYERS_MIN, PLAYERS_MAX] | None = None,
+    variant: str | None = None,
 ) -> None:
     bot = bot_of(interaction)
     lang = lang_of(interaction.locale)
@@ -73,14 +77,17 @@ async def cmd_new(
     if not options.in_range("turn_seconds", stored):  # a default stored before the ranges
         stored = TAMALOU.turn_ms // 1000
     given = {"target": target, "turn_seconds": turn_seconds, "max_players": max_players}
+    # R-V: the variant chosen, else the server's default; a setting left out keeps the
+    # variant's own value (cabo plays to 50, koubo seats 4)
     settings: dict[str, Any] = {
-        name: options.checked(name, value)  # Discord checks them too; this says why
+        "variant": variants.canonical(variant or defaults.get("variant")),
+        "turn_seconds": stored,
+    }
+    settings.update(
+        (name, options.checked(name, value))  # Discord checks them too; this says why
         for name, value in given.items()
         if value is not None
-    }
-    settings.setdefault("target", int(TAMALOU.target))
-    settings.setdefault("turn_seconds", stored)
-    settings.setdefault("max_players", TAMALOU.max_players)
+    )
     await interaction.response.defer(ephemeral=True)
     table = await bot.service.open_table(
         guild_id, channel_id, interaction.user.id, interaction.user.display_name, settings, GAME
@@ -174,8 +181,16 @@ async def cmd_hand(interaction: discord.Interaction) -> None:
 @tamalou_group.command(
     name=ls("rules", "cmd.rules"), description=ls("The rules in short", "cmd.rules.desc")
 )
-async def cmd_rules(interaction: discord.Interaction) -> None:
-    await reply(interaction, t(lang_of(interaction.locale), "rules.text"))
+@app_commands.describe(variant=ls("The house rule the table plays", "opt.variant"))
+@app_commands.rename(variant=ls("variant", "optname.variant"))
+@app_commands.choices(variant=variants.choices())
+async def cmd_rules(interaction: discord.Interaction, variant: str | None = None) -> None:
+    lang = lang_of(interaction.locale)
+    text = variants.rules_text(variants.canonical(variant), lang)
+    if variant is None:  # the default rules, and where to read about the others
+        names = ", ".join(variants.display_name(v, lang) for v in variants.VARIANTS)
+        text += "\n\n" + t(lang, "variants.list", names=names)
+    await reply(interaction, text)
 
 
 class TamalouCog(commands.Cog):
