@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 #: game id -> module holding ``PLUGIN``. Adding a game: its package under bot/games/ and a line.
 REGISTRY: dict[str, str] = {
     "tamalou": "bot.games.tamalou",
+    "kalooki": "bot.games.kalooki",
 }
 
 
