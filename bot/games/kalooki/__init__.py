@@ -18,14 +18,15 @@ GAME_ID = "kalooki"
 
 
 @functools.lru_cache(maxsize=256)
-def _rules(preset: str, turn_seconds: int, max_players: int) -> Rules:
+def _rules(preset: str, turn_seconds: int, max_players: int, call_seconds: int) -> Rules:
     data = PRESETS[preset].model_dump()
-    data.update(turn_clock_s=turn_seconds, max_players=max_players)
+    data.update(turn_clock_s=turn_seconds, max_players=max_players, call_window_s=call_seconds)
     return Rules.model_validate(data)  # validated, unlike model_copy(update=...)
 
 
 def rules_for(settings: dict[str, Any]) -> Rules:
-    """The table's rules: a preset (K-V1..K-V3) with the table's turn clock and seats.
+    """The table's rules: a preset (K-V1..K-V3) with the table's turn clock, call window
+    and seats (K-V4).
 
     Raises pydantic's ``ValidationError`` (or ``KeyError`` for an unknown preset)."""
     preset = str(settings.get("preset", "kalooki"))
@@ -35,6 +36,7 @@ def rules_for(settings: dict[str, Any]) -> Rules:
         preset,
         int(settings.get("turn_seconds", KALOOKI.turn_clock_s)),
         int(settings.get("max_players", KALOOKI.max_players)),
+        int(settings.get("call_seconds", KALOOKI.call_window_s)),
     )
 
 

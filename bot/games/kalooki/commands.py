@@ -52,6 +52,9 @@ def here(interaction: discord.Interaction) -> tuple[str, LiveTable]:
     preset=ls("Which match: 9 rounds, Baby (3) or the first 4", "kalooki.opt.preset"),
     turn_seconds=ls("Seconds per turn (default 90)", "kalooki.opt.turn_seconds"),
     max_players=ls("Most players at the table (2 to 8)", "kalooki.opt.max_players"),
+    call_seconds=ls(
+        "Seconds to call a discard before the next draw (default 3)", "kalooki.opt.call_seconds"
+    ),
 )
 @app_commands.choices(
     preset=[app_commands.Choice(name=ls(p, f"kalooki.preset.{p}"), value=p) for p in PRESETS]
@@ -60,12 +63,14 @@ def here(interaction: discord.Interaction) -> tuple[str, LiveTable]:
     preset=ls("preset", "optname.preset"),
     turn_seconds=ls("turn_seconds", "optname.turn_seconds"),
     max_players=ls("max_players", "optname.max_players"),
+    call_seconds=ls("call_seconds", "optname.call_seconds"),
 )
 async def cmd_new(
     interaction: discord.Interaction,
     preset: str = "kalooki",
     turn_seconds: app_commands.Range[int, 15, 300] | None = None,
     max_players: app_commands.Range[int, 2, 8] | None = None,
+    call_seconds: app_commands.Range[int, 0, 10] | None = None,
 ) -> None:
     bot = bot_of(interaction)
     lang = lang_of(interaction.locale)
@@ -74,6 +79,7 @@ async def cmd_new(
         "preset": preset,
         "turn_seconds": turn_seconds or KALOOKI.turn_clock_s,
         "max_players": max_players or KALOOKI.max_players,
+        "call_seconds": KALOOKI.call_window_s if call_seconds is None else call_seconds,
     }
     await interaction.response.defer(ephemeral=True)
     table = await bot.service.open_table(

@@ -33,7 +33,7 @@ GAME = "kalooki"
 ROW = 5
 MAX_OPTIONS = 25
 #: a hand longer than this is also shown as a picture (docs/cards.md)
-TEXT_HAND_MAX = 10
+TEXT_HAND_MAX = 9
 SUITS_ORDER = {"s": 0, "h": 1, "c": 2, "d": 3}  # alternating colours, as players hold them
 RANK_ORDER = {r: i for i, r in enumerate(cards.RANKS)}
 

@@ -1,0 +1,334 @@
+"""End to end: a whole Baby Kalooki match through Discord (the real bot, the emulator).
+
+Three humans (alice, bob, carol) and an ``easy`` AI play the three rounds. The seed is one
+whose match (played in the engine alone by ``tests.bot.kalooki.policy``, the same choices
+the test clicks) holds what the test wants: alice lays down at once after allowing a call,
+bob and carol call the same up-card (their clicks delivered in the reverse order of their
+interaction times: the earlier wins, K-CL3), carol calls in round 2 and later lays off and
+shifts a joker (K-L4, K-L7). On the way: a refused illegal lay-down (which meld, which
+limit), a restart of the bot in the middle of round 1, the standings after each round, the
+rematch button, and a scan of every message version for cards its reader may not see
+(pictures included, from the description each carries).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.games.kalooki.render import lay_off_value
+from bot.ui.cards import read_description
+from tamalou.core import cards
+from tamalou.games.kalooki import actions as A
+from tamalou.games.kalooki import events as E
+from tamalou.games.kalooki.codec import action_from_dict
+from tamalou.games.kalooki.engine import apply, new_game
+from tamalou.games.kalooki.rules import BABY, Rules
+from tamalou.games.kalooki.state import Game
+from tests.bot.kalooki.policy import human, simulate
+from tests.bot_harness import BotHarness
+from tests.emulator import Emulator, Message
+
+pytestmark = pytest.mark.e2e
+
+SEED = "kb375921"
+HUMANS = ["alice", "bob", "carol"]
+AI_SEAT = 3
+RULES = Rules.model_validate({**BABY.model_dump(), "call_window_s": 0})
+TABLE_BUTTON = re.compile(r"kalooki:(join|draw|next|rematch):")
+LABEL = re.compile(r"(?:10|[A2-9JQK])[♣♦♥♠]")
+
+
+def script(game: Game, step: int) -> list[A.Action] | None:
+    """The scripted calls: bob calls the up-card of round 1 (alice allows), carol the
+    up-card of round 2 (bob allows)."""
+    r = game.round
+    if r.round_no == 1 and step == 0:
+        return [A.Call(1, r.discard[-1]), A.Draw(0)]
+    first_turn = r.stage == "draw" and r.current == 1 and len(r.discard) == 1 and r.live
+    if r.round_no == 2 and first_turn and r.seats[2].calls == 0:
+        return [A.Call(2, r.discard[-1]), A.Draw(1)]
+    return None
+
+
+class Kalooki:
+    """The bot under test and an oracle: the match rebuilt from the bot's own log."""
+
+    def __init__(self, h: BotHarness) -> None:
+        self.h, self.emu = h, h.emu
+
+    def table_message(self) -> Message:
+        for msg in reversed(self.emu.channel_messages()):
+            if msg.components and TABLE_BUTTON.search(json.dumps(msg.components)):
+                return msg
+        raise AssertionError("no table message")
+
+    def replay(self) -> tuple[Game, list[Any], list[A.Action]]:
+        rows = self.h.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")
+        m = rows[0]
+        seats = json.loads(m["seats"])
+        game, events = new_game(
+            Rules.model_validate_json(m["rules"]),
+            len(seats),
+            m["seed"],
+            m["started_at"],
+            [s["ai_level"] is not None for s in seats],
+        )
+        done = []
+        for r in self.h.sql("SELECT payload FROM actions WHERE match_id = ? ORDER BY n", m["id"]):
+            action = action_from_dict(json.loads(r["payload"]))
+            events += apply(game, action)
+            done.append(action)
+        return game, events, done
+
+    def game(self) -> Game:
+        return self.replay()[0]
+
+    def logged(self) -> int:
+        return int(self.h.sql("SELECT COUNT(*) AS n FROM actions")[0]["n"])
+
+    def panel(self, user: str) -> Message:
+        """The user's latest private panel."""
+        for msg in reversed(self.emu.ephemerals(user)):
+            if "kalooki:" in json.dumps(msg.components):
+                return msg
+        raise AssertionError(f"{user} has no panel")
+
+    async def click(self, user: str, msg: Message, label: str) -> None:
+        inter = await self.emu.click(user, msg, label)
+        assert await self.emu.handled(inter) == []
+
+    async def press(self, user: str, verb: str, rnd: int) -> None:
+        """A button of the user's panel, by its verb (bob and carol read French)."""
+        cid = f"kalooki:{verb}:{self.tid}:{rnd}"
+        inter = await self.emu.click(user, self.panel(user), custom_id=cid)
+        assert await self.emu.handled(inter) == []
+
+    async def pick(self, user: str, marker: str, values: list[str]) -> None:
+        msg = self.panel(user)
+        select = next(s for s in msg.selects() if marker in s.custom_id)
+        inter = await self.emu.select(user, msg, select.custom_id, values)
+        assert await self.emu.handled(inter) == []
+
+    async def play(self, user: str, action: A.Action) -> None:
+        """Click in Discord what ``action`` is."""
+        rnd = self.game().round.round_no
+        match action:
+            case A.Draw() | A.TakeDiscard():
+                verb = "draw" if isinstance(action, A.Draw) else "take"
+                cid = f"kalooki:{verb}:{self.tid}:{rnd}"
+                inter = await self.emu.click(user, self.table_message(), custom_id=cid)
+                assert await self.emu.handled(inter) == []
+            case A.LayDown():
+                await self.press(user, "sugg", rnd)
+                await self.press(user, "lay", rnd)
+            case A.LayOff() | A.ShiftJoker():
+                await self.pick(user, f":pick:{self.tid}:{rnd}.2", [lay_off_value(action)])
+            case A.LayMeld():
+                await self.press(user, "meld", rnd)
+                await self.pick(user, f":pick:{self.tid}:{rnd}.4", [str(c) for c in action.cards])
+                await self.press(user, "set" if action.meld_kind == 3 else "run", rnd)
+            case A.Discard():
+                await self.pick(user, f":pick:{self.tid}:{rnd}.1", [str(action.card)])
+            case A.EndTurn():
+                await self.press(user, "end", rnd)
+            case _:
+                raise AssertionError(action)
+
+    async def ai_moved(self) -> None:
+        before = self.logged()
+        await self.emu.wait_for(lambda: self.logged() > before, 10, "the AI's move")
+
+    @property
+    def tid(self) -> int:
+        return int(self.h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
+
+
+@pytest.fixture
+async def k(emulator: Emulator, tmp_path: Path) -> Kalooki:
+    return Kalooki(BotHarness(emulator, tmp_path))
+
+
+def test_the_seed_gives_the_match_the_test_plays() -> None:
+    """The chosen seed (searched with the engine alone) holds every step the e2e test needs."""
+    played = simulate(RULES, SEED, AI_SEAT, script)
+    kinds = [(a.kind, a.player) for a in played.actions]
+    assert played.game.over
+    assert kinds[:3] == [("call", 1), ("draw", 0), ("lay_down", 0)]
+    assert ("call", 2) in kinds and ("lay_off", 2) in kinds and ("shift_joker", 2) in kinds
+
+
+async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kalooki) -> None:
+    h, emu = k.h, k.emu
+    await h.start(seeds=[SEED])
+    await emu.slash("alice", "kalooki new", preset="baby", call_seconds=0)
+    for user in ("bob", "carol"):
+        await k.click(user, k.table_message(), "Join")
+    await emu.slash("alice", "kalooki addbot", level="easy")
+    assert "AI 1 (easy)" in k.table_message().text
+    await k.click("alice", k.table_message(), "Start")
+
+    # -- round 1: two racing calls; the earlier interaction wins (K-CL3) -------------------
+    game = k.game()
+    assert game.round.dealer == AI_SEAT and game.round.current == 0
+    up = game.round.discard[-1]
+    msg = k.table_message()
+    call = msg.button(custom_id=f"kalooki:call:{k.tid}:1.{up}")
+    now = emu.clock.now_ms()
+    late = await emu.click("carol", msg, custom_id=call.custom_id, at=now + 40, wait=False)
+    early = await emu.click("bob", msg, custom_id=call.custom_id, at=now + 10, wait=False)
+    for inter in (late, early):
+        assert await emu.handled(inter) == []
+    assert "Trop tard" in emu.last_ephemeral("carol").content  # carol reads French
+    assert "appelez" in emu.last_ephemeral("bob").content
+    assert k.game().round.pending_call == 1
+    assert "📣 **bob** calls" in k.table_message().text
+
+    # K-CL4: the current player is asked to allow or refuse
+    await k.click("alice", k.table_message(), "My hand")
+    panel = k.panel("alice")
+    assert "📣 **bob** calls" in panel.content
+    assert panel.button("Allow (draw from the pile)") and panel.button(
+        f"Refuse (take {cards.label(up)})"
+    )
+
+    # a restart in the middle of the round: the pending call is rebuilt from the log
+    await h.restart()
+    await k.click("alice", k.panel("alice"), "Allow (draw from the pile)")
+    game = k.game()
+    assert game.round.pending_call is None and up in game.round.seats[1].hand
+    assert len(game.round.seats[1].hand) == 8  # the discard and a penalty card
+
+    # a refused lay-down says which meld and which limit (K-L1); nothing changes
+    await k.click("alice", k.panel("alice"), "Build my lay-down")
+    hand = game.round.seats[0].hand
+    ranks: dict[str, int] = {}
+    for c in hand:
+        ranks.setdefault(cards.rank(c), c)
+    mixed = list(ranks.values())[:3]
+    assert len({cards.rank(c) for c in mixed}) == 3
+    await k.pick("alice", f":pick:{k.tid}:1.3.0", [str(c) for c in mixed])
+    assert "❌ a set's cards must all have the same rank" in k.panel("alice").content
+    await k.click("alice", k.panel("alice"), "Lay down")
+    assert "❌ Refused, meld 1: a set's cards must all have the same rank" in (
+        k.panel("alice").content
+    )
+    assert not k.game().round.seats[0].laid_down
+    await k.click("alice", k.panel("alice"), "Back")
+
+    # -- the rest of the match as the engine-only run played it ---------------------------
+    expected = simulate(RULES, SEED, AI_SEAT, script)
+    standings = 0
+    while True:
+        game = k.game()
+        r = game.round
+        if game.over:
+            break
+        if r.phase == "over":
+            standings += 1
+            over = k.table_message()  # the round's standings (in the guild's language)
+            assert re.search(rf"(round|manche) {r.round_no}/3", over.text), over.text
+            assert "🏁" in over.text
+            next_id = f"kalooki:next:{k.tid}:{r.round_no}"
+            inter = await emu.click("bob", over, custom_id=next_id)
+            assert await emu.handled(inter) == []
+            await emu.wait_for(lambda: k.game().round.phase == "play", 10, "the next deal")
+            continue
+        scripted = script(game, 1)
+        if scripted and r.round_no == 2:
+            msg = k.table_message()
+            call_id = f"kalooki:call:{k.tid}:2.{r.discard[-1]}"
+            inter = await emu.click("carol", msg, custom_id=call_id)
+            assert await emu.handled(inter) == []
+            draw = k.table_message().button(custom_id=f"kalooki:draw:{k.tid}:2")
+            inter = await emu.click("bob", k.table_message(), custom_id=draw.custom_id)
+            assert await emu.handled(inter) == []  # Draw allows the call (K-CL4)
+            continue
+        seat = r.current
+        assert seat is not None
+        if seat == AI_SEAT:
+            await k.ai_moved()
+            continue
+        action = human(game, seat, max(game.now, r.draw_at or 0), RULES)
+        assert action is not None
+        await k.play(HUMANS[seat], action)
+    game, events, done = k.replay()
+    assert [(a.kind, a.player) for a in done if a.kind != "next_round"] == [
+        (a.kind, a.player) for a in expected.actions
+    ]  # the same match, click for click
+    assert standings == 2
+    final = emu.channel_messages()[-1]
+    assert re.search(r"match over|partie terminée", final.text), final.text
+    assert final.button(custom_id=f"kalooki:rematch:{k.tid}")
+    assert any(isinstance(e, E.JokerShifted) and e.player == 2 for e in events)
+    assert any(isinstance(e, E.LaidOff) and e.player == 2 for e in events)
+    assert_no_leak(k, events)
+    assert emu.take_problems() == []
+
+
+def labels_in(text: str) -> set[str]:
+    return set(LABEL.findall(text))
+
+
+def assert_no_leak(k: Kalooki, events: list[Any]) -> None:
+    """Every card label a message version shows is public in its round, or in the reader's
+    own hand that round; the same for the faces of every picture (its description)."""
+    public: dict[int, set[str]] = {}
+    private: dict[int, dict[int, set[str]]] = {}
+    ended: dict[int, set[str]] = {}
+    rnd = 0
+    for e in events:
+        if isinstance(e, E.Dealt):
+            rnd = e.round_no
+            public.setdefault(rnd, set()).add(cards.label(e.up_card))
+            for seat, hand in enumerate(e.hands):
+                private.setdefault(rnd, {}).setdefault(seat, set()).update(map(cards.label, hand))
+        elif isinstance(e, E.DrawnCard | E.PenaltyCard):
+            private[rnd].setdefault(e.player, set()).add(cards.label(e.card))
+        elif isinstance(e, E.Discarded | E.Called | E.LaidOff | E.JokerShifted):
+            public[rnd].add(cards.label(e.card))
+        elif isinstance(e, E.LaidDown):
+            public[rnd].update(cards.label(c) for _, _, m in e.melds for c in m)
+        elif isinstance(e, E.MeldLaid):
+            public[rnd].update(map(cards.label, e.cards))
+        elif isinstance(e, E.RoundEnded):
+            ended[rnd] = {cards.label(c) for hand in e.hands for c in hand}
+    users = {k.emu.member(u).id: seat for seat, u in enumerate(HUMANS)}
+    checked = 0
+    for entry in k.emu.history():
+        found = re.search(r"round (\d)/3", entry.text) or re.search(r"manche (\d)/3", entry.text)
+        if not found:
+            continue
+        r = int(found.group(1))
+        allowed = set(public.get(r, set()))
+        if entry.audience is None:
+            if " over" in entry.text or "terminée" in entry.text or "fin de la" in entry.text:
+                allowed |= ended.get(r, set())
+        else:
+            allowed |= private.get(r, {}).get(users[entry.audience], set())
+        shown = labels_in(entry.text)
+        assert shown <= allowed, (entry.audience, shown - allowed, entry.text[:300])
+        checked += 1
+    assert checked > 50
+    pictures = 0
+    by_token = {i.token: i for i in k.emu.interactions.values()}
+    for request in k.emu.requests:  # every picture ever sent, every version
+        if not request.files:
+            continue
+        owner = next((i for t, i in by_token.items() if t in request.path), None)
+        assert owner is not None, request.path  # pictures only answer a player's click
+        seat = users[owner.user_id]
+        known = set().union(*(private[r].get(seat, set()) | public[r] for r in private))
+        for attachment in request.files:
+            description = read_description(attachment.data)
+            assert description is not None
+            faces = {cards.label(cards.from_code(c)) for c in description["faces"] if c != "JK"}
+            assert faces <= known, (seat, faces - known)
+            pictures += 1
+    for msg in k.emu.channel_messages():
+        assert not msg.attachments  # the table message never carries a hand
+    assert pictures >= 1
