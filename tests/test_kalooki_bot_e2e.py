@@ -393,3 +393,46 @@ def test_the_leak_scan_catches_a_card_shown_to_the_wrong_reader() -> None:
     code = next(cards.code(c) for c in game.round.seats[1].hand if cards.label(c) == secret)
     assert picture_leaks([code], know, 2) == {secret}
     assert picture_leaks([code], know, 1) == set()
+
+
+async def test_kalooki_commands_lobby_refusals_and_another_games_table(k: Kalooki) -> None:
+    """/kalooki rules in the reader's language; /kalooki without a table, or where the
+    channel's table plays Tamalou, is refused in words; the lobby's buttons and commands
+    (join, add an AI, kick, leave); a started table's buttons and /kalooki hand; cancel."""
+    h, emu = k.h, k.emu
+    await h.start()
+    await emu.slash("alice", "kalooki rules")
+    await emu.slash("bob", "kalooki rules")
+    assert "Kalooki (Jamaican rummy) in short" in emu.last_ephemeral("alice").content
+    assert "Le Kalooki (rami jamaïcain) en bref" in emu.last_ephemeral("bob").content
+    await emu.slash("erin", "kalooki join")
+    assert "no Kalooki table" in emu.last_ephemeral("erin").content
+    await emu.slash("dave", "tamalou new")
+    await emu.slash("erin", "kalooki join")
+    assert "plays tamalou: use /tamalou" in emu.last_ephemeral("erin").content
+    await emu.slash("alice", "tamalou cancel")
+    await emu.slash("dave", "kalooki new", preset="classic4", turn_seconds=60)
+    lobby = k.table_message()
+    assert "Classic (4 rounds)" in lobby.text and "60 s per turn" in lobby.text
+    await k.click("erin", lobby, "Join")
+    await emu.slash("bob", "kalooki join")
+    await k.click("dave", k.table_message(), "Add AI")
+    assert "AI 1 (medium)" in k.table_message().text  # the lobby button seats the default
+    await emu.slash("dave", "kalooki kick", seat=3)
+    assert "bob" not in k.table_message().text
+    await k.click("erin", k.table_message(), "Leave")
+    assert "erin" not in k.table_message().text
+    await k.click("dave", k.table_message(), "Start")
+    game = k.game()
+    assert game.players == 2 and len(game.round.seats[0].hand) == 9  # K-R1: round 1 deals 9
+    assert {b.label for b in k.table_message().buttons()} >= {"Draw", "My hand"}
+    await emu.slash("dave", "kalooki hand")
+    panel = emu.last_ephemeral("dave")
+    assert "Your hand (9)" in panel.content and "a set, a set, a set" in panel.content
+    await emu.slash("bob", "kalooki hand")
+    assert "Vous n'êtes pas à cette table" in emu.last_ephemeral("bob").content
+    await emu.slash("dave", "kalooki cancel")
+    assert [r["status"] for r in h.sql("SELECT status FROM tables ORDER BY id")] == [
+        "cancelled",
+        "cancelled",
+    ]

@@ -39,7 +39,12 @@ def guild_ids(interaction: discord.Interaction) -> tuple[int, int]:
 
 def here(interaction: discord.Interaction) -> tuple[str, LiveTable]:
     """The user's language and the live Kalooki table of the channel (or a refusal)."""
-    table = bot_of(interaction).service.table_in(guild_ids(interaction)[1])
+    try:
+        table = bot_of(interaction).service.table_in(guild_ids(interaction)[1])
+    except TableError as refusal:
+        if refusal.reason == "no_table_here":
+            raise TableError("no_kalooki_table") from None
+        raise
     if table.row.game != GAME:
         raise TableError("other_game", game=table.row.game)
     return lang_of(interaction.locale), table
