@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.tamalou.commands import guild_ids, tamalou_group
+from bot.games.tamalou.commands import guild_ids
 from bot.i18n import lang_of, ls, t
 from bot.ui.common import bot_of, reply
 from tamalou.games.tamalou.rules import TAMALOU
@@ -55,15 +55,23 @@ async def cmd_settings(
 
 
 class SettingsCog(commands.Cog):
-    """Puts ``settings`` in the ``/tamalou`` group while loaded."""
+    """Puts ``settings`` in the ``/tamalou`` group on the tree while loaded."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.group: app_commands.Group | None = None
 
     async def cog_load(self) -> None:
-        if tamalou_group.get_command(cmd_settings.name) is None:
-            tamalou_group.add_command(cmd_settings)
+        group = self.bot.tree.get_command("tamalou")
+        if isinstance(group, app_commands.Group) and group.get_command(cmd_settings.name) is None:
+            group.add_command(cmd_settings)
+            self.group = group
 
     async def cog_unload(self) -> None:
-        tamalou_group.remove_command(cmd_settings.name)
+        if self.group is not None:
+            self.group.remove_command(cmd_settings.name)
+            self.group = None
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(SettingsCog())
+    await bot.add_cog(SettingsCog(bot))

@@ -1,9 +1,13 @@
-"""The Discord side of seasons: ``/tamalou leaderboard``, ``stats`` and ``season …``.
+"""The Discord side of seasons: ``/<game> leaderboard``, ``stats`` and ``season …``.
+
+:func:`game_commands` builds the commands for one game's slash group; the seasons Cog adds
+them to every game's group while it is loaded (a module-level registration on import would
+miss a group that ``load_extension`` re-created).
 
 The data lives in :mod:`bot.seasons.store`; this module only reads it and renders it. The
 leaderboard's Previous / Next buttons carry everything they need in their custom_id
-(``tamalou:lb:<season id>:<page>.<sort>``: the sort word keeps it out of ``TableButton``'s
-template), so they keep working after a restart. Public messages use the guild's language,
+(``tamalou:lb:<season id>:<page>.<sort>[.<game>]``: the sort word keeps it out of
+``TableButton``'s template; no game means Tamalou, as before games were added), so they keep working after a restart. Public messages use the guild's language,
 ephemerals the member's.
 """
 
@@ -19,11 +23,11 @@ import discord
 from discord import app_commands
 from discord.utils import escape_markdown
 
-from bot.discord_ui import bot_of, frozen_view, reply, tamalou_group
 from bot.i18n import lang_of, ls, t
 from bot.seasons.chart import rating_chart
 from bot.seasons.rating import rating_text
 from bot.seasons.store import (
+    DEFAULT_GAME,
     SORTS,
     Board,
     BoardLine,
@@ -33,10 +37,12 @@ from bot.seasons.store import (
     SeasonError,
     Seasons,
 )
-from bot.service import TableError
+from bot.tables import TableError
+from bot.ui.common import bot_of, frozen_view, reply
+from tamalou.games import game_ids
 
 if TYPE_CHECKING:
-    from bot.discord_ui import TamalouBot
+    from bot.app import TamalouBot
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +119,7 @@ def board_line(line: BoardLine, sort: str, lang: str, min_matches: int = 0) -> s
 
 
 def board_message(board: Board, lang: str) -> tuple[discord.Embed, discord.ui.View]:
+    game = board.game
     season = board.season
     head = [t(lang, "lb.sorted", by=t(lang, f"lb.sort.{board.sort}"))]
     if not season.current and season.ended_at is not None:
@@ -149,6 +156,7 @@ def board_message(board: Board, lang: str) -> tuple[discord.Embed, discord.ui.Vi
             season.id,
             max(0, board.page - 1),
             board.sort,
+            game,
             t(lang, "lb.prev"),
             disabled=board.page == 0,
         ).item
@@ -158,6 +166,7 @@ def board_message(board: Board, lang: str) -> tuple[discord.Embed, discord.ui.Vi
             season.id,
             board.page + 1,
             board.sort,
+            game,
             t(lang, "lb.next"),
             disabled=board.page + 1 >= board.pages,
         ).item
@@ -167,19 +176,29 @@ def board_message(board: Board, lang: str) -> tuple[discord.Embed, discord.ui.Vi
 
 class LeaderboardButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"tamalou:lb:(?P<season>[0-9]{1,18}):(?P<page>[0-9]{1,6})\.(?P<sort>[a-z]{3,8})",
+    template=(
+        r"tamalou:lb:(?P<season>[0-9]{1,18}):(?P<page>[0-9]{1,6})\.(?P<sort>[a-z]{3,8})"
+        r"(?:\.(?P<game>[a-z]{2,16}))?"
+    ),
 ):
-    """Previous / Next: ``tamalou:lb:<season id>:<page>.<sort>``."""
+    """Previous / Next: ``tamalou:lb:<season id>:<page>.<sort>[.<game>]``."""
 
     def __init__(
-        self, season_id: int, page: int, sort: str, label: str = "", disabled: bool = False
+        self,
+        season_id: int,
+        page: int,
+        sort: str,
+        game: str = DEFAULT_GAME,
+        label: str = "",
+        disabled: bool = False,
     ) -> None:
-        self.season_id, self.page, self.sort = season_id, page, sort
+        self.season_id, self.page, self.sort, self.game = season_id, page, sort, game
+        suffix = "" if game == DEFAULT_GAME else f".{game}"
         super().__init__(
             discord.ui.Button(
                 label=label or None,
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"tamalou:lb:{season_id}:{page}.{sort}",
+                custom_id=f"tamalou:lb:{season_id}:{page}.{sort}{suffix}",
                 disabled=disabled,
             )
         )
@@ -188,16 +207,24 @@ class LeaderboardButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LeaderboardButton:
-        return cls(int(match["season"]), int(match["page"]), match["sort"])
+        game = match["game"] or DEFAULT_GAME
+        return cls(int(match["season"]), int(match["page"]), match["sort"], game)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction.locale)
         try:
             bot = bot_of(interaction)
             season = await bot.seasons.by_id(self.season_id)
-            if season is None or season.guild_id != interaction.guild_id or self.sort not in SORTS:
+            if (
+                season is None
+                or season.guild_id != interaction.guild_id
+                or self.sort not in SORTS
+                or self.game not in game_ids()
+            ):
                 raise TableError("bad_button")
-            board = await bot.seasons.leaderboard(season, self.sort, self.page, interaction.user.id)
+            board = await bot.seasons.leaderboard(
+                season, self.sort, self.page, interaction.user.id, self.game
+            )
             embed, view = board_message(board, await bot.guild_language(season.guild_id))
             await interaction.response.edit_message(embed=embed, view=frozen_view(view))
         except TableError as exc:
@@ -210,25 +237,13 @@ class LeaderboardButton(
 SORT_CHOICES = [app_commands.Choice(name=ls(s, f"lb.sort.{s}"), value=s) for s in SORTS]
 
 
-@tamalou_group.command(
-    name=ls("leaderboard", "cmd.leaderboard"),
-    description=ls("The season's leaderboard", "cmd.leaderboard.desc"),
-)
-@app_commands.describe(
-    season=ls("Season number (default: the current season)", "opt.season"),
-    by=ls("Sort by (default: rating)", "opt.by"),
-)
-@app_commands.choices(by=SORT_CHOICES)
-@app_commands.rename(season=ls("season", "optname.season"), by=ls("by", "optname.by"))
-async def cmd_leaderboard(
-    interaction: discord.Interaction,
-    season: app_commands.Range[int, 1, 100_000] | None = None,
-    by: str = "rating",
+async def show_leaderboard(
+    interaction: discord.Interaction, game: str, season: int | None, by: str
 ) -> None:
     bot = bot_of(interaction)
     guild_id = guild_of(interaction)
     found = await find_season(bot.seasons, guild_id, season)
-    board = await bot.seasons.leaderboard(found, by, 0, interaction.user.id)
+    board = await bot.seasons.leaderboard(found, by, 0, interaction.user.id, game)
     embed, view = board_message(board, await bot.guild_language(guild_id))
     await interaction.response.send_message(embed=embed, view=frozen_view(view))
 
@@ -287,25 +302,17 @@ def card_embed(card: PlayerCard, display_name: str, lang: str) -> discord.Embed:
     return embed
 
 
-@tamalou_group.command(
-    name=ls("stats", "cmd.stats"),
-    description=ls("A member's season card", "cmd.stats.desc"),
-)
-@app_commands.describe(
-    member=ls("Whose card (default: yours)", "opt.member"),
-    season=ls("Season number (default: the current season)", "opt.season"),
-)
-@app_commands.rename(member=ls("member", "optname.member"), season=ls("season", "optname.season"))
-async def cmd_stats(
+async def show_stats(
     interaction: discord.Interaction,
-    member: discord.Member | None = None,
-    season: app_commands.Range[int, 1, 100_000] | None = None,
+    game: str,
+    member: discord.Member | discord.User | None,
+    season: int | None,
 ) -> None:
     bot = bot_of(interaction)
     guild_id = guild_of(interaction)
     target = member or interaction.user
     found = await find_season(bot.seasons, guild_id, season)
-    card = await bot.seasons.card(found, target.id)
+    card = await bot.seasons.card(found, target.id, game)
     if card is None:
         raise SeasonError("no_record", name=target.display_name)
     lang = await bot.guild_language(guild_id)
@@ -327,46 +334,6 @@ async def cmd_stats(
 
 # -- season management (Manage Server) ---------------------------------------------------------
 
-season_group = app_commands.Group(
-    name=ls("season", "cmd.season"),
-    description=ls("Seasons of this server (Manage Server)", "cmd.season.desc"),
-    parent=tamalou_group,
-)
-
-
-@season_group.command(
-    name=ls("start", "cmd.season.start"),
-    description=ls("End the current season and start a new one", "cmd.season.start.desc"),
-)
-@app_commands.describe(
-    name=ls("Name of the new season", "opt.season_name"),
-    min_matches=ls("Matches needed to be ranked (default: as before)", "opt.min_matches"),
-)
-@app_commands.checks.has_permissions(manage_guild=True)
-@app_commands.rename(
-    name=ls("name", "optname.name"), min_matches=ls("min_matches", "optname.min_matches")
-)
-async def cmd_season_start(
-    interaction: discord.Interaction,
-    name: app_commands.Range[str, 1, 60],
-    min_matches: app_commands.Range[int, 1, 100] | None = None,
-) -> None:
-    bot = bot_of(interaction)
-    guild_id = guild_of(interaction)
-    ended, fresh = await bot.seasons.start(guild_id, name.strip() or None, min_matches)
-    await announce(interaction, ended, fresh)
-
-
-@season_group.command(
-    name=ls("end", "cmd.season.end"),
-    description=ls("Freeze the current season's board and start the next", "cmd.season.end.desc"),
-)
-@app_commands.checks.has_permissions(manage_guild=True)
-async def cmd_season_end(interaction: discord.Interaction) -> None:
-    bot = bot_of(interaction)
-    ended, fresh = await bot.seasons.end(guild_of(interaction))
-    await announce(interaction, ended, fresh)
-
 
 async def announce(interaction: discord.Interaction, ended: Season | None, fresh: Season) -> None:
     """A public message: the season that ended (its board is frozen) and the new one."""
@@ -386,12 +353,7 @@ async def announce(interaction: discord.Interaction, ended: Season | None, fresh
     await reply(interaction, "\n".join(lines), ephemeral=False)
 
 
-@season_group.command(
-    name=ls("list", "cmd.season.list"),
-    description=ls("Every season of this server", "cmd.season.list.desc"),
-)
-@app_commands.checks.has_permissions(manage_guild=True)
-async def cmd_season_list(interaction: discord.Interaction) -> None:
+async def list_seasons(interaction: discord.Interaction) -> None:
     bot = bot_of(interaction)
     lang = lang_of(interaction.locale)
     found = await bot.seasons.in_guild(guild_of(interaction))
@@ -419,27 +381,125 @@ async def cmd_season_list(interaction: discord.Interaction) -> None:
     await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-@season_group.command(
-    name=ls("export", "cmd.season.export"),
-    description=ls("The season as a CSV file", "cmd.season.export.desc"),
-)
-@app_commands.describe(season=ls("Season number (default: the current season)", "opt.season"))
-@app_commands.checks.has_permissions(manage_guild=True)
-@app_commands.rename(season=ls("season", "optname.season"))
-async def cmd_season_export(
-    interaction: discord.Interaction,
-    season: app_commands.Range[int, 1, 100_000] | None = None,
-) -> None:
+async def export_season(interaction: discord.Interaction, game: str, season: int | None) -> None:
     bot = bot_of(interaction)
     lang = lang_of(interaction.locale)
     guild_id = guild_of(interaction)
     found = await find_season(bot.seasons, guild_id, season)
-    text = await bot.seasons.export_csv(found)
+    text = await bot.seasons.export_csv(found, game)
     file = discord.File(
-        io.BytesIO(text.encode("utf-8")), filename=f"tamalou-season-{found.number}.csv"
+        io.BytesIO(text.encode("utf-8")), filename=f"{game}-season-{found.number}.csv"
     )
     await interaction.response.send_message(
         t(lang, "season.exported", season=escape_markdown(season_title(found, lang))),
         file=file,
         ephemeral=True,
     )
+
+
+# -- the commands of one game's group ----------------------------------------------------------
+
+GameCommand = app_commands.Command[Any, Any, Any] | app_commands.Group
+
+
+def game_commands(game: str) -> list[GameCommand]:
+    """``leaderboard``, ``stats`` and ``season …`` for ``game``'s slash group (a season spans
+    every game of the server; its boards, cards and exports are per game)."""
+
+    @app_commands.command(
+        name=ls("leaderboard", "cmd.leaderboard"),
+        description=ls("The season's leaderboard", "cmd.leaderboard.desc"),
+    )
+    @app_commands.describe(
+        season=ls("Season number (default: the current season)", "opt.season"),
+        by=ls("Sort by (default: rating)", "opt.by"),
+    )
+    @app_commands.choices(by=SORT_CHOICES)
+    @app_commands.rename(season=ls("season", "optname.season"), by=ls("by", "optname.by"))
+    async def cmd_leaderboard(
+        interaction: discord.Interaction,
+        season: app_commands.Range[int, 1, 100_000] | None = None,
+        by: str = "rating",
+    ) -> None:
+        await show_leaderboard(interaction, game, season, by)
+
+    @app_commands.command(
+        name=ls("stats", "cmd.stats"),
+        description=ls("A member's season card", "cmd.stats.desc"),
+    )
+    @app_commands.describe(
+        member=ls("Whose card (default: yours)", "opt.member"),
+        season=ls("Season number (default: the current season)", "opt.season"),
+    )
+    @app_commands.rename(
+        member=ls("member", "optname.member"), season=ls("season", "optname.season")
+    )
+    async def cmd_stats(
+        interaction: discord.Interaction,
+        member: discord.Member | None = None,
+        season: app_commands.Range[int, 1, 100_000] | None = None,
+    ) -> None:
+        await show_stats(interaction, game, member, season)
+
+    season_group = app_commands.Group(
+        name=ls("season", "cmd.season"),
+        description=ls("Seasons of this server (Manage Server)", "cmd.season.desc"),
+    )
+
+    @season_group.command(
+        name=ls("start", "cmd.season.start"),
+        description=ls("End the current season and start a new one", "cmd.season.start.desc"),
+    )
+    @app_commands.describe(
+        name=ls("Name of the new season", "opt.season_name"),
+        min_matches=ls("Matches needed to be ranked (default: as before)", "opt.min_matches"),
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    @app_commands.rename(
+        name=ls("name", "optname.name"), min_matches=ls("min_matches", "optname.min_matches")
+    )
+    async def cmd_season_start(
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 60],
+        min_matches: app_commands.Range[int, 1, 100] | None = None,
+    ) -> None:
+        bot = bot_of(interaction)
+        ended, fresh = await bot.seasons.start(
+            guild_of(interaction), name.strip() or None, min_matches
+        )
+        await announce(interaction, ended, fresh)
+
+    @season_group.command(
+        name=ls("end", "cmd.season.end"),
+        description=ls(
+            "Freeze the current season's board and start the next", "cmd.season.end.desc"
+        ),
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def cmd_season_end(interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        ended, fresh = await bot.seasons.end(guild_of(interaction))
+        await announce(interaction, ended, fresh)
+
+    @season_group.command(
+        name=ls("list", "cmd.season.list"),
+        description=ls("Every season of this server", "cmd.season.list.desc"),
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def cmd_season_list(interaction: discord.Interaction) -> None:
+        await list_seasons(interaction)
+
+    @season_group.command(
+        name=ls("export", "cmd.season.export"),
+        description=ls("The season as a CSV file", "cmd.season.export.desc"),
+    )
+    @app_commands.describe(season=ls("Season number (default: the current season)", "opt.season"))
+    @app_commands.checks.has_permissions(manage_guild=True)
+    @app_commands.rename(season=ls("season", "optname.season"))
+    async def cmd_season_export(
+        interaction: discord.Interaction,
+        season: app_commands.Range[int, 1, 100_000] | None = None,
+    ) -> None:
+        await export_season(interaction, game, season)
+
+    return [cmd_leaderboard, cmd_stats, season_group]

@@ -28,8 +28,8 @@ from typing import Any
 
 from bot.seasons.analysis import SeatResult, analyse_match
 from bot.seasons.rating import MODEL, display_rating, rate
-from bot.service import TableError
 from bot.storage import Executor, MatchRow, Row, Storage, StorageConflict, match_from_row
+from bot.tables import TableError
 
 log = logging.getLogger(__name__)
 

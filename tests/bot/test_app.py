@@ -64,6 +64,29 @@ async def test_setup_loads_one_extension_per_game_and_the_shared_ones(tmp_path: 
         group = bot.tree.get_command("tamalou")
         assert group is not None
         names = {c.name for c in group.commands}  # type: ignore[union-attr]
-        assert {"new", "join", "cancel", "hand", "settings", "leaderboard"} <= names
+        assert {"new", "join", "cancel", "hand", "settings", "leaderboard"} <= names, " ".join(
+            sorted(names)
+        )
     finally:
         await bot.close()
+
+
+async def test_every_command_is_on_the_tree_whatever_was_imported_before(tmp_path: Path) -> None:
+    """``load_extension`` executes a game's commands module afresh: commands must reach the
+    group on the tree even when the modules were imported earlier (as the test collection
+    and any tool importing the package do)."""
+    import importlib
+
+    importlib.import_module("bot.games.tamalou.commands")
+    importlib.import_module("bot.seasons.commands")
+    importlib.import_module("bot.cogs.settings")
+    for _ in range(2):  # and again after a full close, as a restart in one process would
+        config = Config(token="x", database=str(tmp_path / "t.sqlite3"), sync_commands=False)
+        bot = await unconnected(config)
+        await bot.setup_hook()
+        try:
+            group = bot.tree.get_command("tamalou")
+            names = {c.name for c in group.commands}  # type: ignore[union-attr]
+            assert {"settings", "leaderboard", "stats", "season"} <= names
+        finally:
+            await bot.close()

@@ -60,3 +60,14 @@ def test_public_keeps_only_public_events() -> None:
     _, events = game.new_game(game.PRESETS["tamalou"], 2, "protocol:3", 0)
     assert all(e.to is None for e in public(events))
     assert len(public(events)) < len(events)  # the deal's order is log-only
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_the_benchmark_takes_the_same_options_for_every_game(
+    game_id: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m tamalou.bench --game G --rounds N --seed S`` for every registered game."""
+    from tamalou import bench
+
+    bench.main(["--game", game_id, "--rounds", "2", "--seed", "5"])
+    assert "actions/s:" in capsys.readouterr().out

@@ -39,7 +39,7 @@ STATUS_KEYS: dict[Stage, str] = {
 
 
 def phase_of(pv: PublicView) -> Phase:
-    return cast(Phase, pv.phase)
+    return pv.phase
 
 
 def stage_of(pv: PublicView) -> Stage | None:

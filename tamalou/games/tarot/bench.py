@@ -41,7 +41,7 @@ def play_deal(game: Game, rng: random.Random, timeouts: float = 0.01) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tamalou.bench --game tarot")
-    parser.add_argument("--deals", type=int, default=1_000)
+    parser.add_argument("--deals", "--rounds", dest="deals", type=int, default=1_000)
     parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
