@@ -407,6 +407,12 @@ async def test_kalooki_commands_lobby_refusals_and_another_games_table(k: Kalook
     assert "Le Kalooki (rami jamaïcain) en bref" in emu.last_ephemeral("bob").content
     await emu.slash("erin", "kalooki join")
     assert "no Kalooki table" in emu.last_ephemeral("erin").content
+    group = next(c for c in emu.commands() if c["name"] == "kalooki")
+    names = {o["name"] for o in group.get("options", [])}
+    assert {"new", "join", "addbot", "cancel", "hand", "rules"} <= names
+    assert {"leaderboard", "stats", "season"} <= names  # seasons: a board per game
+    inter = await emu.slash("erin", "kalooki leaderboard")
+    assert inter.responded and not inter.errors
     await emu.slash("dave", "tamalou new")
     await emu.slash("erin", "kalooki join")
     assert "plays tamalou: use /tamalou" in emu.last_ephemeral("erin").content

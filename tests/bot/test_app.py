@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from bot import games
 from bot.app import TamalouBot
 from bot.config import Config
 
@@ -55,12 +56,12 @@ async def test_setup_loads_one_extension_per_game_and_the_shared_ones(tmp_path: 
     bot = await unconnected(config)
     await bot.setup_hook()
     try:
-        assert set(bot.extensions) == {
-            "bot.games.tamalou.commands",
+        assert set(bot.extensions) == {games.plugin(g).extension for g in games.REGISTRY} | {
             "bot.cogs.settings",
             "bot.cogs.seasons",
         }
-        assert set(bot.cogs) == {"TamalouCog", "SettingsCog", "SeasonsCog"}
+        assert {"TamalouCog", "SettingsCog", "SeasonsCog"} <= set(bot.cogs)
+        assert len(bot.cogs) == len(games.REGISTRY) + 2  # one Cog per game
         group = bot.tree.get_command("tamalou")
         assert group is not None
         names = {c.name for c in group.commands}  # type: ignore[union-attr]
