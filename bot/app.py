@@ -130,8 +130,9 @@ class TamalouBot(commands.AutoShardedBot):
         lang = settings.get("language")
         if lang not in LANGUAGES:
             guild = self.get_guild(guild_id)
-            locale = guild.preferred_locale if guild is not None else None
-            lang = lang_of(locale, DEFAULT_LANGUAGE) if locale is not None else DEFAULT_LANGUAGE
+            if guild is None:  # not known yet (tables redrawn before GUILD_CREATE): no cache
+                return DEFAULT_LANGUAGE
+            lang = lang_of(guild.preferred_locale, DEFAULT_LANGUAGE)
         self.guild_languages[guild_id] = lang
         return lang
 

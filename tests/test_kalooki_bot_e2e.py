@@ -201,6 +201,9 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
     # a restart in the middle of the round: the pending call is rebuilt from the log
     await h.restart()
     await k.click("alice", k.panel("alice"), "Allow (draw from the pile)")
+    # the guild's language survives the restart (it was cached as French when the tables
+    # were redrawn before the guild was known)
+    assert "round 1/3" in k.table_message().text
     game = k.game()
     assert game.round.pending_call is None and up in game.round.seats[1].hand
     assert len(game.round.seats[1].hand) == 8  # the discard and a penalty card

@@ -293,3 +293,16 @@ def test_every_kalooki_key_exists_in_both_languages() -> None:
     for lang in ("en", "fr"):
         assert not sorted(k for k in keys if k not in catalog(lang)), lang
     assert cards.label(card("JK")) == "🃏"
+
+
+def test_k_v_the_table_settings_choose_a_preset_and_its_clocks() -> None:
+    from bot.games.kalooki import rules_for
+
+    nine = rules_for({"preset": "kalooki", "turn_seconds": 60, "max_players": 6})
+    assert len(nine.rounds) == 9 and nine.turn_clock_s == 60 and nine.max_players == 6
+    assert nine.call_window_s == 3  # K-K2 by default
+    assert len(rules_for({"preset": "baby", "call_seconds": 0}).rounds) == 3
+    assert rules_for({"preset": "baby", "call_seconds": 0}).call_window_s == 0
+    assert len(rules_for({"preset": "classic4"}).rounds) == 4
+    with pytest.raises(KeyError):
+        rules_for({"preset": "nope"})
