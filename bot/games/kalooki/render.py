@@ -432,6 +432,19 @@ def panel(table: LiveTable, seat: int, lang: str, at: int) -> Panel:
     d.extra = [c for c in d.extra if c in hand_set]
     order = drafts.sort_of(table.id, seat)
     text = panel_text(table, pv, d, order, lang)
+    if d.mode == "build" and all(d.melds) and d.refusal is None:
+        # the whole contract checked as the engine will check it (K-L1, K-M6, K-T5)
+        verdict = check_draft(game, seat, pub.contract, d)
+        if verdict is None:
+            text += "\n" + t(lang, "kalooki.panel.draft_ok")
+        else:
+            number = verdict.detail.get("meld")
+            words = refusal_words(lang, verdict.reason)
+            text += "\n" + (
+                t(lang, "kalooki.panel.draft_bad_meld", n=number, reason=words)
+                if isinstance(number, int)
+                else t(lang, "kalooki.panel.draft_bad", reason=words)
+            )
     return Panel(text, panel_view(table, pv, d, order, legal, lang))
 
 

@@ -91,6 +91,23 @@ def test_k_l1_a_lay_down_being_built_is_checked_meld_by_meld() -> None:
     assert refusal.detail["meld"] == 1  # which meld
 
 
+def test_k_m6_the_whole_contract_is_checked_before_it_is_sent() -> None:
+    """Two sets of the same rank: each meld is valid, the contract is not (K-M6)."""
+    game = forced_game(
+        [["7s", "7h", "7d", "7c", "7s@1", "7h@1"], ["2c", "3c", "4c", "5d", "6d", "8s"]],
+        pile=["Kc"],
+        rules=BABY,
+    )
+    game.round.draw_at = game.now
+    apply(game, A.Draw(0, game.now))
+    d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
+    d.mode = "build"
+    d.melds = [[card("7s"), card("7h"), card("7d")], [card("7c"), card("7s@1"), card("7h@1")]]
+    text = render.panel(live(game), 0, "en", game.now).text
+    assert text.count("✅") == 2  # each meld alone is a set
+    assert "⚠️ Not yet, meld 2: you already have a set of that rank" in text
+
+
 def test_k_l1_a_refused_lay_down_says_which_meld_and_why() -> None:
     game = two_sets_drawn()
     d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
@@ -106,8 +123,12 @@ def test_k_l1_a_refused_lay_down_says_which_meld_and_why() -> None:
 def test_k_l1_a_valid_draft_passes_the_engine_check() -> None:
     game = two_sets_drawn()
     d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
+    d.mode = "build"
     d.melds = [[card("7s"), card("7h"), card("7d")], [card("9c"), card("9d"), card("9h")]]
     assert render.check_draft(game, 0, (3, 3), d) is None
+    assert "✅ Ready: the engine accepts this lay-down." in (
+        render.panel(live(game), 0, "en", game.now).text
+    )
     melds = tuple((3, tuple(m)) for m in d.melds)
     apply(game, A.LayDown(0, melds, game.now))
     assert game.round.seats[0].laid_down
