@@ -34,6 +34,8 @@ ROW = 5
 MAX_OPTIONS = 25
 #: a hand longer than this is also shown as a picture (docs/cards.md)
 TEXT_HAND_MAX = 9
+#: an embed's characters (Discord refuses more than 6000)
+EMBED_BUDGET = 5900
 SUITS_ORDER = {"s": 0, "h": 1, "c": 2, "d": 3}  # alternating colours, as players hold them
 RANK_ORDER = {r: i for i, r in enumerate(cards.RANKS)}
 
@@ -232,16 +234,6 @@ def table_message(
         top += " " + t(lang, "kalooki.table.dead")
     embed.add_field(name=t(lang, "kalooki.table.discard"), value=top)
     embed.add_field(name=t(lang, "kalooki.table.pile"), value=str(pv.pile_size))
-    for name, value in meld_fields(table, pv, lang)[:18]:
-        embed.add_field(name=name[:256], value=value, inline=False)
-    embed.add_field(
-        name=t(lang, "kalooki.table.status"), value=status_line(table, pv, lang), inline=False
-    )
-    recent = [line for e in table.recent if (line := event_line(table, e, lang))]
-    if recent:
-        embed.add_field(
-            name=t(lang, "kalooki.table.events"), value="\n".join(recent[-5:])[:1024], inline=False
-        )
     rules = game.rules
     embed.set_footer(
         text=t(
@@ -252,6 +244,20 @@ def table_message(
             calls=rules.max_calls,
         )
     )
+    embed.add_field(
+        name=t(lang, "kalooki.table.status"), value=status_line(table, pv, lang), inline=False
+    )
+    # Discord refuses an embed over 6000 characters or 25 fields: melds first, then events
+    for name, value in meld_fields(table, pv, lang):
+        if len(embed) + len(name) + len(value) > EMBED_BUDGET or len(embed.fields) >= 24:
+            embed.add_field(name="…", value=t(lang, "kalooki.table.more_melds"), inline=False)
+            break
+        embed.add_field(name=name[:256], value=value, inline=False)
+    recent = [line for e in table.recent if (line := event_line(table, e, lang))]
+    events = "\n".join(recent[-5:])[:1024]
+    name = t(lang, "kalooki.table.events")
+    if recent and len(embed) + len(name) + len(events) <= EMBED_BUDGET and len(embed.fields) < 25:
+        embed.add_field(name=name, value=events, inline=False)
     return embed, table_buttons(table, pv, lang)
 
 

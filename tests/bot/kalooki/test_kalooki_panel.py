@@ -327,3 +327,26 @@ def test_k_v_the_table_settings_choose_a_preset_and_its_clocks() -> None:
     assert len(rules_for({"preset": "classic4"}).rounds) == 4
     with pytest.raises(KeyError):
         rules_for({"preset": "nope"})
+
+
+def test_eight_players_and_a_full_table_fit_one_message() -> None:
+    """Eight runs of 13 and 26 sets on the table: every meld shown, under Discord's limits."""
+    from tamalou.games.kalooki.rules import KALOOKI
+
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    hands = [[f"{r}c@3" for r in ranks[i : i + 1]] for i in range(8)]
+    game = forced_game(hands, rules=KALOOKI)
+    melds: list[tuple[int, int, list[str]]] = []
+    for owner in range(8):
+        suit, deck = "cdhs"[owner % 4], owner // 4
+        melds.append((owner, 4, [f"{r}{suit}@{deck}" for r in ranks]))
+    n = 0
+    for r in ranks[1:]:
+        for deck in (2, 3):
+            melds.append((n % 8, 3, [f"{r}{s}@{deck}" for s in "dhs"]))
+            n += 1
+    place_melds(game, melds)
+    embed, _ = render.table_message(live(game), "en", game.now)
+    assert len(embed) <= 6000 and len(embed.fields) <= 25
+    text = json.dumps(embed.to_dict(), ensure_ascii=False)
+    assert f"`#{len(melds)}`" in text  # the last meld is shown
