@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 
-from bot.config import Config
+from bot.config import Config, ConfigError
+from bot.storage import Storage, StorageError
 
 NO_TOKEN = """No DISCORD_TOKEN is set.
 
@@ -18,8 +20,20 @@ NO_TOKEN = """No DISCORD_TOKEN is set.
 """
 
 
+async def check_database(config: Config) -> None:
+    """Open the database once before connecting to Discord: a read-only, corrupt or
+    unreachable database is said at once (and migrations are applied)."""
+    storage = Storage(config.database, busy_timeout_ms=config.database_busy_ms)
+    await storage.open()
+    await storage.close()
+
+
 def main(config: Config | None = None) -> int:
-    config = config or Config.from_env()
+    try:
+        config = config or Config.from_env()
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=config.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -27,10 +41,15 @@ def main(config: Config | None = None) -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    from bot.app import TamalouBot
+    try:
+        asyncio.run(check_database(config))
+        from bot.app import TamalouBot
 
-    bot = TamalouBot(config)
-    bot.run(config.token, log_handler=None)
+        bot = TamalouBot(config)
+        bot.run(config.token, log_handler=None)
+    except StorageError as exc:  # here, or when setup_hook opens it again
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -3,8 +3,6 @@ commands synced. Everything a player sees lives in the extensions and ``bot/ui``
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import gc
 import logging
 import re
@@ -38,13 +36,19 @@ class TamalouBot(commands.AutoShardedBot):
 
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.default()
+        shards: dict[str, Any] = {}  # none: every shard Discord recommends, in this process
+        if config.shard_count is not None:
+            shards["shard_count"] = config.shard_count
+        if config.shard_ids is not None:  # a shard range (several processes): docs/deploy.md
+            shards["shard_ids"] = list(config.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
+            **shards,
         )
         self.config = config
-        self.storage = Storage(config.database)
+        self.storage = Storage(config.database, busy_timeout_ms=config.database_busy_ms)
         self.presenter = DiscordPresenter(self)
         self.service = TableService(
             self.storage,
@@ -56,6 +60,7 @@ class TamalouBot(commands.AutoShardedBot):
             clock=config.clock,
             seeds=config.seeds,
             ai_runner=AiRunner(config.ai_workers),
+            owns=config.owns,
         )
         self.guild_languages: dict[int, str] = {}
         self._refreshed = False
@@ -114,11 +119,7 @@ class TamalouBot(commands.AutoShardedBot):
         await self.service.stop()
         await self.presenter.stop()
         await super().close()
-        flusher: asyncio.Task[None] | None = getattr(self.storage, "_flusher", None)
-        if flusher is not None and not flusher.done():
-            with contextlib.suppress(Exception):
-                await flusher  # the last batch of actions reaches the database
-        await self.storage.close()
+        await self.storage.close()  # after its last batch of actions is committed
 
     async def guild_language(self, guild_id: int | None) -> str:
         if guild_id is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 from dotenv import load_dotenv
 
@@ -27,6 +28,10 @@ class Config:
     edit_interval_ms: int = 1000
     sync_commands: bool = True
     ai_workers: int = 1  # processes in which slow AI levels think (off the event loop)
+    #: the shards this process runs (None: all of them) out of ``shard_count`` (None: as
+    #: Discord recommends, all in this process); docs/deploy.md
+    shard_ids: tuple[int, ...] | None = None
+    shard_count: int | None = None
     #: where time (ms) and match seeds come from: injected, so tests control them
     clock: Clock = field(default=wall_clock_ms, repr=False)
     seeds: SeedSource = field(default=random_seed, repr=False)
@@ -50,7 +55,58 @@ class Config:
             edit_interval_ms=int(e.get("TAMALOU_EDIT_INTERVAL_MS", "1000")),
             sync_commands=e.get("TAMALOU_SYNC_COMMANDS", "1") not in ("0", "false", "no"),
             ai_workers=max(1, int(e.get("TAMALOU_AI_WORKERS", "1"))),
+            **shard_settings(e.get("TAMALOU_SHARDS", ""), e.get("TAMALOU_SHARD_COUNT", "")),
         )
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether this process serves ``guild_id``: Discord sends a guild's events to shard
+        ``(guild_id >> 22) % shard_count``, so its tables belong to that shard's process."""
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        return shard_of(guild_id, self.shard_count) in self.shard_ids
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used; ``str(err)`` says which and how to fix it."""
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    return (guild_id >> 22) % shard_count
+
+
+def shard_settings(ids: str, count: str) -> dict[str, Any]:
+    """``TAMALOU_SHARDS`` (``0-3``, ``0,2,5`` or ``4``) and ``TAMALOU_SHARD_COUNT``."""
+    ids, count = ids.strip(), count.strip()
+    if not ids and not count:
+        return {}
+    if not count.isdigit() or int(count) < 1:
+        raise ConfigError(
+            f"TAMALOU_SHARD_COUNT={count!r} is not a number of shards: set it to the total "
+            "number of shards of every bot process (e.g. TAMALOU_SHARD_COUNT=8) whenever "
+            "TAMALOU_SHARDS is set."
+        )
+    total = int(count)
+    if not ids:
+        return {"shard_count": total}
+    chosen: list[int] = []
+    try:
+        for part in ids.split(","):
+            first, _, last = part.strip().partition("-")
+            low, high = int(first), int(last or first)
+            if low > high:
+                raise ValueError(part)
+            chosen += range(low, high + 1)
+    except ValueError:
+        raise ConfigError(
+            f"TAMALOU_SHARDS={ids!r} is not a shard range: write it as 0-3, or 0,2,5."
+        ) from None
+    wrong = [i for i in chosen if i >= total]
+    if wrong:
+        raise ConfigError(
+            f"TAMALOU_SHARDS={ids!r} names shard {wrong[0]}, but TAMALOU_SHARD_COUNT={total} "
+            f"numbers the shards 0 to {total - 1}."
+        )
+    return {"shard_ids": tuple(sorted(set(chosen))), "shard_count": total}
 
 
 def _positive(raw: str, default: int) -> int:

@@ -1,19 +1,27 @@
 """Driving the real bot through the emulator: start, restart, clock, and a test oracle.
 
-The oracle rebuilds the game from the bot's own SQLite log with the engine, so a test
-knows every card (to script doubles and check what each player was shown) without any
-hook in the bot.
+The oracle rebuilds the game from the bot's own log with the engine, so a test knows every
+card (to script doubles and check what each player was shown) without any hook in the bot.
+
+The bot's database is a SQLite file or a fresh database on the test session's PostgreSQL
+(tests/storage/backends.py): ``tests/conftest.py`` runs every test that uses the harness on
+the backends ``--e2e-db`` / ``TAMALOU_E2E_DB`` names (both in CI).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
+from bot.storage.dialect import numbered
 from tamalou.core import cards
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.codec import action_from_dict
@@ -21,6 +29,11 @@ from tamalou.games.tamalou.engine import apply, new_game
 from tamalou.games.tamalou.rules import TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
 from tests.emulator import Emulator, Message
+from tests.emulator.harness import ChannelRef
+from tests.storage.backends import fresh_database
+
+#: the backend of the bot's database for the test that runs now (set by tests/conftest.py)
+E2E_DB = {"backend": "sqlite"}
 
 TABLE_BUTTON = re.compile(r"tamalou:(join|draw|next|rematch):")
 
@@ -38,9 +51,12 @@ def find_seed(
 
 
 class BotHarness:
-    def __init__(self, emu: Emulator, tmp: Path) -> None:
+    def __init__(self, emu: Emulator, tmp: Path, backend: str | None = None) -> None:
         self.emu = emu
+        self.backend = backend or E2E_DB["backend"]
         self.db = tmp / "tamalou.sqlite3"
+        #: TAMALOU_DB: the SQLite file, or a PostgreSQL URL made at the first start
+        self.target: str | None = str(self.db) if self.backend == "sqlite" else None
         self.clock_file = tmp / "clock_offset_ms"
         self.clock_file.write_text("0")
         self.offset = 0
@@ -50,7 +66,7 @@ class BotHarness:
         self, seeds: list[str] | tuple[str, ...] = (), reorder_ms: int = 20, **env: str
     ) -> None:
         self.env = {
-            "TAMALOU_DB": str(self.db),
+            "TAMALOU_DB": await self.database(),
             "TAMALOU_GUILD_ID": str(self.emu.guild.id),
             "TAMALOU_REORDER_MS": str(reorder_ms),
             "TAMALOU_EDIT_INTERVAL_MS": "0",
@@ -76,24 +92,39 @@ class BotHarness:
 
     # -- reading --------------------------------------------------------------------
 
-    def table_message(self) -> Message:
-        """The newest public message that carries the table's buttons."""
-        for msg in reversed(self.emu.channel_messages()):
+    def table_message(self, channel: ChannelRef = None) -> Message:
+        """The newest public message that carries the table's buttons (in ``channel``)."""
+        for msg in reversed(self.emu.channel_messages(channel)):
             if msg.components and TABLE_BUTTON.search(json.dumps(msg.components)):
                 return msg
         raise AssertionError("no table message in the channel")
 
-    def sql(self, query: str, *args: Any) -> list[sqlite3.Row]:
-        con = sqlite3.connect(self.db)
-        con.row_factory = sqlite3.Row
-        try:
-            return con.execute(query, args).fetchall()
-        finally:
-            con.close()
+    async def database(self) -> str:
+        """The bot's TAMALOU_DB (a fresh PostgreSQL database is made once, at first use)."""
+        if self.target is None:
+            self.target = await fresh_database()
+        return self.target
 
-    def game(self) -> Game:
-        """The current match rebuilt from the bot's log (the test's oracle)."""
-        rows = self.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")
+    def sql(self, query: str, *args: Any) -> Sequence[Any]:
+        """Rows of ``query`` (``?`` placeholders) in the bot's database, by column name."""
+        assert self.target is not None, "start the bot first"
+        if self.backend == "sqlite":
+            con = sqlite3.connect(self.db)
+            con.row_factory = sqlite3.Row
+            try:
+                return con.execute(query, args).fetchall()
+            finally:
+                con.close()
+        return pg_fetch(self.target, query, *args)
+
+    def game(self, table_id: int | None = None) -> Game:
+        """The current match (of ``table_id``) rebuilt from the bot's log (the oracle)."""
+        if table_id is None:
+            rows = self.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")
+        else:
+            rows = self.sql(
+                "SELECT * FROM matches WHERE table_id = ? ORDER BY id DESC LIMIT 1", table_id
+            )
         assert rows, "no match in the database"
         m = rows[0]
         seats = json.loads(m["seats"])
@@ -111,6 +142,21 @@ class BotHarness:
     def actions(self) -> list[A.Action]:
         rows = self.sql("SELECT payload FROM actions ORDER BY match_id, n")
         return [action_from_dict(json.loads(r["payload"])) for r in rows]
+
+
+def pg_fetch(url: str, query: str, *args: Any) -> list[asyncpg.Record]:
+    """A query on PostgreSQL from synchronous test code (the test's loop is busy running
+    the test): its own connection, in its own loop, on another thread."""
+
+    async def fetch() -> list[asyncpg.Record]:
+        con = await asyncpg.connect(url)
+        try:
+            return list(await con.fetch(numbered(query), *args))
+        finally:
+            await con.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, fetch()).result()
 
 
 def label(card: int | None) -> str:

@@ -1,1 +1,60 @@
+"""Session-wide test settings: the emulator's fixtures, and the database backends the
+end-to-end tests run on.
+
+Every test of a module that drives the real bot with :class:`tests.bot_harness.BotHarness`
+runs once per backend named by ``--e2e-db`` (or ``TAMALOU_E2E_DB``): ``sqlite``,
+``postgresql`` or ``both``. Default: ``both`` in CI (``CI=true``), ``sqlite`` elsewhere (the
+PostgreSQL runs need the server binaries: tests/storage/backends.py says how to get them).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from tests.bot_harness import E2E_DB
+
 pytest_plugins = ["tests.emulator.fixtures"]
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--e2e-db",
+        default=None,
+        choices=("sqlite", "postgresql", "both"),
+        help="database backend(s) of the end-to-end tests (default: both in CI, else "
+        "sqlite; also TAMALOU_E2E_DB)",
+    )
+
+
+def e2e_backends(config: pytest.Config) -> list[str]:
+    chosen = config.getoption("--e2e-db") or os.environ.get("TAMALOU_E2E_DB", "").strip()
+    if not chosen:
+        chosen = "both" if os.environ.get("CI", "").lower() == "true" else "sqlite"
+    if chosen not in (*BACKENDS, "both"):
+        raise pytest.UsageError(f"TAMALOU_E2E_DB={chosen!r}: use sqlite, postgresql or both")
+    return list(BACKENDS) if chosen == "both" else [chosen]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    drives_the_bot = getattr(metafunc.module, "BotHarness", None) is not None
+    if drives_the_bot and "emulator" in metafunc.fixturenames:
+        metafunc.parametrize("e2e_db", e2e_backends(metafunc.config), indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def e2e_db(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """The backend a :class:`BotHarness` made in this test uses (None: not an e2e test)."""
+    backend = getattr(request, "param", None)
+    if backend is None:
+        yield None
+        return
+    E2E_DB["backend"] = backend
+    try:
+        yield backend
+    finally:
+        E2E_DB["backend"] = "sqlite"

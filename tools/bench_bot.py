@@ -22,6 +22,13 @@ What it does, all on 127.0.0.1, bounded in clicks and in time:
 5. Restart: a bot with ``--restart-tables`` live tables is killed (SIGKILL) and started
    again; timed from the process spawn to the log line ``loaded N live tables``, to
    ``on_ready``, and to every table message refreshed.
+6. Scale (issue 15): ``--scale-tables`` live tables in two guilds on two shards, the same
+   load on one process on SQLite, one process on PostgreSQL (both shards in it), and two
+   processes on PostgreSQL (a shard each); interactions/s and p99 of each, and the ratio of
+   two processes to one (goal: at least 1.6 on this two-core machine). The PostgreSQL
+   databases are copies of the SQLite one (``bot.storage.copy``); the server is the test
+   suite's throwaway one (tests/storage/backends.py: the Debian package's binaries, or
+   ``TAMALOU_TEST_PG``).
 
 The summary is printed on the last lines.
 """
@@ -52,14 +59,29 @@ from aiohttp import web
 
 from bot.games import rules_for
 from bot.storage import Storage
+from bot.storage.copy import copy_database
 from bot.tables import LiveTable, TableService
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.engine import legal_actions
-from tests.emulator import Emulator, EmulatorError, Interaction, MemberSpec, Message, User
+from tests.emulator import (
+    Emulator,
+    EmulatorError,
+    GuildSpec,
+    Interaction,
+    MemberSpec,
+    Message,
+    User,
+)
 
 WORK = {"dir": ""}  # databases and bot logs (removed at the end unless --keep)
 BOT_MODULE = {"name": "bot"}  # --bot-module: e.g. a wrapper that profiles bot.__main__
-GOALS = {"rate": 500.0, "p99_ms": 100.0, "kb_per_table": 200.0, "restart_s": 5.0}
+GOALS = {
+    "rate": 500.0,
+    "p99_ms": 100.0,
+    "kb_per_table": 200.0,
+    "restart_s": 5.0,
+    "two_processes": 1.6,  # two processes' throughput over one's (PostgreSQL)
+}
 
 
 # -- the emulator, with cheap per-interaction signals ------------------------------------
@@ -110,12 +132,23 @@ class BenchEmulator(Emulator):
                 fut.set_result(None)
 
 
-def make_emulator(tables: int, players: int, log_dir: Path) -> BenchEmulator:
+def make_emulator(tables: int, players: int, log_dir: Path, guilds: int = 1) -> BenchEmulator:
+    """Members for every seat and a channel per table; with ``guilds`` > 1, the channels
+    are shared out between that many guilds, each on its own shard."""
     log_dir.mkdir(parents=True, exist_ok=True)
     members = [MemberSpec(f"p{i:04d}", "en-US") for i in range(tables * players)]
     channels = [f"t{i:04d}" for i in range(tables)]
+    per_guild = [channels[g::guilds] for g in range(guilds)]
+    extra = [GuildSpec(f"Guild {g + 1}", tuple(per_guild[g])) for g in range(1, guilds)]
     # a generous deadline: a slow answer is measured, not turned into a failure
-    return BenchEmulator(members=members, channels=channels, response_deadline=3.0, log_dir=log_dir)
+    return BenchEmulator(
+        members=members,
+        channels=per_guild[0],
+        response_deadline=3.0,
+        log_dir=log_dir,
+        shard_count=guilds,
+        extra_guilds=extra,
+    )
 
 
 # -- building live tables -----------------------------------------------------------------
@@ -157,13 +190,15 @@ async def prefill(
     members = emu.members
     out: list[TableInfo] = []
     real_now = int(time.time() * 1000)
-    for i, channel in enumerate(emu.guild.channels[:count]):
+    channels = [c for g in emu.guilds.values() for c in g.channels]
+    for i, channel in enumerate(channels[:count]):
         # the table's history runs up to about now, so its turn clock is still running
         clock["now"] = real_now - (10 + 2 * turns) * 1000
         users = members[i * players : (i + 1) * players]
         settings = {"target": 100, "turn_seconds": 45, "max_players": 5}
+        assert channel.guild_id is not None
         table = await service.open_table(
-            emu.guild.id, channel.id, users[0].id, users[0].name, settings
+            channel.guild_id, channel.id, users[0].id, users[0].name, settings
         )
         for user in users[1:]:
             await service.join(table, user.id, user.name)
@@ -294,9 +329,10 @@ class Load:
     # (time, bot CPU s, our CPU s, whole machine CPU s)
     cpu_marks: list[tuple[float, float, float, float]] = field(default_factory=list)
 
-    def mark(self, pid: int) -> None:
+    def mark(self, pids: list[int]) -> None:
         loop = asyncio.get_running_loop()
-        self.cpu_marks.append((loop.time(), cpu_s(pid), time.process_time(), machine_cpu_s()))
+        bots = sum(cpu_s(pid) for pid in pids)
+        self.cpu_marks.append((loop.time(), bots, time.process_time(), machine_cpu_s()))
 
 
 async def run_load(
@@ -311,8 +347,7 @@ async def run_load(
 ) -> Load:
     load = Load()
     first_request = len(emu.requests)
-    assert emu.bot is not None
-    pid = emu.bot.pid
+    pids = [bot.pid for bot in emu.bots if bot.alive]  # the bot's process(es)
     followups: list[tuple[User, Message, str]] = []  # a drawer's "Replace n" to press
     pending: set[asyncio.Task[None]] = set()
     loop = asyncio.get_running_loop()
@@ -390,7 +425,7 @@ async def run_load(
                     load.kinds.clear()
                     load.lost = 0
                     load.started = loop.time()
-                    load.mark(pid)
+                    load.mark(pids)
                 continue
             load.clicks += 1
             load.last_answer = max(load.last_answer, answered if answered == answered else 0)
@@ -415,7 +450,7 @@ async def run_load(
     finally:
         gc.enable()
         gc.unfreeze()
-    load.mark(pid)
+    load.mark(pids)
     # drain: every click handled (defer, engine, log commit, panel, table edit)
     await asyncio.gather(
         *(asyncio.wait_for(f, 60) for f in emu.finished.values()), return_exceptions=True
@@ -445,6 +480,9 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     WORK["dir"] = str(work)
     results: dict[str, Any] = {"work": str(work)}
     say = print
+    if args.only_scale:
+        results["scale"] = await scale(args, work, rng)
+        return results
 
     # ---- load, memory with N tables
     emu = make_emulator(args.tables, args.players, work / "logs-load")
@@ -605,13 +643,162 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 say(f"  problem: {p}")
         finally:
             await emu.close(graceful=True)
+
+    # ---- scale: one process on SQLite, one on PostgreSQL, two on PostgreSQL
+    if args.scale_tables:
+        results["scale"] = await scale(args, work, rng)
     return results
+
+
+# -- scale: one process on SQLite, one on PostgreSQL, two on PostgreSQL ----------------------
+
+SCALE_RUNS = (("sqlite", 1), ("postgresql", 1), ("postgresql", 2))
+
+
+async def postgres_copy(source: Path) -> str:
+    """A fresh database on the test suite's throwaway PostgreSQL, holding ``source``."""
+    from tests.storage.backends import fresh_database  # starts the server on first use
+
+    try:
+        url = await fresh_database()
+    except BaseException as exc:  # pytest's skip: no server binaries here
+        raise SystemExit(f"the scale benchmark needs PostgreSQL: {exc}") from None
+    src, dst = Storage(source), Storage(url)
+    await src.open()
+    await dst.open()
+    try:
+        await copy_database(src, dst)
+    finally:
+        await src.close()
+        await dst.close()
+    return url
+
+
+async def start_processes(
+    emu: BenchEmulator, target: str, processes: int, tables: list[TableInfo]
+) -> None:
+    """``processes`` bot processes on ``target``, the shards shared out; every table shown."""
+    first_request = len(emu.requests)
+    count = len(emu.guilds)
+    for shard in range(processes):
+        env = {
+            "TAMALOU_DB": target,
+            "TAMALOU_GUILD_ID": "",  # commands synced globally: every guild has them
+            "TAMALOU_LOG_LEVEL": "INFO",
+            "TAMALOU_SHARD_COUNT": str(count),
+            "EMU_IDENTIFY_DELAY": "0",
+        }
+        if processes > 1:
+            env["TAMALOU_SHARDS"] = ",".join(str(s) for s in range(shard, count, processes))
+        await emu.start_bot(BOT_MODULE["name"], env=env, timeout=120, alongside=True)
+
+    def shown() -> bool:
+        posted = sum(
+            1
+            for rec in emu.requests[first_request:]
+            if rec.method == "POST" and (rec.route or "").endswith("/channels/{cid}/messages")
+        )
+        return posted >= len(tables)
+
+    await emu.wait_for(shown, 300, f"{len(tables)} table messages")
+    for table in tables:
+        table.message = None
+    table_messages(emu, tables)
+
+
+async def scale(args: argparse.Namespace, work: Path, rng: random.Random) -> dict[str, Any]:
+    say = print
+    results: dict[str, Any] = {}
+    emu = make_emulator(args.scale_tables, args.players, work / "logs-scale", guilds=2)
+    await emu.start()
+    try:
+        lite = work / "scale.sqlite3"
+        tables = await prefill(lite, emu, args.scale_tables, args.players, args.turns, args.seed)
+        shards = {(t.channel_id and emu.channels[t.channel_id].guild_id) for t in tables}
+        say(f"scale: {len(tables)} live tables in {len(shards)} guilds on 2 shards")
+        for backend, processes in SCALE_RUNS:
+            # every run starts from the same tables (the load changes them)
+            if backend == "sqlite":
+                target = str(work / f"scale-{processes}.sqlite3")
+                shutil.copy(lite, target)
+            else:
+                target = await postgres_copy(lite)
+            await start_processes(emu, target, processes, tables)
+            await asyncio.sleep(1.0)
+            load = await run_load(
+                emu, tables, args.concurrency, args.scale_clicks, args.scale_seconds, rng, 200
+            )
+            span = max(1e-9, load.last_answer - load.started)
+            (t0, bot0, me0, all0), (t1, bot1, me1, all1) = load.cpu_marks[0], load.cpu_marks[-1]
+            key = f"{backend}_{processes}"
+            run = {
+                "rate": len(load.latencies) / span,
+                "p50_ms": pct(load.latencies, 0.50),
+                "p99_ms": pct(load.latencies, 0.99),
+                "clicks": load.clicks,
+                "lost": load.lost,
+                "cpu_bots": (bot1 - bot0) / max(1e-9, t1 - t0),
+                "cpu_ms_per_click": (bot1 - bot0) * 1000 / max(1, load.clicks),
+                "cpu_emulator": (me1 - me0) / max(1e-9, t1 - t0),
+                "cpu_others": (all1 - all0 - (bot1 - bot0) - (me1 - me0)) / max(1e-9, t1 - t0),
+            }
+            results[key] = run
+            problems = emu.take_problems()
+            for p in problems[:5]:
+                say(f"  problem: {p}")
+            say(
+                f"scale: {processes} process(es) on {backend}: {run['rate']:.0f}/s, p50 "
+                f"{run['p50_ms']:.1f} ms, p99 {run['p99_ms']:.1f} ms, {load.clicks} clicks, "
+                f"lost {load.lost}; CPU: bots {run['cpu_bots']:.0%} of a core "
+                f"({run['cpu_ms_per_click']:.2f} ms a click), emulator and "
+                f"players {run['cpu_emulator']:.0%}, other processes {run['cpu_others']:.0%}"
+            )
+            for bot in list(emu.bots):
+                await emu.stop_bot(bot=bot)
+    finally:
+        await emu.close(graceful=True)
+    one, two = results["postgresql_1"], results["postgresql_2"]
+    results["two_over_one"] = two["rate"] / max(1e-9, one["rate"])
+    # What the bots' own CPU cost a click allows if each process had a core to itself: not
+    # a measurement of throughput, a bound that does not depend on what else runs here.
+    cores = os.cpu_count() or 1
+    for run, processes in ((one, 1), (two, 2)):
+        run["capacity"] = min(processes, cores) * 1000 / max(1e-9, run["cpu_ms_per_click"])
+    results["capacity_two_over_one"] = two["capacity"] / max(1e-9, one["capacity"])
+    return results
+
+
+def scale_summary(r: dict[str, Any]) -> list[str]:
+    lines = []
+    for backend, processes in SCALE_RUNS:
+        run = r[f"{backend}_{processes}"]
+        lines.append(
+            f"  {processes} process{'es' if processes > 1 else ''} on {backend:<10}: "
+            f"{run['rate']:5.0f} interactions/s, p99 {run['p99_ms']:6.1f} ms "
+            f"(bots {run['cpu_ms_per_click']:.2f} ms CPU a click, {run['cpu_bots']:.0%} of a "
+            f"core; other processes {run['cpu_others']:.0%})"
+        )
+    ok = r["two_over_one"] >= GOALS["two_processes"]
+    lines.append(
+        f"  two processes / one on PostgreSQL: {r['two_over_one']:.2f}x   [goal >= "
+        f"{GOALS['two_processes']}: {'ok' if ok else 'MISSED'}]"
+    )
+    lines.append(
+        "  bound from the bots' CPU a click, a core per process: one "
+        f"{r['postgresql_1']['capacity']:.0f}/s, two {r['postgresql_2']['capacity']:.0f}/s "
+        f"({r['capacity_two_over_one']:.2f}x; not measured throughput)"
+    )
+    return lines
 
 
 def summary(args: argparse.Namespace, r: dict[str, Any]) -> str:
     def mark(ok: bool) -> str:
         return "ok" if ok else "MISSED"
 
+    if "rate" not in r:  # --only-scale
+        return "\n".join(
+            ["", f"== scale: {args.scale_tables} live tables ==", *scale_summary(r["scale"])]
+        )
     lines = [
         "",
         f"== Tamalou bot load benchmark: {args.tables} live tables, {args.players} players "
@@ -646,6 +833,9 @@ def summary(args: argparse.Namespace, r: dict[str, Any]) -> str:
             f"s, every message refreshed {r['restart_refreshed_s']:.2f} s   [goal < "
             f"{GOALS['restart_s']:.0f} s: {mark(r['restart_loaded_s'] < GOALS['restart_s'])}]"
         )
+    if "scale" in r:
+        lines.append(f"scale: {args.scale_tables} live tables in two guilds on two shards")
+        lines += scale_summary(r["scale"])
     return "\n".join(lines)
 
 
@@ -666,6 +856,12 @@ def main(argv: list[str] | None = None) -> int:
         default=3000,
         help="clicks on a trivial discord.py bot first, for scale (0: skip)",
     )
+    p.add_argument(
+        "--scale-tables", type=int, default=100, help="tables of the scale runs (0: skip)"
+    )
+    p.add_argument("--scale-clicks", type=int, default=3000, help="measured clicks a run")
+    p.add_argument("--scale-seconds", type=float, default=30.0, help="time limit a run")
+    p.add_argument("--only-scale", action="store_true", help="the scale runs only")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bot-module", default="bot", help="module the launcher runs")
     p.add_argument("--keep", action="store_true", help="keep the databases and bot logs")
@@ -674,9 +870,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.tables, args.clicks, args.warmup, args.restart_tables = 40, 1000, 100, 100
         args.restarts, args.trivial = 1, 500
+        args.scale_tables, args.scale_clicks, args.scale_seconds = 40, 600, 15.0
     BOT_MODULE["name"] = args.bot_module
     try:
-        results = asyncio.run(asyncio.wait_for(bench(args), 900))
+        results = asyncio.run(asyncio.wait_for(bench(args), 1200))
     finally:
         if not args.keep:
             shutil.rmtree(WORK["dir"], ignore_errors=True)

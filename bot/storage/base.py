@@ -103,7 +103,8 @@ class Storage:
         """Open the connection(s); raise :class:`StorageError` saying what is wrong."""
         raise NotImplementedError
 
-    async def close(self) -> None:
+    async def disconnect(self) -> None:
+        """Close the connection(s) (:meth:`close` first lets the last batch reach them)."""
         raise NotImplementedError
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
@@ -152,6 +153,20 @@ class Storage:
         except BaseException:
             await self.close()
             raise
+
+    async def flush(self) -> None:
+        """Wait until every action handed to :meth:`append_actions` so far is committed (or
+        failed: its caller got the error). Shutdown calls it before closing."""
+        while self._flusher is not None and not self._flusher.done():
+            # a failed write was its caller's to report: wait() does not raise it again
+            await asyncio.wait({self._flusher})
+
+    async def close(self) -> None:
+        """The last batch of actions reaches the database, then the connection(s) close."""
+        try:
+            await self.flush()
+        finally:
+            await self.disconnect()
 
     def migrations(self) -> list[tuple[int, str]]:
         return self._migrations if self._migrations is not None else dialect.migrations()

@@ -152,10 +152,10 @@ class PostgresStorage(Storage):
                 if await con.fetchval("SELECT COUNT(*) FROM schema_version") == 0:
                     await con.execute("INSERT INTO schema_version (version) VALUES (0)")
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            await self.close()
+            await self.disconnect()
             raise translate(exc, self.path, self.busy_timeout_ms) from exc
 
-    async def close(self) -> None:
+    async def disconnect(self) -> None:
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()

@@ -133,10 +133,10 @@ class SqliteStorage(Storage):
                 finally:
                     await self._execute("ROLLBACK", ())
         except BaseException:
-            await self.close()
+            await self.disconnect()
             raise
 
-    async def close(self) -> None:
+    async def disconnect(self) -> None:
         if self._db is not None:
             db, self._db = self._db, None
             with suppress(sqlite3.Error, ValueError):

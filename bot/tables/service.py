@@ -143,6 +143,7 @@ class TableService:
         clock: Clock = wall_clock_ms,
         seeds: SeedSource = random_seed,
         ai_runner: AiRunner | None = None,
+        owns: Callable[[int], bool] | None = None,
     ) -> None:
         self.storage = storage
         self.presenter = presenter
@@ -153,6 +154,9 @@ class TableService:
         self.clock = clock
         self.seeds = seeds
         self.ai_runner = ai_runner or AiRunner()
+        #: whether this process serves a guild (a shard range: the others' tables are
+        #: loaded, timed and shown by the process that owns their shard)
+        self.owns = owns or (lambda guild_id: True)
         self.tables: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}
         self._counter = itertools.count()
@@ -165,6 +169,8 @@ class TableService:
     async def load(self) -> int:
         """Rebuild every live table from the database (restart: nothing lost)."""
         for row in await self.storage.live_tables():
+            if not self.owns(row.guild_id):
+                continue
             match = None
             try:
                 table = self._live(row)
@@ -185,9 +191,7 @@ class TableService:
         (its buttons answer that the table is gone; the log stays for a post-mortem)."""
         now = self.clock()
         try:
-            if match_id is not None:
-                await self.storage.cancel_match(match_id, now)
-            await self.storage.set_table_status(table_id, "cancelled", now)
+            await self.storage.cancel_table(table_id, match_id, now)
         except Exception:
             log.exception("table %s: could not close it either", table_id)
 
@@ -345,10 +349,10 @@ class TableService:
         async with table.lock:
             if table.status not in ("lobby", "playing"):
                 raise TableError("table_gone")
-            now = self.clock()
-            if table.match is not None:
-                await self.storage.cancel_match(table.match.id, now)
-            await self.storage.set_table_status(table.id, "cancelled", now)
+            # one transaction: a kill between two writes left a table whose match was
+            # cancelled and which blocked its channel for ever
+            match_id = table.match.id if table.match is not None else None
+            await self.storage.cancel_table(table.id, match_id, self.clock())
             table.row.status = "cancelled"
             self._forget(table)
         await self.presenter.table_closed(table, reason)

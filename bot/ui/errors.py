@@ -9,8 +9,8 @@ import logging
 import discord
 from discord import app_commands
 
-from bot import storage as storage_module
 from bot.i18n import lang_of, t
+from bot.storage import StorageBusy
 from bot.tables import TableError
 from bot.ui.common import reply, ts
 from tamalou.core.errors import IllegalAction
@@ -30,12 +30,6 @@ def refusal_text(lang: str, exc: IllegalAction) -> str:
     return t(lang, key, **detail)
 
 
-def _is_busy(exc: BaseException) -> bool:
-    """The storage layer's "write lock held too long" error, when that layer has one."""
-    busy = getattr(storage_module, "StorageBusy", None)
-    return isinstance(busy, type) and isinstance(exc, busy)
-
-
 def error_text(lang: str, error: BaseException, what: str) -> str:
     """What the user reads for ``error``; logs the traceback when it was not expected."""
     cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
@@ -47,7 +41,7 @@ def error_text(lang: str, error: BaseException, what: str) -> str:
         return t(lang, "err.manage_server")
     if isinstance(cause, app_commands.NoPrivateMessage):
         return t(lang, "err.guild_only")
-    if _is_busy(cause):
+    if isinstance(cause, StorageBusy):  # nothing was written: the same click may retry
         log.warning("%s: storage busy", what)
         return t(lang, "err.busy")
     log.error("%s failed", what, exc_info=cause)

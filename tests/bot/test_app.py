@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from bot import games
 from bot.app import TamalouBot
@@ -21,10 +22,10 @@ async def test_close_ends_every_writer_before_the_storage_closes(tmp_path: Path)
     bot = await unconnected(Config(token="x", database=str(tmp_path / "t.sqlite3")))
     await bot.storage.open()
     order: list[str] = []
-    real_stop, real_presenter_stop, real_close = (
+    real_stop, real_presenter_stop, real_disconnect = (
         bot.service.stop,
         bot.presenter.stop,
-        bot.storage.close,
+        bot.storage.disconnect,
     )
 
     async def service_stop() -> None:
@@ -35,20 +36,38 @@ async def test_close_ends_every_writer_before_the_storage_closes(tmp_path: Path)
         await real_presenter_stop()
         order.append("presenter")
 
-    async def last_batch() -> None:
+    async def slow_insert(rows: list[tuple[Any, ...]]) -> None:
         await asyncio.sleep(0.05)
         order.append("flushed")
 
-    async def storage_close() -> None:
+    async def disconnect() -> None:
         order.append("storage")
-        await real_close()
+        await real_disconnect()
 
     bot.service.stop = service_stop  # type: ignore[method-assign]
     bot.presenter.stop = presenter_stop  # type: ignore[method-assign]
-    bot.storage.close = storage_close  # type: ignore[method-assign]
-    bot.storage._flusher = asyncio.create_task(last_batch())  # type: ignore[attr-defined]
+    bot.storage.disconnect = disconnect  # type: ignore[method-assign]
+    bot.storage._insert_actions = slow_insert  # type: ignore[method-assign]
+    last_move = asyncio.create_task(bot.storage.append_actions(1, 0, [(0, {}, None)], []))
+    await asyncio.sleep(0)  # the move waits in the batch
     await bot.close()
     assert order == ["service", "presenter", "flushed", "storage"]
+    assert last_move.done() and last_move.exception() is None
+
+
+def test_the_storage_gets_the_configured_busy_timeout(tmp_path: Path) -> None:
+    """TAMALOU_DB_BUSY_MS reaches the storage the bot builds (docs/storage.md)."""
+    config = Config(token="x", database=str(tmp_path / "t.sqlite3"), database_busy_ms=1234)
+    assert TamalouBot(config).storage.busy_timeout_ms == 1234
+
+
+def test_a_shard_range_reaches_discord_py(tmp_path: Path) -> None:
+    config = Config(
+        token="x", database=str(tmp_path / "t.sqlite3"), shard_ids=(2, 3), shard_count=4
+    )
+    bot = TamalouBot(config)
+    assert bot.shard_ids == [2, 3] and bot.shard_count == 4
+    assert bot.service.owns(2 << 22) and not bot.service.owns(1 << 22)
 
 
 async def test_setup_loads_one_extension_per_game_and_the_shared_ones(tmp_path: Path) -> None:

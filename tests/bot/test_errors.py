@@ -11,6 +11,7 @@ import pytest
 from discord import app_commands
 
 from bot.i18n import t
+from bot.storage import StorageBusy
 from bot.tables import TableError
 from bot.ui.errors import answer_error, error_text
 from tamalou.core.errors import IllegalAction
@@ -67,3 +68,19 @@ async def test_a_refusal_answers_in_the_clicking_users_language() -> None:
     interaction = Interaction("en-US")
     await answer_error(interaction, TableError("not_seated"), "button")  # type: ignore[arg-type]
     assert interaction.response.sent[0][0] == t("en", "err.not_seated")
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("en-US", "en"), ("fr", "fr")])
+async def test_a_busy_database_asks_to_retry_in_a_moment(
+    locale: str, lang: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """StorageBusy: nothing was written, so the user is told to retry, in their language;
+    the log gets a warning, not a traceback."""
+    interaction = Interaction(locale)
+    busy = StorageBusy("The database x is locked by another writer.", hint="Retry.")
+    with caplog.at_level(logging.WARNING, logger="bot.ui.errors"):
+        await answer_error(interaction, busy, "button tamalou:draw on table 3")  # type: ignore[arg-type]
+    assert interaction.response.sent == [(t(lang, "err.busy"), {"ephemeral": True})]
+    assert t("en", "err.busy") != t("fr", "err.busy")
+    assert [r.levelno for r in caplog.records] == [logging.WARNING]
+    assert caplog.records[0].exc_info is None

@@ -48,10 +48,13 @@ class CommandNotAvailableError(EmulatorError):
 
 
 class BotProcess:
-    def __init__(self, proc: asyncio.subprocess.Process, log_path: Path, module: str) -> None:
+    def __init__(
+        self, proc: asyncio.subprocess.Process, log_path: Path, module: str, generation: int = 0
+    ) -> None:
         self.proc = proc
         self.log_path = log_path
         self.module = module
+        self.generation = generation  # the emulator's generation it was started in
         self.stopping = False
         self.monitor: asyncio.Task[None] | None = None
 
@@ -86,7 +89,8 @@ class Emulator(DiscordServer):
             self.channel(default_channel) if default_channel else self.guild.channels[0]
         )
         self.log_dir = Path(log_dir) if log_dir else Path(tempfile.mkdtemp(prefix="discord-emu-"))
-        self.bot: BotProcess | None = None
+        self.bot: BotProcess | None = None  # the bot process started last
+        self.bots: list[BotProcess] = []  # every one (several: a shard range each)
         self.bot_logs: list[Path] = []
 
     # ================================================================== lookups
@@ -118,12 +122,12 @@ class Emulator(DiscordServer):
                 return self.channels[ref]
         else:
             name = ref.lstrip("#")
-            for chan in self.guild.channels:
-                if chan.name == name:
-                    return chan
-        raise EmulatorError(
-            f"unknown channel {ref!r}; channels: {[c.name for c in self.guild.channels]}"
-        )
+            for guild in self.guilds.values():  # the first guild's first
+                for chan in guild.channels:
+                    if chan.name == name:
+                        return chan
+        names = [c.name for g in self.guilds.values() for c in g.channels]
+        raise EmulatorError(f"unknown channel {ref!r}; channels: {names}")
 
     def dm_channel(self, user: UserRef) -> Channel | None:
         return self.dm_channels.get(self.member(user).id)
@@ -283,19 +287,20 @@ class Emulator(DiscordServer):
             "data": data,
         }
         if channel.guild_id is not None:
+            guild = self.guild_of_channel(channel)
             payload.update(
                 {
-                    "guild_id": str(self.guild.id),
+                    "guild_id": str(guild.id),
                     "guild": {
-                        "id": str(self.guild.id),
-                        "locale": self.guild.preferred_locale,
+                        "id": str(guild.id),
+                        "locale": guild.preferred_locale,
                         "features": [],
                     },
-                    "guild_locale": self.guild.preferred_locale,
+                    "guild_locale": guild.preferred_locale,
                     "channel": channel.payload(),
-                    "member": self.guild.interaction_member_payload(user),
-                    "app_permissions": str(self.guild.permissions_of(self.bot_user)),
-                    "authorizing_integration_owners": {"0": str(self.guild.id)},
+                    "member": guild.interaction_member_payload(user),
+                    "app_permissions": str(guild.permissions_of(self.bot_user)),
+                    "authorizing_integration_owners": {"0": str(guild.id)},
                     "context": 0,
                 }
             )
@@ -326,7 +331,7 @@ class Emulator(DiscordServer):
         )
 
     async def _send(self, inter: Interaction, wait: bool | str, timeout: float) -> Interaction:
-        if self.bot is not None and not self.bot.alive:
+        if self.bot is not None and not self._bot_alive():
             raise EmulatorError(f"the bot process exited:\n{self.bot.log_tail()}")
         await self.deliver(inter)
         if wait:
@@ -570,7 +575,7 @@ class Emulator(DiscordServer):
             await asyncio.sleep(delay)  # fallback without the launcher's hooks
 
     def _bot_alive(self) -> bool:
-        return self.bot is not None and self.bot.alive
+        return any(bot.alive for bot in self.bots)
 
     async def click(
         self,
@@ -826,14 +831,18 @@ class Emulator(DiscordServer):
         timeout: float = 30.0,
         cwd: str | Path | None = None,
         ready_timeout: float = 0.05,
+        alongside: bool = False,
     ) -> BotProcess:
         """Runs ``python -m tests.emulator.launcher --port P -- module args`` in a subprocess.
 
         ``env`` is added to the current environment (``DISCORD_TOKEN`` defaults to the
         emulator's token). ``wait``: "ready" (on_ready dispatched), "connected"
         (READY/GUILD_CREATE sent) or "none". stdout/stderr go to ``bot.log_path``.
+
+        ``alongside``: another process runs next to the live one(s), each its own shard
+        range (``TAMALOU_SHARDS``): wait for "ready" then, as "connected" means every shard.
         """
-        if self.bot is not None and self.bot.alive:
+        if not alongside and self._bot_alive():
             raise EmulatorError("a bot process is already running; stop_bot() or kill_bot()")
         if not self.port:
             raise EmulatorError("start the emulator (await emu.start()) before the bot")
@@ -872,8 +881,9 @@ class Emulator(DiscordServer):
                 env=full_env,
                 cwd=str(cwd or PROJECT_ROOT),
             )
-        bot = BotProcess(proc, log_path, module)
+        bot = BotProcess(proc, log_path, module, self.generation)
         self.bot = bot
+        self.bots.append(bot)
         bot.monitor = asyncio.create_task(self._monitor(bot))
         if wait == "none":
             return bot
@@ -904,20 +914,26 @@ class Emulator(DiscordServer):
             )
         self._notify()
 
-    async def kill_bot(self) -> None:
-        """SIGKILL: the process dies at once (like a crash); the emulator keeps its state."""
-        bot = self.bot
+    async def kill_bot(self, bot: BotProcess | None = None) -> None:
+        """SIGKILL: the process dies at once (like a crash); the emulator keeps its state.
+
+        ``bot``: which process (default: the one started last)."""
+        bot = bot or self.bot
         if bot is None or not bot.alive:
             return
         bot.stopping = True
         with contextlib.suppress(ProcessLookupError):
             bot.proc.kill()
         await bot.proc.wait()
-        await self._after_exit()
+        await self._after_exit(bot)
 
-    async def stop_bot(self, timeout: float = 10.0) -> None:
+    async def kill_bots(self) -> None:
+        for bot in self.bots:
+            await self.kill_bot(bot)
+
+    async def stop_bot(self, timeout: float = 10.0, bot: BotProcess | None = None) -> None:
         """SIGINT (graceful: discord.py closes), then SIGKILL after ``timeout``."""
-        bot = self.bot
+        bot = bot or self.bot
         if bot is None or not bot.alive:
             return
         bot.stopping = True
@@ -929,25 +945,37 @@ class Emulator(DiscordServer):
             with contextlib.suppress(ProcessLookupError):
                 bot.proc.kill()
             await bot.proc.wait()
-        await self._after_exit()
+        await self._after_exit(bot)
 
-    async def _after_exit(self) -> None:
+    async def _after_exit(self, bot: BotProcess) -> None:
+        """The gone process's gateway sessions end (only its own when others still run:
+        a session belongs to the process started in its generation)."""
+        others = any(b.alive for b in self.bots if b is not bot)
+
+        def its_own() -> list[int]:
+            return [
+                shard
+                for shard, session in self.sessions.items()
+                if not others or session.generation == bot.generation
+            ]
+
         with contextlib.suppress(TimeoutError):
-            await self.wait_for(lambda: not self.sessions, 2.0, "gateway sessions to close")
-        for session in list(self.sessions.values()):
+            await self.wait_for(lambda: not its_own(), 2.0, "gateway sessions to close")
+        for shard in its_own():
+            session = self.sessions.pop(shard)
             with contextlib.suppress(Exception):
                 await session.ws.close()
-        self.sessions.clear()
-        if self.bot is not None and self.bot.monitor is not None:
+        if bot.monitor is not None:
             with contextlib.suppress(Exception):
-                await self.bot.monitor
+                await bot.monitor
 
     async def close(self, *, graceful: bool = False) -> None:
         """Stops the bot (SIGKILL unless ``graceful``) and the server."""
-        if graceful:
-            await self.stop_bot()
-        else:
-            await self.kill_bot()
+        for bot in self.bots:
+            if graceful:
+                await self.stop_bot(bot=bot)
+            else:
+                await self.kill_bot(bot)
         await self.close_server()
 
 

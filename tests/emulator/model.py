@@ -58,6 +58,22 @@ class MemberSpec:
     nick: str | None = None
 
 
+@dataclass
+class GuildSpec:
+    """Configuration of one more guild (the first one is the emulator's ``guild``).
+
+    Every member of the first guild is a member here too, with the same roles. ``shard``:
+    the guild id is chosen so that Discord routes the guild's events to this shard
+    (``(guild_id >> 22) % shard_count``); None: the shard after the previous guild's (so
+    with as many shards as guilds, each guild has its own).
+    """
+
+    name: str
+    channels: tuple[str, ...] = ()
+    shard: int | None = None
+    preferred_locale: str = "en-US"
+
+
 DEFAULT_MEMBERS: tuple[MemberSpec, ...] = (
     MemberSpec("alice", "en-US", admin=True),
     MemberSpec("bob", "fr"),

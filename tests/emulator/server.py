@@ -31,6 +31,7 @@ from .model import (
     Attachment,
     Channel,
     Guild,
+    GuildSpec,
     HistoryEntry,
     Interaction,
     MemberSpec,
@@ -129,6 +130,7 @@ class DiscordServer:
         token: str = "emulator-bot-token",
         bot_name: str = "TestBot",
         shard_count: int = 1,
+        extra_guilds: Iterable[GuildSpec] = (),
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
@@ -183,8 +185,14 @@ class DiscordServer:
         self.guild = Guild(
             guild_id, guild_name, self.owner.id, preferred_locale, roles, chans, users
         )
+        #: every guild the bot is in, the first one first (``extra_guilds``: sharding tests)
+        self.guilds: dict[int, Guild] = {guild_id: self.guild}
+        for spec in extra_guilds:
+            self._add_guild(spec, born)
         self.users: dict[int, User] = {u.id: u for u in [*users, self.bot_user, self.owner]}
-        self.channels: dict[int, Channel] = {c.id: c for c in chans}
+        self.channels: dict[int, Channel] = {
+            c.id: c for g in self.guilds.values() for c in g.channels
+        }
         self.dm_channels: dict[int, Channel] = {}  # user id -> DM channel
 
         self.messages: dict[int, Message] = {}
@@ -210,6 +218,38 @@ class DiscordServer:
         self._runner: web.AppRunner | None = None
         self._changed = asyncio.Event()
         self._deadline_handles: dict[int, asyncio.TimerHandle] = {}
+
+    def _add_guild(self, spec: GuildSpec, born: int) -> Guild:
+        """One more guild with the first guild's members and roles (its own @everyone)."""
+        last = list(self.guilds)[-1]
+        shard = spec.shard if spec.shard is not None else (last >> 22) % self.shard_count + 1
+        shard %= self.shard_count
+        at = born
+        guild_id = self.ids.next(at)
+        while (guild_id >> 22) % self.shard_count != shard:
+            at += 1  # the shard comes from the id's time part
+            guild_id = self.ids.next(at)
+        first = self.guild
+        everyone = Role(guild_id, "@everyone", first.everyone_role.permissions)
+        chans = [
+            Channel(self.ids.next(born), name, 0, guild_id, position=i)
+            for i, name in enumerate(spec.channels or (f"{spec.name.lower()}-general",))
+        ]
+        guild = Guild(
+            guild_id,
+            spec.name,
+            first.owner_id,
+            spec.preferred_locale,
+            [everyone, *first.roles[1:]],
+            chans,
+            first.members,
+        )
+        self.guilds[guild_id] = guild
+        return guild
+
+    def guild_of_channel(self, channel: Channel) -> Guild:
+        """The guild a guild channel belongs to."""
+        return self.guilds.get(channel.guild_id or 0, self.guild)
 
     # ------------------------------------------------------------------ lifecycle
     @property
@@ -293,8 +333,8 @@ class DiscordServer:
             ].user_payload()
         return data
 
-    def guild_payload(self, *, full: bool) -> dict[str, Any]:
-        g = self.guild
+    def guild_payload(self, *, full: bool, guild: Guild | None = None) -> dict[str, Any]:
+        g = guild or self.guild
         data: dict[str, Any] = {
             "id": str(g.id),
             "name": g.name,
@@ -584,18 +624,15 @@ class DiscordServer:
 
     async def h_get_guild(self, request: web.Request) -> web.StreamResponse:
         self._check_auth(request)
-        self._guild_of(request)
-        return json_response(self.guild_payload(full=False))
+        return json_response(self.guild_payload(full=False, guild=self._guild_of(request)))
 
     async def h_get_guild_channels(self, request: web.Request) -> web.StreamResponse:
         self._check_auth(request)
-        self._guild_of(request)
-        return json_response([c.payload() for c in self.guild.channels])
+        return json_response([c.payload() for c in self._guild_of(request).channels])
 
     async def h_get_roles(self, request: web.Request) -> web.StreamResponse:
         self._check_auth(request)
-        self._guild_of(request)
-        return json_response([r.payload() for r in self.guild.roles])
+        return json_response([r.payload() for r in self._guild_of(request).roles])
 
     async def h_list_members(self, request: web.Request) -> web.StreamResponse:
         self._check_auth(request)
@@ -615,9 +652,11 @@ class DiscordServer:
         raise fail(404, 10007, "Unknown Member")
 
     def _guild_of(self, request: web.Request) -> Guild:
-        if request.match_info["guild"] != str(self.guild.id):
+        raw = request.match_info["guild"]
+        guild = self.guilds.get(int(raw)) if raw.isdigit() else None
+        if guild is None:
             raise fail(404, 10004, "Unknown Guild")
-        return self.guild
+        return guild
 
     async def h_attachment(self, request: web.Request) -> web.StreamResponse:
         aid = int(request.match_info["aid"])
@@ -1242,11 +1281,11 @@ class DiscordServer:
             session.identified = True
             self.sessions[session.shard_id] = session
             self._known_sessions[session.session_id] = session
-            guilds = (
-                [self.guild]
-                if (self.guild.id >> 22) % session.shard_count == session.shard_id
-                else []
-            )
+            guilds = [  # a guild's events go to one shard (docs: DISCORD_OFFLINE.md)
+                g
+                for g in self.guilds.values()
+                if (g.id >> 22) % session.shard_count == session.shard_id
+            ]
             await session.dispatch(
                 "READY",
                 {
@@ -1267,8 +1306,8 @@ class DiscordServer:
                     "user_settings": {},
                 },
             )
-            for _ in guilds:
-                await session.dispatch("GUILD_CREATE", self.guild_payload(full=True))
+            for g in guilds:
+                await session.dispatch("GUILD_CREATE", self.guild_payload(full=True, guild=g))
             self.guilds_sent = (
                 all(s.identified for s in self.sessions.values())
                 and len(self.sessions) >= session.shard_count
@@ -1296,7 +1335,10 @@ class DiscordServer:
         # op 3 (presence), 4 (voice) and others are accepted silently.
 
     async def _members_chunk(self, session: GatewaySession, d: dict[str, Any]) -> None:
-        members = [*self.guild.members, self.bot_user]
+        raw = str(d.get("guild_id") or "")
+        guild = self.guilds.get(int(raw)) if raw.isdigit() else None
+        guild = guild or self.guild
+        members = [*guild.members, self.bot_user]
         user_ids = d.get("user_ids")
         not_found: list[str] = []
         if user_ids:
@@ -1310,7 +1352,7 @@ class DiscordServer:
             if limit:
                 members = members[:limit]
         data: dict[str, Any] = {
-            "guild_id": str(self.guild.id),
+            "guild_id": str(guild.id),
             "members": [m.member_payload() for m in members],
             "chunk_index": 0,
             "chunk_count": 1,

@@ -523,7 +523,7 @@ async def test_rounds_fall_back_to_round_scores_when_the_log_does_not_replay(
 async def test_leaderboard_and_stats_through_discord(emulator: Emulator, tmp_path: Path) -> None:
     """Matches stored before the bot starts are swept into Season 1; the board pages."""
     emu = emulator
-    db = tmp_path / "t.db"
+    db = await BotHarness(emu, tmp_path).database()  # SQLite or PostgreSQL (tests/conftest.py)
     storage = Storage(db)
     await storage.open()
     names = ["bob", "carol", "dave", "erin"]
@@ -536,7 +536,7 @@ async def test_leaderboard_and_stats_through_discord(emulator: Emulator, tmp_pat
     await store_match(storage, [alice, others[0], (1, "AI 1", "easy")], 95, guild)  # 1 match
     await storage.close()
 
-    env = {"TAMALOU_DB": str(db), "TAMALOU_GUILD_ID": str(guild)}
+    env = {"TAMALOU_DB": db, "TAMALOU_GUILD_ID": str(guild)}
     await emu.start_bot("bot", env=env)
     await emu.slash("alice", "tamalou leaderboard")
     board = emu.last_message()

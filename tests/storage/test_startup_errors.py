@@ -7,6 +7,7 @@ in one line and exits with status 2.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -86,3 +87,63 @@ async def test_a_missing_postgresql_database_is_named_with_what_to_do() -> None:
     with pytest.raises(StorageError) as err:
         await Storage(url).open()
     assert "does not exist" in str(err.value) and "createdb" in str(err.value)
+
+
+def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` with a token (no Discord is reachable: it must stop before)."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAMALOU_"))}
+    clean.update({"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "not-a-real-token", **env})
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_the_bot_stops_at_a_corrupt_database_saying_what_to_do(tmp_path: Path) -> None:
+    db = tmp_path / "tamalou.sqlite3"
+    corrupt(db)
+    done = run_bot(tmp_path, TAMALOU_DB=str(db))
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"error: The database {db} is corrupt")
+    assert "Restore it from a backup" in done.stderr
+
+
+def test_the_bot_stops_at_a_read_only_database_saying_what_to_do(tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = folder / "tamalou.sqlite3"
+    sqlite3.connect(db).close()
+    db.chmod(0o444)
+    folder.chmod(0o555)
+    try:
+        if os.access(db, os.W_OK):
+            done = run_bot(tmp_path, TAMALOU_DB=f"file:{db}?mode=ro")  # root writes anyway
+        else:
+            done = run_bot(tmp_path, TAMALOU_DB=str(db))
+    finally:
+        folder.chmod(0o755)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "read-only" in done.stderr and "write access" in done.stderr
+
+
+def test_the_bot_stops_at_an_unreachable_postgresql_saying_what_to_do(tmp_path: Path) -> None:
+    url = f"postgresql://tamalou@127.0.0.1:{free_port()}/tamalou"
+    done = run_bot(tmp_path, TAMALOU_DB=url, TAMALOU_DB_BUSY_MS="500")
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("error: Cannot reach PostgreSQL at postgresql://tamalou@")
+    assert "TAMALOU_DB" in done.stderr
+
+
+def test_the_bot_stops_at_a_wrong_shard_range_saying_how_to_write_it(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, TAMALOU_SHARDS="0-3", TAMALOU_SHARD_COUNT="2")
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "TAMALOU_SHARD_COUNT=2 numbers the shards 0 to 1" in done.stderr
+    assert not (tmp_path / "tamalou.sqlite3").exists()

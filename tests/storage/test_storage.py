@@ -275,3 +275,24 @@ async def test_a_lock_longer_than_the_busy_timeout_raises_storage_busy(db_target
         assert [a.n for a in await storage.actions(match_id)] == [0]
     finally:
         await storage.close()
+
+
+async def test_close_commits_the_moves_still_waiting_in_the_batch(db_target: str) -> None:
+    """Shutdown: moves handed to the batched writer before close() are in the database
+    after it (the bot's close() relies on it; no reaching into the flusher)."""
+    storage = Storage(db_target)
+    await storage.open()
+    _, match_id = await playing(storage)
+    pending = [
+        asyncio.create_task(storage.append_actions(match_id, n, entries(n, 1), []))
+        for n in range(5)
+    ]
+    await asyncio.sleep(0)  # the moves are queued, the flusher started
+    await storage.close()
+    assert all(task.done() and task.exception() is None for task in pending)
+    again = Storage(db_target)
+    await again.open()
+    try:
+        assert [a.n for a in await again.actions(match_id)] == [0, 1, 2, 3, 4]
+    finally:
+        await again.close()
