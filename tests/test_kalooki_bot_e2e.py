@@ -13,6 +13,7 @@ rematch button, and a scan of every message version for cards its reader may not
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from dataclasses import dataclass, field
@@ -121,6 +122,7 @@ class Kalooki:
         rnd = self.game().round.round_no
         match action:
             case A.Draw() | A.TakeDiscard():
+                await self.table_shows_draw()
                 verb = "draw" if isinstance(action, A.Draw) else "take"
                 cid = f"kalooki:{verb}:{self.tid}:{rnd}"
                 inter = await self.emu.click(user, self.table_message(), custom_id=cid)
@@ -141,9 +143,31 @@ class Kalooki:
             case _:
                 raise AssertionError(action)
 
-    async def ai_moved(self) -> None:
-        before = self.logged()
-        await self.emu.wait_for(lambda: self.logged() > before, 10, "the AI's move")
+    async def until(self, predicate: Any, what: str) -> None:
+        """Poll ``predicate`` (a write to the database sends nothing the emulator sees)."""
+        for _ in range(400):
+            if predicate():
+                return
+            await asyncio.sleep(0.025)
+        game = self.game()
+        tail = self.emu.bot.log_tail() if self.emu.bot else ""
+        raise AssertionError(
+            f"timed out waiting for {what}: round {game.round.round_no} current "
+            f"{game.round.current} stage {game.round.stage}\n{tail}"
+        )
+
+    async def logged_past(self, before: int, what: str) -> None:
+        await self.until(lambda: self.logged() > before, what)
+
+    async def table_shows_draw(self) -> None:
+        """The table message is up to date: its Draw button is live (an edit may trail the
+        database by a moment)."""
+        cid = f"kalooki:draw:{self.tid}:{self.game().round.round_no}"
+
+        def live() -> bool:
+            return not self.table_message().button(custom_id=cid).disabled
+
+        await self.emu.wait_for(live, 10, "the table message's Draw")
 
     @property
     def tid(self) -> int:
@@ -189,7 +213,7 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
         assert await emu.handled(inter) == []
     assert "Trop tard" in emu.last_ephemeral("carol").content  # carol reads French
     assert "appelez" in emu.last_ephemeral("bob").content
-    assert k.game().round.pending_call == 1
+    await k.until(lambda: k.game().round.pending_call == 1, "bob's call in the log")
     assert "📣 **bob** calls" in k.table_message().text
 
     # K-CL4: the current player is asked to allow or refuse
@@ -204,6 +228,7 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
     h.env["TAMALOU_REORDER_MS"] = "20"
     await h.restart()
     await k.click("alice", k.panel("alice"), "Allow (draw from the pile)")
+    await k.logged_past(1, "the answer to the call")
     # the guild's language survives the restart (it was cached as French when the tables
     # were redrawn before the guild was known)
     assert "round 1/3" in k.table_message().text
@@ -232,7 +257,8 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
     expected = simulate(RULES, SEED, AI_SEAT, script)
     standings = 0
     while True:
-        game = k.game()
+        game, _, so_far = k.replay()
+        logged = len(so_far)
         r = game.round
         if game.over:
             break
@@ -244,26 +270,29 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
             next_id = f"kalooki:next:{k.tid}:{r.round_no}"
             inter = await emu.click("bob", over, custom_id=next_id)
             assert await emu.handled(inter) == []
-            await emu.wait_for(lambda: k.game().round.phase == "play", 10, "the next deal")
+            await k.until(lambda: k.game().round.phase == "play", "the next deal")
             continue
         scripted = script(game, 1)
         if scripted and r.round_no == 2:
             msg = k.table_message()
+            await k.table_shows_draw()
             call_id = f"kalooki:call:{k.tid}:2.{r.discard[-1]}"
             inter = await emu.click("carol", msg, custom_id=call_id)
             assert await emu.handled(inter) == []
             draw = k.table_message().button(custom_id=f"kalooki:draw:{k.tid}:2")
             inter = await emu.click("bob", k.table_message(), custom_id=draw.custom_id)
             assert await emu.handled(inter) == []  # Draw allows the call (K-CL4)
+            await k.logged_past(logged + 1, "the call and its answer")
             continue
         seat = r.current
         assert seat is not None
         if seat == AI_SEAT:
-            await k.ai_moved()
+            await k.logged_past(logged, "the AI's move")
             continue
         action = human(game, seat, max(game.now, r.draw_at or 0), RULES)
         assert action is not None
         await k.play(HUMANS[seat], action)
+        await k.logged_past(logged, f"{HUMANS[seat]}'s {action.kind}")
     game, events, done = k.replay()
     assert [(a.kind, a.player) for a in done if a.kind != "next_round"] == [
         (a.kind, a.player) for a in expected.actions
@@ -276,7 +305,7 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
     assert any(isinstance(e, E.LaidOff) and e.player == 2 for e in events)
     assert_no_leak(k, events)
     # the season's board is per game: the match is recorded under kalooki
-    await emu.wait_for(lambda: h.sql("SELECT * FROM season_results"), 10, "the season record")
+    await k.until(lambda: h.sql("SELECT * FROM season_results"), "the season record")
     assert {r["game"] for r in h.sql("SELECT game FROM season_results")} == {"kalooki"}
     assert len(h.sql("SELECT * FROM season_players WHERE game = 'kalooki'")) == 3
     assert emu.take_problems() == []
@@ -435,6 +464,7 @@ async def test_kalooki_commands_lobby_refusals_and_another_games_table(k: Kalook
     await k.click("erin", k.table_message(), "Leave")
     assert "erin" not in k.table_message().text
     await k.click("dave", k.table_message(), "Start")
+    await k.until(lambda: h.sql("SELECT * FROM matches"), "the match")
     game = k.game()
     assert game.players == 2 and len(game.round.seats[0].hand) == 9  # K-R1: round 1 deals 9
     assert {b.label for b in k.table_message().buttons()} >= {"Draw", "My hand"}
