@@ -308,6 +308,16 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
     await k.until(lambda: h.sql("SELECT * FROM season_results"), "the season record")
     assert {r["game"] for r in h.sql("SELECT game FROM season_results")} == {"kalooki"}
     assert len(h.sql("SELECT * FROM season_players WHERE game = 'kalooki'")) == 3
+    # Rematch: the same seats and settings at a new table
+    inter = await emu.click("alice", final, custom_id=f"kalooki:rematch:{k.tid}")
+    assert await emu.handled(inter) == []
+    await k.until(lambda: len(h.sql("SELECT * FROM matches")) == 2, "the rematch")
+    rows = h.sql("SELECT game, status FROM tables ORDER BY id")
+    assert [(r["game"], r["status"]) for r in rows] == [
+        ("kalooki", "finished"),
+        ("kalooki", "playing"),
+    ]
+    assert k.game().players == 4 and k.game().round.round_no == 1
     assert emu.take_problems() == []
 
 
