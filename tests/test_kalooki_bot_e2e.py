@@ -251,6 +251,15 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
         k.panel("alice").content
     )
     assert not k.game().round.seats[0].laid_down
+    # a card picked for meld 2 leaves meld 1
+    await k.pick("alice", f":pick:{k.tid}:1.3.1", [str(mixed[0])])
+    lines = k.panel("alice").content.splitlines()
+    first = next(line for line in lines if line.startswith("1. "))
+    second = next(line for line in lines if line.startswith("2. "))
+    assert labels_in(first) == labels_in(" ".join(cards.label(c) for c in mixed[1:]))
+    assert labels_in(second) == labels_in(cards.label(mixed[0]))
+    count = lambda line: len(LABEL.findall(line)) + line.count("🃏")  # noqa: E731
+    assert (count(first), count(second)) == (2, 1)
     await k.click("alice", k.panel("alice"), "Back")
 
     # -- the rest of the match as the engine-only run played it ---------------------------
