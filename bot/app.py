@@ -3,6 +3,8 @@ commands synced. Everything a player sees lives in the extensions and ``bot/ui``
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import logging
 import re
@@ -17,6 +19,8 @@ from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, lang_of, t
 from bot.storage import Storage
 from bot.tables import AiRunner, TableService
+from bot.ui.cards import ALL_CODES, CardEmojis, emoji_png, prerender
+from bot.ui.cards import display as card_display
 from bot.ui.common import reply
 from bot.ui.errors import answer_error
 from bot.ui.presenter import DiscordPresenter
@@ -65,6 +69,8 @@ class TamalouBot(commands.AutoShardedBot):
         self.guild_languages: dict[int, str] = {}
         self._refreshed = False
         self._item_templates: list[re.Pattern[str]] = []
+        self.cards = CardEmojis(self)
+        self._cards_task: asyncio.Task[None] | None = None
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
@@ -82,6 +88,11 @@ class TamalouBot(commands.AutoShardedBot):
         await reply(interaction, t(lang_of(interaction.locale), "err.bad_button"))
 
     async def setup_hook(self) -> None:
+        card_display.use(self.cards)  # text until the emojis are synced
+        if self.config.card_emojis:  # never waited for: start-up goes on meanwhile
+            self._cards_task = asyncio.create_task(self._ready_cards(), name="card-emojis")
+        else:
+            log.info("card emojis off (TAMALOU_CARD_EMOJIS): cards are shown as text")
         await self.storage.open()
         await self.tree.set_translator(Translator())
         self.add_dynamic_items(TableButton, TableSelect)
@@ -106,6 +117,15 @@ class TamalouBot(commands.AutoShardedBot):
                 await self.tree.sync()
         self.service.start_scheduler()
 
+    async def _ready_cards(self) -> None:
+        """Draws every face in a worker thread, then lists and uploads the card emojis; on
+        success after ``on_ready`` the live tables are redrawn with them. A failure is
+        logged once by ``CardEmojis`` (bot.ui.cards.emojis) and the cards stay text."""
+        await asyncio.to_thread(_draw_faces)
+        if await self.cards.sync() and self._refreshed:  # else on_ready draws them all
+            for table in list(self.service.tables.values()):
+                await self.presenter.table_changed(table)
+
     async def on_ready(self) -> None:
         if self._refreshed:
             return
@@ -116,10 +136,16 @@ class TamalouBot(commands.AutoShardedBot):
     async def close(self) -> None:
         """Every task that may write ends before the storage closes: the scheduler and its
         wakes (AI workers included), the table edits and panel hides, the batched writes."""
+        if self._cards_task is not None and not self._cards_task.done():
+            self._cards_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._cards_task
         await self.service.stop()
         await self.presenter.stop()
         await super().close()
         await self.storage.close()  # after its last batch of actions is committed
+        if card_display.current() is self.cards:
+            card_display.use(None)
 
     async def guild_language(self, guild_id: int | None) -> str:
         if guild_id is None:
@@ -142,3 +168,11 @@ class TamalouBot(commands.AutoShardedBot):
     ) -> None:
         name = interaction.command.qualified_name if interaction.command else "?"
         await answer_error(interaction, error, f"command {name}")
+
+
+def _draw_faces() -> None:
+    """Every emoji face and picture face drawn once (cached), off the event loop: the
+    upload then only sends bytes, and the first hand picture only lays cards out."""
+    for code in ALL_CODES:
+        emoji_png(code)
+    prerender(ALL_CODES)

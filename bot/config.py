@@ -28,6 +28,8 @@ class Config:
     edit_interval_ms: int = 1000
     sync_commands: bool = True
     ai_workers: int = 1  # processes in which slow AI levels think (off the event loop)
+    # card faces as application emojis (docs/cards.md); off: cards are shown as text
+    card_emojis: bool = True
     #: the shards this process runs (None: all of them) out of ``shard_count`` (None: as
     #: Discord recommends, all in this process); docs/deploy.md
     shard_ids: tuple[int, ...] | None = None
@@ -55,6 +57,7 @@ class Config:
             edit_interval_ms=int(e.get("TAMALOU_EDIT_INTERVAL_MS", "1000")),
             sync_commands=e.get("TAMALOU_SYNC_COMMANDS", "1") not in ("0", "false", "no"),
             ai_workers=max(1, int(e.get("TAMALOU_AI_WORKERS", "1"))),
+            card_emojis=e.get("TAMALOU_CARD_EMOJIS", "1") not in ("0", "false", "no"),
             **shard_settings(e.get("TAMALOU_SHARDS", ""), e.get("TAMALOU_SHARD_COUNT", "")),
         )
 

@@ -74,6 +74,9 @@ class BotHarness:
             "TAMALOU_TEST_CLOCK_FILE": str(self.clock_file),
             "TAMALOU_TEST_SEEDS": ",".join(seeds),
             "TAMALOU_LOG_LEVEL": "INFO",
+            # cards as text unless a test asks for the emojis (TAMALOU_CARD_EMOJIS="1"):
+            # the text fallback stays tested by every flow, the emojis by the card tests
+            "TAMALOU_CARD_EMOJIS": "0",
             **env,
         }
         await self.emu.start_bot("tests.e2e_bot", env=self.env)

@@ -6,6 +6,11 @@ every version of every message (``emu.history()``, with its audience) is checked
 what each reader could know at that time, rebuilt from the bot's own log with the engine:
 a card is public from the moment it is discarded, shown by a miss or a call, or revealed at
 the round's end; it is private to a player from their peek, look or draw of it.
+
+A card is read wherever it can reach a reader (issue 14, tests/leak_scan.py): its text
+label, a card emoji in the text or on a component, and the faces a picture shows (read from
+the bot's description stored in the PNG). The round is played twice: cards as text, and
+cards as application emojis with pictures.
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ from tamalou.games.tamalou.rules import TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
 from tests.bot_harness import BotHarness, find_seed
 from tests.emulator import Emulator, Message
+from tests.emulator.model import HistoryEntry
+from tests.leak_scan import entry_faces, entry_text, message_faces, message_text
 
 pytestmark = pytest.mark.e2e
 
@@ -82,23 +89,46 @@ async def stale_press(emu: Emulator, user: str, msg: Message, custom_id: str | N
 def violations(
     emu: Emulator, players: list[str], public: dict[int, int], private: dict[tuple[int, int], int]
 ) -> list[tuple[str, int | None, str, int, str]]:
-    """Every card label in a message version whose reader could not see that card yet."""
+    """Every card shown in a message version whose reader could not see that card yet."""
     uid_seat = {emu.member(p).id: s for s, p in enumerate(players)}
-    labels = {cards.label(c): c for c in TAMALOU.compiled.deck}
+    return scan(emu.history(), uid_seat, public, private)
+
+
+def shown_cards(entry: HistoryEntry) -> set[int]:
+    """The deck's cards an entry shows: labels in its text (alt text included), card
+    emojis in its text and components, faces in its pictures."""
+    deck = TAMALOU.compiled.deck
+    text = entry_text(entry)
+    by_label = {c for c in deck if cards.label(c) in text}
+    codes = set(entry_faces(entry))
+    return by_label | {c for c in deck if cards.code(c) in codes}
+
+
+def scan(
+    entries: list[HistoryEntry],
+    uid_seat: dict[int, int],
+    public: dict[int, int],
+    private: dict[tuple[int, int], int],
+) -> list[tuple[str, int | None, str, int, str]]:
+    """(label, audience, action, seq, text) of each card shown to a reader too early."""
     bad = []
-    for entry in emu.history():
-        text = entry.text
-        for text_label, card in labels.items():
-            if text_label not in text:
-                continue
-            seen = entry.at_ms + SLACK_MS
+    for entry in entries:
+        seen = entry.at_ms + SLACK_MS
+        seat = uid_seat.get(entry.audience) if entry.audience is not None else None
+        for card in sorted(shown_cards(entry)):
             if public.get(card, NEVER) <= seen:
                 continue
-            seat = uid_seat.get(entry.audience) if entry.audience is not None else None
             if seat is not None and private.get((card, seat), NEVER) <= seen:
                 continue
-            bad.append((text_label, entry.audience, entry.action, entry.seq, text[:200]))
+            bad.append(
+                (cards.label(card), entry.audience, entry.action, entry.seq, entry.text[:200])
+            )
     return bad
+
+
+def shows(msg: Message, card: int) -> bool:
+    """The message shows ``card``, as text, as an emoji or in a picture."""
+    return cards.label(card) in message_text(msg) or cards.code(card) in message_faces(msg)
 
 
 def knowledge(h: BotHarness) -> tuple[dict[int, int], dict[tuple[int, int], int], int]:
@@ -152,10 +182,15 @@ def knowledge(h: BotHarness) -> tuple[dict[int, int], dict[tuple[int, int], int]
     return public, private, ended
 
 
-async def test_no_card_reaches_a_reader_before_they_may_see_it(harness: BotHarness) -> None:
+@pytest.mark.parametrize("shown_as", ["text", "emojis"])
+async def test_no_card_reaches_a_reader_before_they_may_see_it(
+    harness: BotHarness, shown_as: str
+) -> None:
     h, emu = harness, harness.emu
     seed = find_seed(3, wanted, limit=60_000)
-    await h.start(seeds=[seed])
+    await h.start(seeds=[seed], TAMALOU_CARD_EMOJIS="1" if shown_as == "emojis" else "0")
+    if shown_as == "emojis":
+        await emu.wait_for(lambda: "card emojis ready" in bot_log(emu), 60, "the card emojis")
     await emu.slash("alice", "tamalou new")
     for p in PLAYERS[1:]:
         await emu.click(p, h.table_message(), "Join")
@@ -171,11 +206,12 @@ async def test_no_card_reaches_a_reader_before_they_may_see_it(harness: BotHarne
     await emu.click("alice", h.table_message(), "Draw")
     await emu.click("alice", emu.last_ephemeral("alice"), "Throw it")
     await emu.click("alice", emu.last_ephemeral("alice"), "Look at 2")
-    assert cards.label(a2) in emu.last_ephemeral("alice").content
+    assert shows(emu.last_ephemeral("alice"), a2)
+    if shown_as == "emojis":  # her own card: its emoji, and her row as a picture
+        assert cards.code(a2) in message_faces(emu.last_ephemeral("alice"))
+        assert emu.last_ephemeral("alice").attachments
     h.advance(2_100)
-    await emu.wait_for(
-        lambda: cards.label(a2) not in emu.last_ephemeral("alice").content, 10, "the look hidden"
-    )
+    await emu.wait_for(lambda: not shows(emu.last_ephemeral("alice"), a2), 10, "the look hidden")
     # bob: draws (rather than the transmitted look) and keeps the card in slot 3
     await emu.click("bob", h.table_message(), "My cards")
     await emu.click("bob", emu.last_ephemeral("bob"), "Piocher")
@@ -209,6 +245,10 @@ async def test_no_card_reaches_a_reader_before_they_may_see_it(harness: BotHarne
         h.advance(ms)
         await emu.wait_for(lambda before=before: len(h.actions()) > before, 10, "a timeout")
     await emu.wait_for(lambda: "round 1 is over" in h.table_message().text, 10, "the round end")
+    over = h.table_message()
+    await emu.wait_for(lambda: bool(over.attachments), 10, "the reveal picture")
+    revealed = {c for row in h.game().round.seats for c in row.row if c is not None}
+    assert {cards.code(c) for c in revealed} <= set(message_faces(over))
 
     public, private, ended = knowledge(h)
     assert ended and (kept_by_bob, 1) in private and (a2, 0) in private
@@ -222,7 +262,12 @@ async def test_no_card_reaches_a_reader_before_they_may_see_it(harness: BotHarne
         for card, seat in private:
             if seat != s or public.get(card, NEVER) < ended:
                 continue
-            early = [e for e in emu.leaks(cards.label(card), owner=p) if e.at_ms + SLACK_MS < ended]
+            uid = emu.member(p).id
+            early = [
+                e
+                for e in emu.history()
+                if e.audience != uid and e.at_ms + SLACK_MS < ended and card in shown_cards(e)
+            ]
             assert early == [], (p, cards.label(card), early)
     # the bot's log files hold no card at all
     labels = [cards.label(c) for c in TAMALOU.compiled.deck]
@@ -230,3 +275,10 @@ async def test_no_card_reaches_a_reader_before_they_may_see_it(harness: BotHarne
         log = Path(path).read_text(encoding="utf-8", errors="replace")
         assert "loaded" in log or "ready" in log
         assert [lb for lb in labels if lb in log] == [], path
+    if shown_as == "emojis":  # the cards were shown as emojis, not as text
+        assert any(entry_faces(e) for e in emu.history())
+        assert "cards are shown as text" not in bot_log(emu)
+
+
+def bot_log(emu: Emulator) -> str:
+    return Path(emu.bot_logs[-1]).read_text(encoding="utf-8", errors="replace")

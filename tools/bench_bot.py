@@ -19,10 +19,12 @@ What it does, all on 127.0.0.1, bounded in clicks and in time:
    response (the defer). Interactions/s counts first responses; the drain (every
    interaction fully handled: panel sent, table edited) is timed too.
 4. Memory per live table: the bot's VmRSS with N live tables minus with none, over N.
-5. Restart: a bot with ``--restart-tables`` live tables is killed (SIGKILL) and started
+5. Pictures (``tools.bench_pictures``): the bytes and render time of the pictures the bot
+   attaches (Tamalou's peek row, the reveal, a 22-card hand), through the bot's own path.
+6. Restart: a bot with ``--restart-tables`` live tables is killed (SIGKILL) and started
    again; timed from the process spawn to the log line ``loaded N live tables``, to
    ``on_ready``, and to every table message refreshed.
-6. Scale (issue 15): ``--scale-tables`` live tables in two guilds on two shards, the same
+7. Scale (issue 15): ``--scale-tables`` live tables in two guilds on two shards, the same
    load on one process on SQLite, one process on PostgreSQL (both shards in it), and two
    processes on PostgreSQL (a shard each); interactions/s and p99 of each, and the ratio of
    two processes to one (goal: at least 1.6 on this two-core machine). The PostgreSQL
@@ -72,6 +74,7 @@ from tests.emulator import (
     Message,
     User,
 )
+from tools import bench_pictures
 
 WORK = {"dir": ""}  # databases and bot logs (removed at the end unless --keep)
 BOT_MODULE = {"name": "bot"}  # --bot-module: e.g. a wrapper that profiles bot.__main__
@@ -484,6 +487,11 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         results["scale"] = await scale(args, work, rng)
         return results
 
+    # ---- the pictures the bot attaches (in this process, before the load)
+    results["pictures"] = await bench_pictures.measure()
+    for line in bench_pictures.lines(results["pictures"]):
+        say(line)
+
     # ---- load, memory with N tables
     emu = make_emulator(args.tables, args.players, work / "logs-load")
     await emu.start()
@@ -813,6 +821,7 @@ def summary(args: argparse.Namespace, r: dict[str, Any]) -> str:
         f"emulator and players {r['cpu_emulator']:.0%}; other processes on this machine "
         f"{r['cpu_others']:.0%} of a core",
         f"memory per live table: {r['kb_per_table_200']:.1f} kB ({args.tables} tables)",
+        *bench_pictures.lines(r.get("pictures", {})),
     ]
     if "trivial_rate" in r:
         lines.insert(

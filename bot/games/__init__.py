@@ -18,21 +18,25 @@ from pydantic import BaseModel
 
 if TYPE_CHECKING:
     from bot.tables import LiveTable
+    from bot.ui.cards.display import CardPicture
 
 #: game id -> module holding ``PLUGIN``. Adding a game: its package under bot/games/ and a line.
 REGISTRY: dict[str, str] = {
     "tamalou": "bot.games.tamalou",
     "kalooki": "bot.games.kalooki",
+    "tarot": "bot.games.tarot",
 }
 
 
 @dataclass(slots=True)
 class Panel:
-    """A private panel: its text, its components, and when timed secrets must be hidden."""
+    """A private panel: its text, its components, when timed secrets must be hidden, and
+    the picture it carries (rendered and attached by the presenter; docs/cards.md)."""
 
     text: str
     view: discord.ui.View
     hide_at: int | None = None
+    picture: CardPicture | None = None
 
 
 class GamePlugin(Protocol):
@@ -54,6 +58,9 @@ class GamePlugin(Protocol):
     def table_message(
         self, table: LiveTable, lang: str, at: int
     ) -> tuple[discord.Embed, discord.ui.View | None]: ...
+
+    # Optional: ``table_picture(table, lang, at) -> CardPicture | None``, the picture the
+    # table message carries (the presenter renders and attaches it; docs/cards.md).
 
     def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
         """One seat's panel, built from the engine's view and legal actions."""

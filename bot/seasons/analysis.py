@@ -85,17 +85,30 @@ def analyse_match(
                 row_scores[seat], row_places[seat] = float(score), int(place)
         rounds = list(by_round.values())
         sums = [sum(r[0][i] for r in rounds) for i in range(len(seats))]
-        best = min(sums, default=0.0)
+        best = (max if high_wins(rounds) else min)(sums, default=0.0)
         final = (sums, [i for i, c in enumerate(sums) if c == best])
+    better = max if high_wins(rounds) else min
     for scores, places in rounds:
         for s in seats:
             score = float(scores[s.seat])
             s.rounds += 1
             s.rounds_won += int(places[s.seat] == 1)
             s.score_sum += score
-            s.best_round = score if s.best_round is None else min(s.best_round, score)
+            s.best_round = score if s.best_round is None else better(s.best_round, score)
     cumulative, winners = final
     for s in seats:
-        s.rank = 1 + sum(1 for c in cumulative if c < cumulative[s.seat])
+        mine = cumulative[s.seat]
+        s.rank = 1 + sum(1 for c in cumulative if better(c, mine) != mine)
         s.won = s.seat in winners
     return seats
+
+
+def high_wins(rounds: Sequence[tuple[Sequence[float], Sequence[int]]]) -> bool:
+    """Whether a game ranks high scores first, read from its own round places: Tamalou
+    counts penalty points (low wins), tarot counts points won (high wins, T-M3)."""
+    for scores, places in rounds:
+        firsts = [scores[i] for i, p in enumerate(places) if p == 1]
+        others = [scores[i] for i, p in enumerate(places) if p != 1]
+        if firsts and others:
+            return min(firsts) > max(others)
+    return False

@@ -41,8 +41,9 @@ from tamalou.core.protocol import GameModule
 log = logging.getLogger(__name__)
 
 AI_USER_BASE = 1  # AI seats get user ids 1..8 (never a Discord snowflake)
-#: the event kind after which a table's message is posted anew (a new round: R-M1)
-NEW_MESSAGE_EVENT = "round_started"
+#: the event kinds after which a table's message is posted anew (a new round or deal: R-M1;
+#: DESIGN: "one public table message per table, re-posted each round")
+NEW_MESSAGE_EVENTS = frozenset({"round_started", "deal_started"})
 
 TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
 #: a table's settings (from ``/<game> new``) -> the game's rules model
@@ -575,7 +576,7 @@ class TableService:
             with contextlib.suppress(TableError):
                 await self.cancel(table, "humans_left")  # R-K4: nobody left to play
             return
-        if any(getattr(e, "kind", None) == NEW_MESSAGE_EVENT for e in events):
+        if any(getattr(e, "kind", None) in NEW_MESSAGE_EVENTS for e in events):
             await self.presenter.round_started(table)
         else:
             await self.presenter.table_changed(table)

@@ -6,6 +6,10 @@
 - A closed table's pending edit is dropped (it would redraw live buttons on a closed
   table) and every per-table record is pruned.
 - Shutdown (:meth:`stop`) waits for the edits and hides in flight.
+- Pictures (docs/cards.md): a panel's ``picture`` and the plugin's optional
+  ``table_picture`` are rendered off the event loop and attached; a table message is sent
+  its picture again only when the picture changed, and every panel edit replaces the
+  panel's attachments (a hidden card leaves the picture too).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from bot import games
 from bot.games import Panel
 from bot.i18n import t
 from bot.tables import LiveTable
+from bot.ui.cards.display import CardPicture
 from bot.ui.common import closed_message, frozen_view
 
 if TYPE_CHECKING:
@@ -31,6 +36,19 @@ log = logging.getLogger(__name__)
 
 #: a table whose message the presenter keeps drawing
 LIVE = ("lobby", "playing")
+#: the picture on a table message is not known (a restart, a new message)
+UNKNOWN = "?"
+
+
+async def picture_files(picture: CardPicture | None) -> list[discord.File]:
+    """The attachment of a picture (rendered in a worker thread), or none."""
+    return [] if picture is None else [await picture.file()]
+
+
+def table_picture(plugin: Any, table: LiveTable, lang: str, at: int) -> CardPicture | None:
+    """The plugin's picture for its table message, if the game draws one."""
+    draw = getattr(plugin, "table_picture", None)
+    return None if draw is None else draw(table, lang, at)
 
 
 class DiscordPresenter:
@@ -42,13 +60,14 @@ class DiscordPresenter:
         self._last_edit: dict[int, float] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()  # edits and hides in flight
+        self._pictures: dict[int, str | None] = {}  # table -> key of its message's picture
         self._closing = False
 
     # -- bookkeeping -----------------------------------------------------------------
 
     def tracked(self) -> set[int]:
         """Tables the presenter keeps a record of (pruned when a table ends)."""
-        return set(self._pending) | set(self._last_edit) | set(self._locks)
+        return set(self._pending) | set(self._last_edit) | set(self._locks) | set(self._pictures)
 
     def _spawn(self, coro: Any, name: str) -> asyncio.Task[Any]:
         task = asyncio.create_task(coro, name=name)
@@ -64,6 +83,7 @@ class DiscordPresenter:
         if pending is not None and pending is not asyncio.current_task():
             pending.cancel()
         self._last_edit.pop(table_id, None)
+        self._pictures.pop(table_id, None)
         lock = self._locks.get(table_id)
         if lock is not None and not lock.locked():
             del self._locks[table_id]
@@ -84,15 +104,19 @@ class DiscordPresenter:
     def _channel(self, table: LiveTable) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(table.row.channel_id, guild_id=table.row.guild_id)
 
-    async def _render(self, table: LiveTable) -> tuple[discord.Embed, discord.ui.View | None]:
+    async def _render(
+        self, table: LiveTable
+    ) -> tuple[discord.Embed, discord.ui.View | None, CardPicture | None]:
         lang = await self.bot.guild_language(table.row.guild_id)
         plugin = games.plugin(table.row.game)
         if table.status == "lobby":
             expires = table.row.created_at + self.bot.service.lobby_timeout_ms
-            return plugin.lobby_message(table, lang, expires)
+            return (*plugin.lobby_message(table, lang, expires), None)
         if table.game is None:
-            return closed_message(table.id, lang, "cancelled"), None
-        return plugin.table_message(table, lang, self.bot.service.clock())
+            return closed_message(table.id, lang, "cancelled"), None, None
+        at = self.bot.service.clock()
+        embed, view = plugin.table_message(table, lang, at)
+        return embed, view, table_picture(plugin, table, lang, at)
 
     async def table_changed(self, table: LiveTable, at_once: bool = False) -> None:
         if self._closing or table.status == "cancelled":
@@ -132,21 +156,31 @@ class DiscordPresenter:
         async with self._lock(table.id):
             if table.status == "cancelled":
                 return
-            embed, view = await self._render(table)
+            embed, view, picture = await self._render(table)
             view = frozen_view(view) if view is not None else None
+            key = picture.key if picture is not None else None
             channel = self._channel(table)
             if table.row.message_id is not None:
+                extra: dict[str, Any] = {}
+                if self._pictures.get(table.id, UNKNOWN) != key:  # else: already attached
+                    extra["attachments"] = await picture_files(picture)
                 try:
                     await channel.get_partial_message(table.row.message_id).edit(
-                        embed=embed, view=view, content=None
+                        embed=embed, view=view, content=None, **extra
                     )
+                    self._pictures[table.id] = key
                     return
                 except discord.NotFound:
                     pass  # deleted by someone: post it again
+            files = await picture_files(picture)
+            extra = {"files": files} if files else {}
             message = await (
-                channel.send(embed=embed, view=view) if view else channel.send(embed=embed)
+                channel.send(embed=embed, view=view, **extra)
+                if view
+                else channel.send(embed=embed, **extra)
             )
             table.row.message_id = message.id
+            self._pictures[table.id] = key
             await self.bot.storage.set_table_message(table.id, message.id)
 
     async def match_started(self, table: LiveTable) -> None:
@@ -168,6 +202,7 @@ class DiscordPresenter:
                 except discord.HTTPException:
                     pass
             table.row.message_id = None
+            self._pictures.pop(table.id, None)
         await self.table_changed(table, at_once=True)
 
     async def table_closed(self, table: LiveTable, reason: str) -> None:
@@ -207,14 +242,18 @@ class DiscordPresenter:
         plugin = games.plugin(table.row.game)
         shown = plugin.panel(table, seat, lang, self.bot.service.clock(), **choice)
         view = frozen_view(shown.view)
+        files = await picture_files(shown.picture)
+        extra: dict[str, Any] = {"files": files} if files else {}
         message: discord.InteractionMessage | discord.WebhookMessage | None = None
-        if edit:
-            await interaction.edit_original_response(content=shown.text, view=view)
+        if edit:  # the attachments are replaced: an older picture never outlives its panel
+            await interaction.edit_original_response(
+                content=shown.text, view=view, attachments=files
+            )
         elif not interaction.response.is_done():  # the panel is the answer (@original)
-            await interaction.response.send_message(shown.text, view=view, ephemeral=True)
+            await interaction.response.send_message(shown.text, view=view, ephemeral=True, **extra)
         else:
             message = await interaction.followup.send(
-                shown.text, view=view, ephemeral=True, wait=True
+                shown.text, view=view, ephemeral=True, wait=True, **extra
             )
         if shown.hide_at is not None and not self._closing:
             self._spawn(
@@ -239,12 +278,15 @@ class DiscordPresenter:
             return
         plugin = games.plugin(table.row.game)
         hidden: Panel = plugin.panel(table, seat, lang, max(clock(), until))
+        files = await picture_files(hidden.picture)  # the picture loses the hidden card too
         with contextlib.suppress(discord.HTTPException):
             if message is None:
                 await interaction.edit_original_response(
-                    content=hidden.text, view=frozen_view(hidden.view)
+                    content=hidden.text, view=frozen_view(hidden.view), attachments=files
                 )
             else:
-                await message.edit(content=hidden.text, view=frozen_view(hidden.view))
+                await message.edit(
+                    content=hidden.text, view=frozen_view(hidden.view), attachments=files
+                )
             return
         log.info("table %s: could not hide a timed card panel (token expired?)", table.id)

@@ -121,6 +121,8 @@ async def test_two_processes_a_shard_each_and_one_killed_loses_nothing(
         "TAMALOU_AI_DELAY_MS": "50",
         "TAMALOU_TEST_CLOCK_FILE": str(h.clock_file),
         "TAMALOU_LOG_LEVEL": "INFO",
+        # text cards: the emoji upload's redraw would be an edit of the other table
+        "TAMALOU_CARD_EMOJIS": "0",
     }
     seed = seed_without_a_power_on_top()
     await s.start(FIRST, seed)

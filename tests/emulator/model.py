@@ -485,6 +485,8 @@ class HistoryEntry:
     attachments: list[str]
     at_ms: int
     interaction_id: int | None
+    #: the attachments themselves (bytes, description), for scans that read pictures
+    files: tuple[Attachment, ...] = ()
 
     @property
     def public(self) -> bool:

@@ -392,6 +392,7 @@ class DiscordServer:
                 attachments=[a.filename for a in msg.attachments],
                 at_ms=self.clock.now_ms(),
                 interaction_id=msg.interaction_id,
+                files=tuple(msg.attachments),
             )
         )
 

@@ -29,7 +29,7 @@ from bot.seasons import (
     rating_chart,
 )
 from bot.seasons import store as seasons_store
-from bot.storage import RoundRecord, Row, SeatRow, Storage
+from bot.storage import MatchRow, RoundRecord, Row, SeatRow, Storage
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.codec import action_to_dict
@@ -619,3 +619,16 @@ async def test_a_match_played_on_discord_lands_in_the_season(
     board = emu.last_message().text
     assert "Season 1" in board and "Sorted by wins" in board
     assert "**–** alice — **1** · wins 1/1" in board and "**–** bob — **0** · wins 0/1" in board
+
+
+def test_a_game_whose_highest_total_wins_is_recorded_that_way() -> None:
+    """Tarot (T-M3): the highest total wins; the season reads the direction from the rounds'
+    own places (a match of a game without a replay here, from ``round_scores``)."""
+    seats = [{"user_id": 100 + i, "name": f"p{i}", "ai_level": None} for i in range(3)]
+    row = MatchRow(1, 1, 1, "s", {}, seats, 0, 10, "finished", "tarot")
+    round_rows = [(1, 0, -60.0, 3), (1, 1, 30.0, 1), (1, 2, 30.0, 1)]
+    round_rows += [(2, 0, 80.0, 1), (2, 1, -40.0, 2), (2, 2, -40.0, 2)]
+    results = analyse_match(row, [], round_rows)  # totals 20, -10, -10
+    assert [r.won for r in results] == [True, False, False]
+    assert [r.rank for r in results] == [1, 2, 2]
+    assert [r.best_round for r in results] == [80.0, 30.0, 30.0]

@@ -15,7 +15,9 @@ import discord
 from bot.games import Panel
 from bot.i18n import catalog, t
 from bot.tables import LiveTable
+from bot.ui import cards as card_faces
 from bot.ui import choices
+from bot.ui.cards import CardPicture
 from bot.ui.common import button as _button
 from bot.ui.common import seat_name, ts
 from tamalou.core import cards
@@ -68,6 +70,39 @@ def label(code: str | None) -> str:
 
 def card_label(card: int) -> str:
     return cards.label(card)
+
+
+# -- cards as cards (docs/cards.md): an emoji where the bot has them, else the text above --
+
+
+def face_code(code: str) -> str:
+    """The engine's card code as a face code (the joker: ``JK``)."""
+    return code if code == cards.JOKER else cards.code(cards.from_code(code))
+
+
+def shown(code: str | None, text_style: str = "") -> str:
+    """A card in a message: its emoji, or its label wrapped in ``text_style`` (`` ` ``, ``**``)."""
+    if code is None:
+        return "—"
+    return card_faces.emoji(face_code(code)) or f"{text_style}{label(code)}{text_style}"
+
+
+def shown_card(card: int) -> str:
+    """A card of an event in a message: its emoji, or its label."""
+    return card_faces.emoji(cards.code(card)) or card_label(card)
+
+
+def back() -> str:
+    return card_faces.emoji(card_faces.BACK) or BACK
+
+
+def hole() -> str:
+    return card_faces.emoji(card_faces.HOLE) or HOLE
+
+
+def picture_name(table: LiveTable, seat: int, lang: str) -> str:
+    """A seat's name in a picture (no markdown escapes: the picture is not markdown)."""
+    return name_of(table, seat, lang).replace("\\", "")
 
 
 def name_of(table: LiveTable, seat: int, lang: str) -> str:
@@ -127,11 +162,11 @@ def seat_line(table: LiveTable, pv: PublicView, seat: int, lang: str) -> str:
     for i, present in enumerate(sv.slots):
         slot = i + 1
         if not present:
-            slots.append(HOLE)
+            slots.append(hole())
         elif slot in sv.revealed:
-            slots.append(f"`{label(sv.revealed[slot])}`")
+            slots.append(shown(sv.revealed[slot], "`"))
         else:
-            slots.append(BACK)
+            slots.append(back())
     marks = ""
     if pv.current == seat:
         marks += "▶ "
@@ -162,7 +197,7 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
         description="\n".join(seat_line(table, pv, s, lang) for s in range(len(pv.seats))),
         colour=discord.Colour.dark_green(),
     )
-    embed.add_field(name=t(lang, "table.discard"), value=label(pv.discard_top))
+    embed.add_field(name=t(lang, "table.discard"), value=shown(pv.discard_top))
     embed.add_field(name=t(lang, "table.pile"), value=str(pv.pile_size))
     embed.add_field(name=t(lang, "table.status"), value=status_line(table, pv, lang), inline=False)
     recent = [line for e in table.recent if (line := event_line(table, e, lang))]
@@ -218,12 +253,7 @@ def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.Vie
         )
     )
     v.add_item(
-        _button(
-            t(lang, "btn.take", card=label(pv.discard_top)),
-            cid("take", table.id, rnd),
-            disabled=not pv.discard_takeable,
-            row=0,
-        )
+        take_button(table.id, rnd, pv.discard_top, lang, disabled=not pv.discard_takeable, row=0)
     )
     v.add_item(
         _button(
@@ -252,6 +282,45 @@ def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.Vie
     return v
 
 
+def take_button(
+    table_id: int,
+    rnd: int,
+    discard_top: str | None,
+    lang: str,
+    disabled: bool = False,
+    row: int | None = None,
+) -> discord.ui.Button[discord.ui.View]:
+    """ "Take 7♣", or "Take" with the card's emoji (a label cannot hold a custom emoji)."""
+    emoji = card_faces.partial_emoji(face_code(discard_top)) if discard_top else None
+    text = t(lang, "btn.take", card="" if emoji else label(discard_top)).strip()
+    item = _button(text, cid("take", table_id, rnd), disabled=disabled, row=row)
+    item.emoji = emoji
+    return item
+
+
+def table_picture(table: LiveTable, lang: str, at: int) -> CardPicture | None:
+    """The end-of-round reveal: every row face up, one labelled row per player."""
+    game = table.game
+    if game is None:
+        return None
+    return reveal_picture(table, public_view(game, at), lang)
+
+
+def reveal_picture(table: LiveTable, pv: PublicView, lang: str) -> CardPicture | None:
+    if phase_of(pv) != "over" or pv.last_round is None:
+        return None
+    res = pv.last_round
+    order = sorted(range(len(res.totals)), key=lambda s: res.places[s])
+    rows = [
+        (
+            f"{res.places[s]}. {picture_name(table, s, lang)}",
+            [face_code(c) if c else card_faces.HOLE for c in res.hands[s]],
+        )
+        for s in order
+    ]
+    return CardPicture.table(rows, filename=f"round-{res.round_no}.png")
+
+
 def round_over_message(
     table: LiveTable, pv: PublicView, lang: str
 ) -> tuple[discord.Embed, discord.ui.View]:
@@ -261,7 +330,11 @@ def round_over_message(
     lines = []
     order = sorted(range(len(res.totals)), key=lambda s: res.places[s])
     for s in order:
-        hand = " ".join(label(c) if c else HOLE for c in res.hands[s])
+        hand = (
+            "".join(shown(c) if c else hole() for c in res.hands[s])
+            if card_faces.available()
+            else " ".join(label(c) if c else HOLE for c in res.hands[s])
+        )
         caller = " 📣" if res.caller == s else ""
         lines.append(
             t(
@@ -283,6 +356,8 @@ def round_over_message(
         colour=discord.Colour.gold(),
     )
     embed.add_field(name=t(lang, "over.reason"), value=t(lang, f"end.{res.reason}"), inline=False)
+    if (picture := reveal_picture(table, pv, lang)) is not None:
+        embed.set_image(url=picture.url)
     v = discord.ui.View(timeout=None)
     if pv.match_over:
         winners = ", ".join(name_of(table, w, lang) for w in pv.winners)
@@ -321,13 +396,13 @@ def event_line(table: LiveTable, e: E.Event, lang: str) -> str | None:
         case E.Drew(source="pile"):
             return t(lang, "ev.drew_pile", name=n(e.player))
         case E.Drew():
-            return t(lang, "ev.drew_discard", name=n(e.player), card=card_label(e.card or 0))
+            return t(lang, "ev.drew_discard", name=n(e.player), card=shown_card(e.card or 0))
         case E.Replaced():
             return t(
-                lang, "ev.replaced", name=n(e.player), slot=e.slot, card=card_label(e.discarded)
+                lang, "ev.replaced", name=n(e.player), slot=e.slot, card=shown_card(e.discarded)
             )
         case E.Threw():
-            return t(lang, "ev.threw", name=n(e.player), card=card_label(e.card))
+            return t(lang, "ev.threw", name=n(e.player), card=shown_card(e.card))
         case E.PowerOffered():
             return None
         case E.PowerPassed():
@@ -347,19 +422,19 @@ def event_line(table: LiveTable, e: E.Event, lang: str) -> str | None:
             key = "ev.looked_own" if e.target == e.player else "ev.looked"
             return t(lang, key, name=n(e.player), target=n(e.target), slot=e.slot)
         case E.Doubled():
-            return t(lang, "ev.doubled", name=n(e.player), slot=e.slot, card=card_label(e.card))
+            return t(lang, "ev.doubled", name=n(e.player), slot=e.slot, card=shown_card(e.card))
         case E.DoubleMissed():
             return t(
                 lang,
                 f"ev.missed_{e.reason}",
                 name=n(e.player),
                 slot=e.slot,
-                card=card_label(e.card),
+                card=shown_card(e.card),
             )
         case E.Called(right=True):
             return t(lang, "ev.called_right", name=n(e.player), total=_score(e.total))
         case E.Called():
-            shown = " ".join(card_label(c) for _, c in e.cards)
+            shown = " ".join(shown_card(c) for _, c in e.cards)
             return t(lang, "ev.called_wrong", name=n(e.player), total=_score(e.total), cards=shown)
         case E.TimedOut():
             return t(lang, "ev.away" if e.away else "ev.timed_out", name=n(e.player))
@@ -385,13 +460,26 @@ def panel(table: LiveTable, seat: int, lang: str, at: int, queen_slot: int | Non
     ends = [u for u in (pv.peek_until, pv.look[3] if pv.look else None) if u is not None]
     hide_at = max(ends) if ends else None
     buttons = panel_buttons(table, pv, lang, legal, queen_slot)
-    return Panel(panel_text(table, pv, lang), buttons, hide_at)
+    return Panel(panel_text(table, pv, lang), buttons, hide_at, row_picture(pv))
+
+
+def row_picture(pv: PlayerView) -> CardPicture | None:
+    """The player's row as a picture while they know one of its cards (a peek, a look at
+    their own card), slot numbers under the cards; ``None`` otherwise."""
+    if not any(s.card for s in pv.row):
+        return None
+    codes = [
+        face_code(s.card) if s.card else (card_faces.BACK if s.present else card_faces.HOLE)
+        for s in pv.row
+    ]
+    captions = [str(s.slot) for s in pv.row]
+    return CardPicture.hand(codes, captions=captions, overlap=False, filename="my-cards.png")
 
 
 def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
     pub = pv.public
     row = " ".join(
-        f"[{s.slot}] " + (f"**{label(s.card)}**" if s.card else (BACK if s.present else HOLE))
+        f"[{s.slot}] " + (shown(s.card, "**") if s.card else (back() if s.present else hole()))
         for s in pv.row
     )
     lines = [t(lang, "panel.title", id=table.id, round=pub.round_no), t(lang, "panel.row", row=row)]
@@ -407,14 +495,14 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
                 "panel.look",
                 name=name_of(table, target, lang),
                 slot=slot,
-                card=label(code),
+                card=shown(code),
                 when=ts(until),
             )
         )
     mine = pub.current == pv.seat
     if pv.held is not None:
         key = "panel.held_discard" if pub.holding_from == "discard" else "panel.held"
-        lines.append(t(lang, key, card=label(pv.held)))
+        lines.append(t(lang, key, card=shown(pv.held)))
     elif mine and stage_of(pub) == "power" and pub.power:
         lines.append(t(lang, f"panel.power.{pub.power}"))
     elif mine and stage_of(pub) == "start":
@@ -461,8 +549,7 @@ def panel_buttons(
     if "draw" in kinds:
         items.append(_button(t(lang, "btn.draw"), cid("draw", tid, rnd), style.primary))
     if "take_discard" in kinds:
-        take = t(lang, "btn.take", card=label(pv.public.discard_top))
-        items.append(_button(take, cid("take", tid, rnd)))
+        items.append(take_button(tid, rnd, pv.public.discard_top, lang))
     if "call" in kinds:
         items.append(_button(t(lang, "btn.call"), cid("call", tid, rnd), style.danger))
     for a in mine:

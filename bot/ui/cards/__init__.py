@@ -7,6 +7,9 @@ See docs/cards.md. The small API:
 * emojis: ``CardEmojis(client)`` → ``await sync()``, ``emoji_for``, ``partial_emoji``,
   ``show``, ``line``; ``emoji_name(code)``, ``code_from_emoji_name(name)``,
   ``codes_in_markup(text)``;
+* display (what a game's render code calls): ``show(code)``, ``line(codes)``,
+  ``partial_emoji(code)``, ``emoji(code)``, ``available()``, ``CardPicture`` (a picture's
+  recipe the presenter renders and attaches); the bot installs its emojis with ``use``;
 * pictures: ``render_hand``, ``render_table``, ``render_trick`` (and ``*_async``) →
   ``PictureResult`` (``png``, ``description``, ``alt_text``, ``file()``), ``read_description``.
 """
@@ -26,6 +29,7 @@ from .codes import (
     is_code,
     text,
 )
+from .display import CardPicture, available, emoji, line, partial_emoji, show, use
 from .emojis import CardEmojis, code_from_emoji_name, codes_in_markup, emoji_name
 from .pictures import (
     PictureResult,
@@ -50,16 +54,21 @@ __all__ = [
     "TAROT_BACK",
     "TAROT_CODES",
     "CardEmojis",
+    "CardPicture",
     "Face",
     "PictureResult",
+    "available",
     "card_image",
     "code_from_emoji_name",
     "codes_in_markup",
+    "emoji",
     "emoji_image",
     "emoji_name",
     "emoji_png",
     "face",
     "is_code",
+    "line",
+    "partial_emoji",
     "prerender",
     "read_description",
     "render_hand",
@@ -68,5 +77,7 @@ __all__ = [
     "render_table_async",
     "render_trick",
     "render_trick_async",
+    "show",
     "text",
+    "use",
 ]

@@ -1,0 +1,76 @@
+"""Tarot's Discord side: its table message and panels (``render``), its button verbs
+(``verbs``), its ``/tarot`` commands (``commands``, a Cog loaded as an extension)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import discord
+
+from bot.games import Panel
+from bot.games.tarot import render, verbs
+from bot.tables import LiveTable
+from tamalou.games.tarot.rules import PRESETS, Rules, sans_chien
+
+GAME_ID = "tarot"
+
+
+@functools.lru_cache(maxsize=64)
+def _rules(preset: str, without_dog: bool, rounds: int) -> Rules:
+    rules = PRESETS[preset]
+    if without_dog:
+        rules = sans_chien(rules)  # refused (ValidationError) unless three players
+    return Rules.model_validate({**rules.model_dump(), "rounds": rounds})
+
+
+def rules_for(settings: dict[str, Any]) -> Rules:
+    """The table's rules: a preset (``tarot``, ``tarot3``, ``tarot5``), the option
+    ``sans_chien`` and the match length (T-M1). Raises ``ValidationError`` when refused."""
+    return _rules(
+        str(settings.get("preset", "tarot")),
+        bool(settings.get("sans_chien", False)),
+        int(settings.get("rounds", 1)),
+    )
+
+
+class TarotPlugin:
+    game_id = GAME_ID
+    extension = "bot.games.tarot.commands"
+    verbs = verbs.VERBS
+    default_ai_level = "medium"
+
+    def rules_for(self, settings: dict[str, Any]) -> Rules:
+        return rules_for(settings)
+
+    def lobby_message(
+        self, table: LiveTable, lang: str, expires_at: int
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        return render.lobby_message(table, lang, expires_at)
+
+    def table_message(
+        self, table: LiveTable, lang: str, at: int
+    ) -> tuple[discord.Embed, discord.ui.View | None]:
+        return render.table_message(table, lang, at)
+
+    def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
+        return render.panel(table, seat, lang, at, choice.get("pending"))
+
+    def build_action(
+        self, verb: str, seat: int, parts: list[int], values: list[str], at: int
+    ) -> Any:
+        return verbs.build_action(verb, seat, parts, values, at)
+
+    async def on_verb(
+        self,
+        interaction: discord.Interaction,
+        table: LiveTable,
+        verb: str,
+        arg: str | None,
+        values: list[str],
+        lang: str,
+    ) -> None:
+        await verbs.on_verb(interaction, table, verb, arg, values, lang)
+
+
+PLUGIN = TarotPlugin()

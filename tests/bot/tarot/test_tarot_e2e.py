@@ -1,0 +1,304 @@
+"""End to end through the Discord emulator: tarot deals with humans and AI players.
+
+Every test ends with a leak scan: every version of every message (and every picture the bot
+attached, through the description it stores inside the PNG) is checked against what its
+reader could know at that moment, rebuilt from the bot's own log with the engine.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.games.tarot.faces import face, label
+from bot.ui.cards import read_description
+from tamalou.games.tarot.cards import DECK, code, from_code
+from tamalou.games.tarot.codec import action_from_dict
+from tamalou.games.tarot.engine import apply, new_game, playable
+from tamalou.games.tarot.rules import TAROT, TAROT5, Rules
+from tamalou.games.tarot.state import Game
+from tests.bot.tarot.harness import TarotHarness, find_seed, open_table, play_until
+from tests.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
+from tests.emulator import Emulator, Message
+
+pytestmark = pytest.mark.e2e
+
+SLACK_MS = 500
+NEVER = 1 << 62
+KINGS = [from_code(f"K{s}") for s in "shdc"]
+FOUR = {"rules": TAROT, "players": 4, "ai": {2: "medium", 3: "medium"}, "bids": {0: 2}}
+HUMANS = {0: "alice", 1: "bob"}
+
+
+@pytest.fixture
+async def harness(emulator: Emulator, tmp_path: Path) -> TarotHarness:
+    return TarotHarness(emulator, tmp_path)
+
+
+# -- the leak scan -------------------------------------------------------------------------
+
+CARD_FIELDS = ("card", "cards", "hand", "trumps", "dog", "ecart", "called")
+
+
+def _cards_of(e: Any) -> list[int]:
+    out: list[int] = []
+    for name in CARD_FIELDS:
+        value = getattr(e, name, None)
+        if isinstance(value, int):
+            out.append(value)
+        elif isinstance(value, tuple):
+            out += [c for c in value if isinstance(c, int)]
+    return out
+
+
+def knowledge(h: TarotHarness) -> tuple[dict[int, int], dict[tuple[int, int], int]]:
+    """From the bot's log: when each card became public, and when each seat first saw it."""
+    m = h.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")[0]
+    seats = json.loads(m["seats"])
+    game, events = new_game(
+        Rules.model_validate_json(m["rules"]),
+        len(seats),
+        m["seed"],
+        m["started_at"],
+        [s["ai_level"] is not None for s in seats],
+    )
+    public: dict[int, int] = {}
+    private: dict[tuple[int, int], int] = {}
+
+    def learn(evs: list[Any], at: int) -> None:
+        for e in evs:
+            if e.to == ():
+                continue  # the log only
+            for c in _cards_of(e):
+                if e.to is None:
+                    public.setdefault(c, at)
+                else:
+                    for seat in e.to:
+                        private.setdefault((c, seat), at)
+
+    learn(events, m["started_at"])
+    for r in h.sql("SELECT payload FROM actions WHERE match_id = ? ORDER BY n", m["id"]):
+        action = action_from_dict(json.loads(r["payload"]))
+        learn(apply(game, action), max(action.at, game.now))
+    return public, private
+
+
+LABELS = {label(code(c), lang): c for c in DECK for lang in ("en", "fr")}
+TOKEN = re.compile(r"`([^`]+)`")
+
+
+def cards_in(entry: Any) -> set[int]:
+    """The cards a message version shows: `card` tokens in its text, and buttons and select
+    options that are a card (a "Call K♠" button names a card without showing it)."""
+    text = entry.content + "\n" + json.dumps(entry.embeds, ensure_ascii=False)
+    found = {LABELS[t] for t in TOKEN.findall(text) if t in LABELS}
+    for row in entry.components:
+        for comp in row.get("components", []):
+            names = [comp.get("label") or ""] + [
+                o.get("label", "") for o in comp.get("options", [])
+            ]
+            found |= {LABELS[name] for name in names if name in LABELS}
+    return found
+
+
+def leaks(h: TarotHarness, players: list[str]) -> list[tuple[Any, ...]]:
+    emu = h.emu
+    public, private = knowledge(h)
+    seat_of = {emu.member(p).id: s for s, p in enumerate(players)}
+
+    def may_see(card: int, audience: int | None, at: int) -> bool:
+        if public.get(card, NEVER) <= at + SLACK_MS:
+            return True
+        seat = seat_of.get(audience) if audience is not None else None
+        return seat is not None and private.get((card, seat), NEVER) <= at + SLACK_MS
+
+    # the scan can fail: a card of alice's hand never became public, and bob never saw it
+    dealt = min(private.values())
+    secret = next(c for (c, s), at in private.items() if s == 0 and at == dealt)
+    assert public.get(secret, NEVER) > dealt + SLACK_MS
+    assert not may_see(secret, emu.member("bob").id, dealt)
+    assert may_see(secret, emu.member("alice").id, dealt)
+    bad: list[tuple[Any, ...]] = []
+    seen = pictures = 0
+    for entry in emu.history():
+        seen += len(cards_in(entry))
+        for card in cards_in(entry):
+            if not may_see(card, entry.audience, entry.at_ms):
+                bad.append((code(card), entry.audience, entry.action, entry.text[:300]))
+    # pictures: the faces each attached PNG says it shows, and who received it
+    users = {i.token: i.user_id for i in emu.interactions.values()}
+    faces = {face(code(c)): c for c in DECK}
+    for req in emu.requests:
+        if not req.files:
+            continue
+        token = next((tok for tok in users if tok in req.path), None)
+        audience = users[token] if token is not None else None
+        for f in req.files:
+            pictures += 1
+            described = read_description(f.data)
+            assert described is not None, f"{f.filename}: no description of its faces"
+            for shown in described["faces"]:
+                card = faces[shown]
+                if not may_see(card, audience, req.at_ms):
+                    bad.append((code(card), audience, "picture", f.filename))
+    assert seen > 50 and pictures > 5, (seen, pictures)  # the scan looked at something
+    return bad
+
+
+def reveal_time(h: TarotHarness) -> int:
+    """When the called card was played (``PartnerRevealed``), from the bot's log."""
+    m = h.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")[0]
+    seats = json.loads(m["seats"])
+    rules = Rules.model_validate_json(m["rules"])
+    ai = [s["ai_level"] is not None for s in seats]
+    game, _ = new_game(rules, len(seats), m["seed"], m["started_at"], ai)
+    for r in h.sql("SELECT payload FROM actions WHERE match_id = ? ORDER BY n", m["id"]):
+        action = action_from_dict(json.loads(r["payload"]))
+        at = max(action.at, game.now)
+        if any(e.kind == "partner_revealed" for e in apply(game, action)):
+            return at
+    raise AssertionError("the called card was not played")
+
+
+async def stale_press(emu: Emulator, user: str, msg: Message, custom_id: str) -> None:
+    """A press on a button the message no longer (or never) shows: a stale or forged click."""
+    data = {"custom_id": custom_id, "component_type": 2}
+    inter = emu._new_interaction(
+        3, emu.member(user), emu.channel(None), custom_id, data, locale=None, at=None, message=msg
+    )
+    comp = {"type": 2, "style": 2, "label": "card", "custom_id": custom_id}
+    inter.payload["message"]["components"] = [{"type": 1, "components": [comp]}]
+    await emu._send(inter, True, 10.0)
+
+
+# -- the tests -----------------------------------------------------------------------------
+
+
+async def test_a_four_player_deal_from_bidding_to_score(harness: TarotHarness) -> None:
+    """T-B2, T-B4, T-B5, T-P3, T-E5: two humans and two AI players; alice takes a Garde, lays
+    her écart with the multi-select, the deal is played out and scored."""
+    h = harness
+    seed = find_seed(lambda g: g.deal.taker == 0 and g.deal.contract == 2, **FOUR)
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"], ai=2)
+    game = await play_until(h, HUMANS, lambda g: g.deal.phase == "ecart", bids={0: 2})
+    assert game.deal.taker == 0
+    table = await h.shows("alice** takes: Garde")  # the contract, and the dog shown (T-B4)
+    assert "Dog" in table.text
+    panel = await h.open_panel("alice")
+    assert "You are the taker (Garde)" in panel.content
+    assert any(s.custom_id.startswith("tarot:pick:") for s in panel.selects())
+    game = await play_until(h, HUMANS, lambda g: g.deal.phase == "over", bids={0: 2})
+    table = await h.shows("deal 1/4 is over")
+    assert "Standings" in table.text and "alice" in table.text
+    rounds = h.sql("SELECT * FROM rounds")
+    assert len(rounds) == 1
+    result = game.history[-1]
+    assert sum(result.scores) == 0  # T-E5
+    assert f"{result.scores[0]:+d} this deal" in table.text
+    assert leaks(h, ["alice", "bob"]) == []
+
+
+async def test_an_illegal_card_is_refused_with_the_reason(harness: TarotHarness) -> None:
+    """T-P3: a card that does not follow the suit led (a stale or forged button) is refused by
+    the engine, the player reads why, and the game is unchanged."""
+    h = harness
+    seed = find_seed(lambda g: g.deal.taker == 0 and g.deal.contract == 2, **FOUR)
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"], ai=2)
+
+    def bob_must_follow(g: Game) -> bool:
+        d = g.deal
+        if d.phase != "play" or d.current != 1 or not d.tricks[-1].cards:
+            return False
+        return any(c not in playable(g, 1) for c in d.seats[1].hand)
+
+    game = await play_until(h, HUMANS, bob_must_follow, bids={0: 2})
+    if game.deal.phase == "over":
+        pytest.skip("bob never had to follow in this deal")
+    wrong = next(c for c in game.deal.seats[1].hand if c not in playable(game, 1))
+    panel = await h.open_panel("bob")
+    assert f"tarot:play:{h.table_id()}:{game.deal.deal_no}.{wrong}" not in json.dumps(
+        panel.components
+    )  # the panel offers the engine's list only
+    logged = len(h.sql("SELECT * FROM actions"))
+    await stale_press(h.emu, "bob", panel, f"tarot:play:{h.table_id()}:{game.deal.deal_no}.{wrong}")
+    answer = h.emu.last_ephemeral("bob").content
+    assert "Vous devez" in answer  # bob reads French: "follow" / "trump" / "go higher"
+    assert len(h.sql("SELECT * FROM actions")) == logged  # nothing applied
+    # T-K2/T-K3: bob lets his clock run out; the bot plays his lowest legal card
+    h.advance(31_000)
+    await h.shows("bob ran out of time")
+    after = h.game()
+    auto = next(t for t in reversed(after.deal.tricks) if 1 in t.players)
+    assert auto.cards[auto.players.index(1)] in playable(game, 1)
+    assert leaks(h, ["alice", "bob"]) == []
+
+
+async def test_five_players_the_called_partner_stays_secret_until_the_card_is_played(
+    harness: TarotHarness,
+) -> None:
+    """T-5.1–T-5.3: alice calls the King bob holds; bob's panel tells him, no public message
+    names him until the King is played; then the table shows the camps."""
+    h = harness
+
+    def bob_holds_a_king(g: Game) -> bool:
+        d = g.deal
+        hand0, hand1 = d.seats[0].hand, d.seats[1].hand
+        return d.taker == 0 and any(k in hand1 and k not in hand0 for k in KINGS)
+
+    five = {"rules": TAROT5, "players": 5, "ai": {2: "medium", 3: "medium", 4: "medium"}}
+    seed = find_seed(bob_holds_a_king, bids={0: 2}, **five)
+    dealt = new_game(TAROT5, 5, seed, 0, [False, False, True, True, True])[0]
+    king = next(
+        k for k in KINGS if k in dealt.deal.seats[1].hand and k not in dealt.deal.seats[0].hand
+    )
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"], ai=3, preset="tarot5")
+    game = await play_until(h, HUMANS, lambda g: g.deal.phase == "play", bids={0: 2}, call=king)
+    assert game.deal.called == king and game.deal.partner == 1
+    table = await h.shows(f"Called card: `{label(code(king), 'en')}`")
+    assert "partner still secret" in table.text
+    panel = await h.open_panel("bob")
+    assert "vous jouez avec alice" in panel.content  # bob reads French
+    game = await play_until(
+        h, HUMANS, lambda g: any(king in t.cards for t in g.deal.tricks), bids={0: 2}, call=king
+    )
+    revealed = reveal_time(h)  # the moment the King fell, from the bot's log
+    await h.shows("partner: **bob**")
+    for entry in h.emu.history():
+        if entry.audience is None and entry.at_ms < revealed - SLACK_MS:
+            assert "partner: **bob**" not in entry.text
+            assert "bob plays with the taker" not in entry.text
+    assert all("you play with" not in m.content for m in h.emu.ephemerals("alice"))
+    await play_until(h, HUMANS, lambda g: g.deal.phase == "over", bids={0: 2}, call=king)
+    assert leaks(h, ["alice", "bob"]) == []
+
+
+async def test_a_restart_in_the_middle_of_a_trick_loses_nothing(harness: TarotHarness) -> None:
+    """The table is rebuilt from the log after a SIGKILL in the middle of trick 2; the same
+    message's buttons still work and the deal goes on to its score."""
+    h = harness
+    seed = find_seed(lambda g: g.deal.taker == 0 and g.deal.contract == 2, **FOUR)
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"], ai=2)
+
+    def mid_trick_two(g: Game) -> bool:
+        d = g.deal
+        return d.phase == "play" and len(d.tricks) == 2 and len(d.tricks[-1].cards) in (1, 2)
+
+    before = await play_until(h, HUMANS, mid_trick_two, bids={0: 2})
+    assert mid_trick_two(before)
+    played = [list(t.cards) for t in before.deal.tricks]
+    await h.restart()
+    after = h.game()
+    assert [list(t.cards) for t in after.deal.tricks][: len(played)] == played
+    await h.shows("Trick 2")
+    game = await play_until(h, HUMANS, lambda g: g.deal.phase == "over", bids={0: 2})
+    assert len(game.history) == 1
+    await h.shows("deal 1/4 is over")
+    assert leaks(h, ["alice", "bob"]) == []

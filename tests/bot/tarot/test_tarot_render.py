@@ -1,0 +1,235 @@
+"""Tarot's table message and panels, without Discord: panels offer exactly the engine's
+legal actions (DESIGN), the public message never names what T-5.3 keeps secret, and every
+refusal of the engine is answered in French and English."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+from pydantic import ValidationError
+
+from bot.games.tarot import render, rules_for, verbs
+from bot.games.tarot.faces import face, label
+from bot.i18n import catalog
+from bot.ui.cards import is_code
+from tamalou.core.errors import IllegalAction
+from tamalou.games.tarot import actions as A
+from tamalou.games.tarot.cards import DECK, code, from_code
+from tamalou.games.tarot.engine import apply, legal_actions, playable
+from tamalou.games.tarot.rules import TAROT3, TAROT5, sans_chien
+from tamalou.games.tarot.scripted import forced_game
+from tamalou.games.tarot.state import Game
+from tests.bot.helpers import custom_ids, live_table
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def table_of(game: Game) -> Any:
+    return live_table(game)
+
+
+def ids(game: Game, seat: int, pending: list[str] | None = None) -> list[str]:
+    return custom_ids(render.panel(table_of(game), seat, "en", game.now, pending).view)
+
+
+def selects(game: Game, seat: int, pending: list[str] | None = None) -> list[Any]:
+    view = render.panel(table_of(game), seat, "en", game.now, pending).view
+    return [i for i in view.children if isinstance(i, discord.ui.Select)]
+
+
+def bid_round(game: Game, bids: dict[int, int]) -> None:
+    while game.deal.phase == "bid":
+        seat = game.deal.current
+        apply(game, A.Bid(seat, bids.get(seat, 0), game.now))
+
+
+# -- cards ---------------------------------------------------------------------------------
+
+
+def test_t_c1_every_card_has_its_own_face_and_name_in_both_languages() -> None:
+    faces = {face(code(c)) for c in DECK}
+    assert len(faces) == 78 and all(is_code(f) for f in faces)
+    for lang in ("en", "fr"):
+        assert len({label(code(c), lang) for c in DECK}) == 78
+    assert [label(c, "fr") for c in ("Kh", "Qs", "Cd", "Jc", "Ah", "T1", "EX")] == [
+        "R♥", "D♠", "C♦", "V♣", "1♥", "Petit", "Excuse",
+    ]  # fmt: skip
+    assert face("Kh") == "tRh" and face("Cd") == "tCd" and face("T21") == "T21"
+
+
+def test_every_engine_refusal_is_answered_in_french_and_english() -> None:
+    engine = (ROOT / "tamalou" / "games" / "tarot" / "engine.py").read_text()
+    reasons = set(re.findall(r'IllegalAction\(\s*"([a-z_]+)"', engine))
+    reasons |= set(re.findall(r'return "([a-z_]+)"', engine))
+    assert {"must_follow", "must_overtrump", "ecart_king", "poignee_size"} <= reasons
+    for lang in ("en", "fr"):
+        strings = catalog(lang)
+        missing = [r for r in reasons if f"tarot.illegal.{r}" not in strings]
+        missing = [r for r in missing if f"illegal.{r}" not in strings]
+        assert not missing, lang
+
+
+# -- settings ------------------------------------------------------------------------------
+
+
+def test_presets_and_the_sans_chien_option_at_three_players_only() -> None:
+    assert rules_for({"preset": "tarot5"}).seats == 5
+    assert rules_for({"preset": "tarot3", "sans_chien": True}) == sans_chien(TAROT3)
+    assert rules_for({"preset": "tarot", "rounds": 3}).rounds == 3
+    with pytest.raises(ValidationError):
+        rules_for({"preset": "tarot", "sans_chien": True})  # ruling 10
+
+
+# -- panels from the legal actions ---------------------------------------------------------
+
+
+def test_t_b2_the_bid_panel_offers_exactly_the_engines_bids() -> None:
+    game = forced_game([[], [], [], []])
+    apply(game, A.Bid(1, 2, game.now))  # Garde
+    legal = [a.contract for a in legal_actions(game, 2) if isinstance(a, A.Bid)]
+    assert legal == [0, 3, 4]
+    assert [i for i in ids(game, 2) if ":bid:" in i] == [f"tarot:bid:7:1.{c}" for c in legal]
+    assert not [i for i in ids(game, 3) if ":bid:" in i]  # not their turn
+
+
+def test_t_b5_the_ecart_select_lists_the_engines_cards_and_checks_before_sending() -> None:
+    game = forced_game([["Ks", "T21", "T1", "EX"], [], [], []], dealer=3)
+    bid_round(game, {0: 2})
+    assert game.deal.phase == "ecart"
+    (select,) = selects(game, 0)
+    discardable = [a.card for a in legal_actions(game, 0) if isinstance(a, A.Discard)]
+    assert [int(o.value) for o in select.options] == discardable
+    assert select.max_values == len(discardable) and select.min_values == 0
+    assert from_code("Ks") not in discardable and from_code("T21") not in discardable
+    view = render.panel(table_of(game), 0, "en", game.now).view
+    lay = next(i for i in view.children if ":ecart:" in str(getattr(i, "custom_id", "")))
+    assert isinstance(lay, discord.ui.Button) and lay.disabled  # nothing chosen yet
+    chosen = [code(c) for c in discardable[:6]]
+    view = render.panel(table_of(game), 0, "en", game.now, chosen).view
+    lay = next(i for i in view.children if ":ecart:" in str(getattr(i, "custom_id", "")))
+    assert isinstance(lay, discord.ui.Button) and not lay.disabled
+    assert lay.custom_id == "tarot:ecart:7:1." + ".".join(str(c) for c in discardable[:6])
+
+
+def test_t_b5_an_ecart_with_too_many_trumps_is_flagged_before_sending() -> None:
+    """Trumps are discardable when forced, but only as many as needed (T-B5)."""
+    trumps = [f"T{n}" for n in range(2, 15)]
+    hand = ["Ks", "Kh", "Kd", "Kc", "2s", *trumps]  # one plain suit card
+    dog = ["3s", "4s", "5s", "6s", "T15", "T16"]  # four more: at most one trump
+    game = forced_game([hand, [], [], []], dog=dog, dealer=3)
+    bid_round(game, {0: 1})
+    chosen = ["2s", "3s", "4s", "5s", "T2", "T3"]  # S = 5: one trump allowed, two chosen
+    assert all(
+        c in [code(a.card) for a in legal_actions(game, 0) if a.kind == "discard"] for c in chosen
+    )
+    shown = render.panel(table_of(game), 0, "en", game.now, chosen)
+    assert "Trumps go into the écart only" in shown.text
+    lay = next(i for i in shown.view.children if ":ecart:" in str(getattr(i, "custom_id", "")))
+    assert isinstance(lay, discord.ui.Button) and lay.disabled
+
+
+def test_at_three_players_more_than_25_ecart_cards_are_split_into_selects() -> None:
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "C", "Q"]
+    hand = [f"{r}s" for r in ranks] + [f"{r}h" for r in ranks[:11]]
+    dog = [f"{r}d" for r in ranks[:6]]
+    game = forced_game([hand, [], []], dog=dog, rules=TAROT3, dealer=2)
+    bid_round(game, {0: 1})
+    discardable = [a.card for a in legal_actions(game, 0) if isinstance(a, A.Discard)]
+    assert len(discardable) == 30
+    groups = selects(game, 0)
+    assert len(groups) == 2
+    assert [int(o.value) for s in groups for o in s.options] == discardable
+
+
+def test_t_p3_the_play_panel_offers_exactly_the_playable_cards() -> None:
+    game = forced_game([["Ks", "2h"], ["3s", "4s", "T5"], [], []], dealer=3)
+    bid_round(game, {0: 3})  # Garde sans: no écart
+    apply(game, A.Chelem(0, False, game.now))
+    apply(game, A.Play(0, from_code("Ks"), game.now))
+    assert game.deal.current == 1
+    cards = playable(game, 1)
+    assert cards == [from_code("3s"), from_code("4s")]
+    plays = [i for i in ids(game, 1) if ":play:" in i]
+    assert plays == [f"tarot:play:7:1.{c}" for c in cards]
+    assert f"tarot:play:7:1.{from_code('T5')}" not in plays  # must follow (T-P3)
+
+
+def test_a_long_hand_plays_from_select_menus() -> None:
+    game = forced_game([[], [], []], rules=sans_chien(TAROT3), dealer=2)
+    bid_round(game, {0: 1})
+    if game.deal.phase == "chelem":
+        apply(game, A.Chelem(0, False, game.now))
+    assert game.deal.phase == "play" and len(playable(game, 0)) == 26
+    menus = selects(game, 0)
+    assert len(menus) == 2 and all(":pick:" in str(s.custom_id) for s in menus)
+    assert [int(o.value) for s in menus for o in s.options] == playable(game, 0)
+
+
+def test_t_a1_t_a2_chelem_and_poignee_buttons_come_from_the_engine() -> None:
+    trumps = [f"T{n}" for n in range(2, 13)]  # eleven trumps: a simple poignée at 4 (10)
+    game = forced_game([trumps, [], [], []], dealer=3)
+    bid_round(game, {0: 3})
+    assert game.deal.phase == "chelem"
+    assert [i for i in ids(game, 0) if ":chelem:" in i] == [
+        "tarot:chelem:7:1.1",
+        "tarot:chelem:7:1.0",
+    ]
+    apply(game, A.Chelem(0, False, game.now))
+    options = [a for a in legal_actions(game, 0) if isinstance(a, A.Poignee)]
+    assert [len(a.cards) for a in options] == [10]
+    shown = render.panel(table_of(game), 0, "en", game.now)
+    assert [i for i in custom_ids(shown.view) if ":poig:" in i] == ["tarot:poig:7:1.1"]
+    assert "You may show a poignée of 10" in shown.text
+
+
+def test_t_5_3_the_partner_is_named_nowhere_public_before_the_called_king_falls() -> None:
+    game = forced_game([["Qs"], ["Kh", "2h"], [], [], []], rules=TAROT5, dealer=4)
+    bid_round(game, {0: 2})
+    assert game.deal.phase == "call"
+    calls = [i for i in ids(game, 0) if ":call:" in i]
+    callable_ = [a.card for a in legal_actions(game, 0) if isinstance(a, A.CallKing)]
+    assert calls == [f"tarot:call:7:1.{c}" for c in callable_]
+    apply(game, A.CallKing(0, from_code("Kh"), game.now))
+    table = table_of(game)
+    embed, _ = render.table_message(table, "en", game.now)
+    text = str(embed.to_dict())
+    assert "partner still secret" in text and "partner: **p1**" not in text
+    assert "you play with p0" in render.panel(table, 1, "en", game.now).text.lower()
+    for seat in (2, 3, 4):
+        assert "called card" not in render.panel(table, seat, "en", game.now).text.lower()
+
+
+def test_t_a2_the_player_chooses_which_trumps_to_show_and_the_engine_judges() -> None:
+    trumps = [f"T{n}" for n in range(2, 13)]  # eleven trumps and the Excuse
+    game = forced_game([[*trumps, "EX"], [], [], []], dealer=3)
+    bid_round(game, {0: 3})
+    apply(game, A.Chelem(0, False, game.now))
+    menu = next(s for s in selects(game, 0) if str(s.custom_id) == "tarot:pick:7:1.20")
+    assert [o.value for o in menu.options] == [str(from_code(c)) for c in [*trumps, "EX"]]
+    assert (menu.min_values, menu.max_values) == (10, 10)  # a simple poignée only (10 of 12)
+    highest = [str(from_code(c)) for c in trumps[1:]]  # hide the T2, show T3…T12
+    action = verbs.build_action("pick", 0, [1, render.PICK_POIGNEE], highest, game.now)
+    assert isinstance(action, A.Poignee)
+    apply(game, action)
+    assert game.deal.seats[0].poignee == 1
+    assert code(game.deal.seats[0].poignee_cards[0]) == "T3"
+    wrong = verbs.build_action("pick", 1, [1, render.PICK_POIGNEE], highest[:3], game.now)
+    with pytest.raises(IllegalAction):
+        apply(game, wrong)  # not bob's turn, and not his trumps: the engine refuses
+
+
+def test_the_rules_and_the_commands_read_in_french_and_english() -> None:
+    for lang in ("en", "fr"):
+        text = catalog(lang)["tarot.rules.text"]
+        assert len(text) <= 2000 and "56" in text and "36" in text  # T-E2 thresholds
+    fr = catalog("fr")
+    assert (fr["cmd.tarot"], fr["optname.tarot_preset"], fr["optname.tarot_rounds"]) == (
+        "tarot",
+        "variante",
+        "tours",
+    )
+    assert [label(c, "fr") for c in ("T21", "Cs")] == ["A21", "C♠"]  # atout, Cavalier
