@@ -18,6 +18,9 @@ from bot.games.kalooki import drafts
 from bot.games.kalooki.drafts import Draft
 from bot.i18n import t
 from bot.tables import LiveTable
+from bot.ui.cards import display
+from bot.ui.cards.codes import text as card_text
+from bot.ui.cards.display import CardPicture
 from bot.ui.common import button, seat_name, ts
 from tamalou.core import cards
 from tamalou.core.errors import IllegalAction
@@ -56,12 +59,20 @@ def game_of(table: LiveTable) -> Game:
 
 
 def face(card: int) -> str:
-    """One card as a player reads it (``7♣``, ``🃏``)."""
-    return cards.label(card)
+    """One card as a player sees it: its emoji, or its text (``7♣``, ``🃏``)."""
+    return display.show(cards.code(card))
 
 
 def faces(hand: Sequence[int]) -> str:
-    return " ".join(face(c) for c in hand) if hand else "—"
+    return display.line([cards.code(c) for c in hand]) if hand else "—"
+
+
+def option(card: int, chosen: bool = False) -> discord.SelectOption:
+    """A card as a select option: its text, and its face when cards are emojis."""
+    code = cards.code(card)
+    return discord.SelectOption(
+        label=card_text(code), value=str(card), default=chosen, emoji=display.partial_emoji(code)
+    )
 
 
 def name_of(table: LiveTable, seat: int, lang: str) -> str:
@@ -298,9 +309,7 @@ def round_over_message(
     if res is not None:
         order = sorted(range(len(res.totals)), key=lambda s: (res.places[s], s))
         for s in order:
-            hand = " ".join(
-                "🃏" if c == cards.JOKER else cards.label(cards.from_code(c)) for c in res.hands[s]
-            )
+            hand = display.line(res.hands[s]) if res.hands[s] else ""
             lines.append(
                 t(
                     lang,
@@ -451,7 +460,21 @@ def panel(table: LiveTable, seat: int, lang: str, at: int) -> Panel:
                 if isinstance(number, int)
                 else t(lang, "kalooki.panel.draft_bad", reason=words)
             )
-    return Panel(text, panel_view(table, pv, d, order, legal, lang))
+    return Panel(text, panel_view(table, pv, d, order, legal, lang), picture=picture(pv, d, order))
+
+
+def picture(pv: PlayerView, d: Draft, order: str) -> CardPicture | None:
+    """A hand too long to read as text, as a picture too (the cards being built raised)."""
+    hand = sorted_hand(pv.hand, order)
+    if len(hand) <= TEXT_HAND_MAX:
+        return None
+    chosen: set[int] = set()
+    if d.mode == "build":
+        chosen = {c for meld in d.melds for c in meld}
+    elif d.mode == "meld":
+        chosen = set(d.extra)
+    raised = tuple(i for i, c in enumerate(hand) if c in chosen)
+    return CardPicture.hand([cards.code(c) for c in hand], highlight=raised)
 
 
 def panel_text(table: LiveTable, pv: PlayerView, d: Draft, order: str, lang: str) -> str:
@@ -531,10 +554,7 @@ def check_draft(game: Game, seat: int, contract: Sequence[int], d: Draft) -> Ill
 
 def _card_options(hand: Sequence[int], chosen: Sequence[int] = ()) -> list[discord.SelectOption]:
     picked = set(chosen)
-    return [
-        discord.SelectOption(label=face(c), value=str(c), default=c in picked)
-        for c in hand[:MAX_OPTIONS]
-    ]
+    return [option(c, c in picked) for c in hand[:MAX_OPTIONS]]
 
 
 def lay_off_label(table: LiveTable, pub: PublicView, a: A.Action, lang: str) -> str:
@@ -649,9 +669,7 @@ def panel_view(
             discord.ui.Select(
                 custom_id=cid("pick", tid, f"{rnd}.1"),
                 placeholder=t(lang, "kalooki.select.discard")[:150],
-                options=[
-                    discord.SelectOption(label=face(c), value=str(c)) for c in hand if c in by_card
-                ][:MAX_OPTIONS],
+                options=[option(c) for c in hand if c in by_card][:MAX_OPTIONS],
                 row=row,
             )
         )
@@ -684,15 +702,3 @@ def panel_view(
         item.row = row
         v.add_item(item)
     return v
-
-
-def hand_codes(table: LiveTable, seat: int, at: int) -> tuple[list[str], list[int]]:
-    """The seat's hand in display order as face codes, and the indexes being built (raised)."""
-    hand = sorted_hand(view(game_of(table), seat, at).hand, drafts.sort_of(table.id, seat))
-    d = drafts.peek(table.id, seat)
-    chosen: set[int] = set()
-    if d is not None and d.mode == "build":
-        chosen = {c for meld in d.melds for c in meld}
-    elif d is not None and d.mode == "meld":
-        chosen = set(d.extra)
-    return [cards.code(c) for c in hand], [i for i, c in enumerate(hand) if c in chosen]

@@ -15,8 +15,7 @@ import discord
 from bot.games.kalooki import drafts, render
 from bot.i18n import t
 from bot.tables import LiveTable, TableError
-from bot.ui.cards import render_hand_async
-from bot.ui.common import bot_of, frozen_view, reply, snowflake_ms
+from bot.ui.common import bot_of, reply, snowflake_ms
 from tamalou.games.kalooki import actions as A
 from tamalou.games.kalooki import events as E
 from tamalou.games.kalooki.rules import RUN, SET
@@ -86,22 +85,8 @@ def build_action(verb: str, seat: int, parts: list[int], values: list[str], at: 
 async def send_panel(
     interaction: discord.Interaction, table: LiveTable, seat: int, lang: str, edit: bool
 ) -> None:
-    """The seat's panel as an ephemeral (or in place), with a picture of a long hand."""
-    bot = bot_of(interaction)
-    at = bot.service.clock()
-    shown = render.panel(table, seat, lang, at)
-    view = frozen_view(shown.view)
-    codes, raised = render.hand_codes(table, seat, at)
-    files: list[discord.File] = []
-    if len(codes) > render.TEXT_HAND_MAX:
-        picture = await render_hand_async(codes, highlight=tuple(raised))
-        files.append(picture.file("hand.png"))
-    if edit:
-        await interaction.edit_original_response(content=shown.text, view=view, attachments=files)
-    elif not interaction.response.is_done():
-        await interaction.response.send_message(shown.text, view=view, ephemeral=True, files=files)
-    else:
-        await interaction.followup.send(shown.text, view=view, ephemeral=True, files=files)
+    """The seat's panel as an ephemeral (or in place); the presenter attaches its picture."""
+    await bot_of(interaction).presenter.show_panel(interaction, table, seat, lang, edit=edit)
 
 
 async def on_verb(

@@ -266,14 +266,21 @@ def test_k_p_the_round_over_message_is_the_round_standings() -> None:
 def test_a_long_hand_is_also_a_picture_with_the_cards_being_built_raised() -> None:
     hand = ["2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "Js", "Qs"]
     other = ["3c", "4c", "5c", "6c", "7c", "8c", "9c", "10c", "Jc", "Qc", "Kc"]
-    game = forced_game([hand, other], rules=BABY)
-    codes, raised = render.hand_codes(live(game), 0, game.now)
-    assert len(codes) > render.TEXT_HAND_MAX and raised == []
+    game = forced_game([hand, other], pile=["Ks"], rules=BABY)
+    game.round.draw_at = game.now
+    apply(game, A.Draw(0, game.now))
+    shown = render.panel(live(game), 0, "en", game.now)
+    assert shown.picture is not None and shown.picture.kind == "hand"
+    codes = list(shown.picture.args[0])
+    assert codes == [*hand, "Ks"]  # the hand's order (by suit, then rank)
+    assert dict(shown.picture.options)["highlight"] == ()
     d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
     d.mode = "build"
     d.melds[0] = [card("2s")]
-    codes, raised = render.hand_codes(live(game), 0, game.now)
-    assert raised == [codes.index("2s")]
+    raised = dict(render.panel(live(game), 0, "en", game.now).picture.options)  # type: ignore[union-attr]
+    assert raised["highlight"] == (codes.index("2s"),)
+    short = forced_game([hand[:6], other[:6]], rules=BABY)
+    assert render.panel(live(short), 0, "en", short.now).picture is None  # text is enough
 
 
 def test_a_bad_select_value_is_refused() -> None:
