@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from bot.games.kalooki.render import lay_off_value
-from bot.ui.cards import read_description
+from bot.ui.cards import BACK, HOLE, read_description, render_hand
 from tamalou.core import cards
 from tamalou.games.kalooki import actions as A
 from tamalou.games.kalooki import events as E
@@ -34,7 +34,8 @@ from tamalou.games.kalooki.state import Game
 from tests.bot.kalooki.policy import human, simulate
 from tests.bot_harness import BotHarness
 from tests.emulator import Emulator, Message
-from tests.emulator.model import HistoryEntry
+from tests.emulator.model import Attachment, HistoryEntry
+from tests.leak_scan import entry_faces, entry_text, message_faces
 
 pytestmark = pytest.mark.e2e
 
@@ -334,6 +335,11 @@ def labels_in(text: str) -> set[str]:
     return set(LABEL.findall(text))
 
 
+def is_french(code: str) -> bool:
+    """A face of a French card (not a joker, a back or a hole)."""
+    return code not in (cards.JOKER, BACK, HOLE) and not code.startswith(("t", "T", "E", "B"))
+
+
 @dataclass
 class Knowledge:
     """Per round: the cards shown to everyone, each seat's own cards, the hands shown at
@@ -389,7 +395,9 @@ def text_leaks(
                 allowed |= know.ended.get(r, set())
         else:
             allowed |= know.private.get(r, {}).get(seats[entry.audience], set())
-        shown = labels_in(entry.text)
+        shown = labels_in(entry_text(entry)) | {
+            cards.label(cards.from_code(c)) for c in entry_faces(entry) if is_french(c)
+        }
         if not shown <= allowed:
             found.append((entry, shown - allowed))
     return found
@@ -434,17 +442,24 @@ def test_the_leak_scan_catches_a_card_shown_to_the_wrong_reader() -> None:
     bobs = know.private[1][1] - know.private[1][2] - know.public[1]
     secret = sorted(bobs)[0]
     seats = {1001: 0, 1002: 1, 1003: 2}
+    code = next(cards.code(c) for c in game.round.seats[1].hand if cards.label(c) == secret)
 
     def entry(audience: int | None) -> HistoryEntry:
         text = f"Kalooki — table 1 · round 1/3\nYour hand: {secret}"
         return HistoryEntry(1, "edit", 5, 6, audience, text, [], [], 64, [], 0, None)
+
+    def pictured(audience: int) -> HistoryEntry:
+        png = render_hand([code]).png
+        files = (Attachment(1, "hand.png", png),)
+        return HistoryEntry(1, "edit", 5, 6, audience, "round 1/3", [], [], 64, [], 0, None, files)
 
     assert text_leaks([entry(1002)], know, seats) == []
     assert [bad for _, bad in text_leaks([entry(1003), entry(None)], know, seats)] == [
         {secret},
         {secret},
     ]
-    code = next(cards.code(c) for c in game.round.seats[1].hand if cards.label(c) == secret)
+    assert [bad for _, bad in text_leaks([pictured(1003)], know, seats)] == [{secret}]
+    assert text_leaks([pictured(1002)], know, seats) == []
     assert picture_leaks([code], know, 2) == {secret}
     assert picture_leaks([code], know, 1) == set()
 
@@ -497,3 +512,40 @@ async def test_kalooki_commands_lobby_refusals_and_another_games_table(k: Kalook
         "cancelled",
         "cancelled",
     ]
+
+
+async def test_cards_as_emojis_on_the_table_in_the_panel_and_its_selects(k: Kalooki) -> None:
+    """With the card emojis uploaded, the discard, the hand and the melds are faces; the
+    panel's card options carry the face; no face reaches a reader who may not see it."""
+    h, emu = k.h, k.emu
+    await h.start(seeds=[SEED], TAMALOU_CARD_EMOJIS="1", reorder_ms=20)
+    await emu.wait_for(
+        lambda: any("card emojis ready" in Path(p).read_text() for p in emu.bot_logs),
+        60,
+        "the card emojis",
+    )
+    await emu.slash("alice", "kalooki new", preset="baby", call_seconds=0)
+    await k.click("bob", k.table_message(), "Join")
+    await k.click("alice", k.table_message(), "Start")
+    game = k.game()
+    first = HUMANS[game.round.current or 0]
+    up = cards.code(game.round.discard[-1])
+    await emu.wait_for(
+        lambda: up in message_faces(k.table_message()), 10, "the discard as an emoji"
+    )
+    inter = await emu.click(first, k.table_message(), custom_id=f"kalooki:draw:{k.tid}:1")
+    assert await emu.handled(inter) == []
+    await k.logged_past(0, "the draw")
+    game = k.game()
+    seat = HUMANS.index(first)
+    panel = k.panel(first)
+    hand = [cards.code(c) for c in game.round.seats[seat].hand]
+    shown = set(message_faces(panel))
+    assert set(hand) - {cards.JOKER} <= shown  # the hand line and the options: faces
+    assert not labels_in(panel.content.split("\n")[1])  # the hand line: emojis, no text
+    discard = next(s for s in panel.selects() if f":pick:{k.tid}:1.1" in s.custom_id)
+    assert all(o.get("emoji") for o in discard.options)  # each card option shows its face
+    events = k.replay()[1]
+    know = knowledge(events)
+    seats = {emu.member(u).id: i for i, u in enumerate(HUMANS[:2])}
+    assert text_leaks(emu.history(), know, seats) == []
