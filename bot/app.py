@@ -187,7 +187,7 @@ class TamalouBot(commands.AutoShardedBot):
             with contextlib.suppress(TimeoutError, RuntimeError):
                 await asyncio.wait_for(self.wait_until_ready(), GUILD_WAIT_S)
             guild = self.get_guild(guild_id)
-        if guild is None:
+        if guild is None:  # still not known: no cache
             return DEFAULT_LANGUAGE
         lang = lang_of(guild.preferred_locale, DEFAULT_LANGUAGE)
         self.guild_languages[guild_id] = lang  # known, not guessed

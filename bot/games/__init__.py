@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 #: game id -> module holding ``PLUGIN``. Adding a game: its package under bot/games/ and a line.
 REGISTRY: dict[str, str] = {
     "tamalou": "bot.games.tamalou",
+    "kalooki": "bot.games.kalooki",
     "tarot": "bot.games.tarot",
 }
 

@@ -1,0 +1,82 @@
+"""Kalooki's Discord side: its table message and panel (``render``), the lay-down being
+built in a panel (``drafts``), its button and select verbs (``verbs``), its ``/kalooki``
+commands (``commands``, a Cog loaded as an extension). docs/kalooki.md, "On Discord"."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import discord
+
+from bot.games import Panel
+from bot.games.kalooki import render, verbs
+from bot.tables import LiveTable
+from tamalou.games.kalooki.rules import KALOOKI, PRESETS, Rules
+
+GAME_ID = "kalooki"
+
+
+@functools.lru_cache(maxsize=256)
+def _rules(preset: str, turn_seconds: int, max_players: int, call_seconds: int) -> Rules:
+    data = PRESETS[preset].model_dump()
+    data.update(turn_clock_s=turn_seconds, max_players=max_players, call_window_s=call_seconds)
+    return Rules.model_validate(data)  # validated, unlike model_copy(update=...)
+
+
+def rules_for(settings: dict[str, Any]) -> Rules:
+    """The table's rules: a preset (K-V1..K-V3) with the table's turn clock, call window
+    and seats (K-V4).
+
+    Raises pydantic's ``ValidationError`` (or ``KeyError`` for an unknown preset)."""
+    preset = str(settings.get("preset", "kalooki"))
+    if preset not in PRESETS:
+        raise KeyError(preset)
+    return _rules(
+        preset,
+        int(settings.get("turn_seconds", KALOOKI.turn_clock_s)),
+        int(settings.get("max_players", KALOOKI.max_players)),
+        int(settings.get("call_seconds", KALOOKI.call_window_s)),
+    )
+
+
+class KalookiPlugin:
+    game_id = GAME_ID
+    extension = "bot.games.kalooki.commands"
+    verbs = verbs.VERBS
+    default_ai_level = "medium"
+
+    def rules_for(self, settings: dict[str, Any]) -> Rules:
+        return rules_for(settings)
+
+    def lobby_message(
+        self, table: LiveTable, lang: str, expires_at: int
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        return render.lobby_message(table, lang, expires_at)
+
+    def table_message(
+        self, table: LiveTable, lang: str, at: int
+    ) -> tuple[discord.Embed, discord.ui.View | None]:
+        return render.table_message(table, lang, at)
+
+    def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
+        return render.panel(table, seat, lang, at)
+
+    def build_action(
+        self, verb: str, seat: int, parts: list[int], values: list[str], at: int
+    ) -> Any:
+        return verbs.build_action(verb, seat, parts, values, at)
+
+    async def on_verb(
+        self,
+        interaction: discord.Interaction,
+        table: LiveTable,
+        verb: str,
+        arg: str | None,
+        values: list[str],
+        lang: str,
+    ) -> None:
+        await verbs.on_verb(interaction, table, verb, arg, values, lang)
+
+
+PLUGIN = KalookiPlugin()

@@ -1,0 +1,704 @@
+"""Kalooki's public table message and private panel.
+
+The table message is drawn from ``public_view`` and public events only; the panel from the
+seat's ``view`` and ``legal_actions`` (every button and option is a legal action or a step
+of building one). No rule is decided here: a lay-down being built is checked by the
+engine's own ``check_lay_down`` and ``melds.normalize``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import cast
+
+import discord
+
+from bot.games import Panel
+from bot.games.kalooki import drafts
+from bot.games.kalooki.drafts import Draft
+from bot.i18n import t
+from bot.tables import LiveTable
+from bot.ui.cards import display
+from bot.ui.cards.codes import text as card_text
+from bot.ui.cards.display import CardPicture
+from bot.ui.common import button, seat_name, ts
+from tamalou.core import cards
+from tamalou.core.errors import IllegalAction
+from tamalou.games.kalooki import actions as A
+from tamalou.games.kalooki import events as E
+from tamalou.games.kalooki.engine import check_lay_down, legal_actions
+from tamalou.games.kalooki.melds import normalize
+from tamalou.games.kalooki.rules import Rules
+from tamalou.games.kalooki.state import Game
+from tamalou.games.kalooki.views import MeldView, PlayerView, PublicView, public_view, view
+
+GAME = "kalooki"
+ROW = 5
+MAX_OPTIONS = 25
+#: a hand longer than this is also shown as a picture (docs/cards.md)
+TEXT_HAND_MAX = 9
+#: an embed's characters (Discord refuses more than 6000)
+EMBED_BUDGET = 5900
+SUITS_ORDER = {"s": 0, "h": 1, "c": 2, "d": 3}  # alternating colours, as players hold them
+RANK_ORDER = {r: i for i, r in enumerate(cards.RANKS)}
+
+
+def cid(verb: str, table: int, arg: str | int | None = None) -> str:
+    """``kalooki:<verb>:<table>[:<arg>]``: the state is in the service, not the View."""
+    return f"{GAME}:{verb}:{table}" if arg is None else f"{GAME}:{verb}:{table}:{arg}"
+
+
+def rules_of(table: LiveTable) -> Rules:
+    return cast(Rules, table.rules)
+
+
+def game_of(table: LiveTable) -> Game:
+    game = table.game
+    assert game is not None
+    return cast(Game, game)
+
+
+def face(card: int) -> str:
+    """One card as a player sees it: its emoji, or its text (``7♣``, ``🃏``)."""
+    return display.show(cards.code(card))
+
+
+def faces(hand: Sequence[int]) -> str:
+    return display.line([cards.code(c) for c in hand]) if hand else "—"
+
+
+def option(card: int, chosen: bool = False) -> discord.SelectOption:
+    """A card as a select option: its text, and its face when cards are emojis."""
+    code = cards.code(card)
+    return discord.SelectOption(
+        label=card_text(code), value=str(card), default=chosen, emoji=display.partial_emoji(code)
+    )
+
+
+def name_of(table: LiveTable, seat: int, lang: str) -> str:
+    if not 0 <= seat < len(table.seats):
+        return f"#{seat + 1}"
+    return seat_name(table.seats[seat], lang)
+
+
+def sort_key(order: str) -> Callable[[int], tuple[int, int, int, int]]:
+    def key(card: int) -> tuple[int, int, int, int]:
+        s = cards.suit(card)
+        if s is None:
+            return (1, 0, 0, card)  # jokers last
+        rank = RANK_ORDER[cards.rank(card)]
+        if order == "rank":
+            return (0, rank, SUITS_ORDER[s], card)
+        return (0, SUITS_ORDER[s], rank, card)
+
+    return key
+
+
+def sorted_hand(hand: Sequence[int], order: str) -> list[int]:
+    return sorted(hand, key=sort_key(order))
+
+
+def contract_text(contract: Sequence[int], lang: str) -> str:
+    return ", ".join(t(lang, f"kalooki.kind.{k}") for k in contract)
+
+
+def _score(value: float) -> str:
+    return f"{value:g}"
+
+
+# -- the lobby ------------------------------------------------------------------------------
+
+
+def lobby_message(
+    table: LiveTable, lang: str, expires_at: int
+) -> tuple[discord.Embed, discord.ui.View]:
+    rules = rules_of(table)
+    lines = []
+    for s in table.seats:
+        mark = "👑 " if s.user_id == table.row.host_id and s.ai_level is None else ""
+        bot_mark = " 🤖" if s.ai_level else ""
+        lines.append(f"{s.seat + 1}. {mark}{seat_name(s, lang)}{bot_mark}")
+    embed = discord.Embed(
+        title=t(lang, "kalooki.lobby.title", id=table.id),
+        description="\n".join(lines),
+        colour=discord.Colour.blurple(),
+    )
+    embed.add_field(
+        name=t(lang, "lobby.settings"),
+        value=t(
+            lang,
+            "kalooki.lobby.settings_value",
+            preset=t(lang, f"kalooki.preset.{rules.name}"),
+            rounds=len(rules.rounds),
+            seconds=rules.turn_clock_s,
+            max=rules.max_players,
+        ),
+        inline=False,
+    )
+    embed.add_field(name=t(lang, "lobby.expires"), value=ts(expires_at), inline=False)
+    embed.set_footer(text=t(lang, "lobby.footer", min=rules.min_players))
+    v = discord.ui.View(timeout=None)
+    style = discord.ButtonStyle
+    v.add_item(button(t(lang, "btn.join"), cid("join", table.id), style.success))
+    v.add_item(button(t(lang, "btn.leave"), cid("leave", table.id)))
+    v.add_item(button(t(lang, "btn.add_ai"), cid("addai", table.id)))
+    v.add_item(button(t(lang, "btn.start"), cid("start", table.id), style.primary))
+    return embed, v
+
+
+# -- the table message ----------------------------------------------------------------------
+
+
+def seat_line(table: LiveTable, pv: PublicView, seat: int, lang: str) -> str:
+    sv = pv.seats[seat]
+    flags = []
+    if sv.laid_down:
+        flags.append("✅")
+    if sv.away:
+        flags.append("💤")
+    elif sv.short:
+        flags.append("⏱")
+    if sv.is_ai:
+        flags.append("🤖")
+    mark = "▶ " if pv.current == seat else ""
+    dealer = " 🎴" if pv.dealer == seat else ""
+    text = t(
+        lang,
+        "kalooki.seat_line",
+        name=name_of(table, seat, lang),
+        cards=sv.hand_size,
+        calls=sv.calls,
+        score=_score(sv.score),
+    )
+    return f"{mark}{text}{dealer}" + (f" {' '.join(flags)}" if flags else "")
+
+
+def meld_text(m: MeldView, lang: str) -> str:
+    return t(lang, "kalooki.meld", n=m.index + 1, kind=t(lang, f"kalooki.kind.{m.kind}")) + (
+        " " + faces(m.cards)
+    )
+
+
+def meld_fields(table: LiveTable, pv: PublicView, lang: str) -> list[tuple[str, str]]:
+    """One field per player with melds: name, then each meld (numbered as lay-offs name them)."""
+    out = []
+    for seat in range(len(pv.seats)):
+        mine = [meld_text(m, lang) for m in pv.melds if m.owner == seat]
+        if not mine:
+            continue
+        value = ""
+        for line in mine:
+            if len(value) + len(line) + 1 > 1024:
+                break
+            value = f"{value}\n{line}" if value else line
+        out.append((t(lang, "kalooki.melds_of", name=name_of(table, seat, lang)), value))
+    return out
+
+
+def status_line(table: LiveTable, pv: PublicView, lang: str) -> str:
+    if pv.current is None:
+        return "—"
+    who = name_of(table, pv.current, lang)
+    if pv.pending_call is not None:
+        return t(
+            lang,
+            "kalooki.status.call",
+            caller=name_of(table, pv.pending_call, lang),
+            name=who,
+            card=face(pv.discard_top) if pv.discard_top is not None else "—",
+        )
+    if pv.stage == "play":
+        text = t(lang, "kalooki.status.play", name=who, when=ts(pv.turn_deadline or 0))
+    else:
+        text = t(lang, "kalooki.status.draw", name=who, when=ts(pv.turn_deadline or 0))
+        if pv.draw_at is not None and pv.call_open:
+            text += " " + t(lang, "kalooki.status.calls_open", when=ts(pv.draw_at))
+    if pv.fuse:
+        text = "🧨 " + text + " " + t(lang, "kalooki.status.fuse")  # K-K1: the last seconds
+    return text
+
+
+def table_message(
+    table: LiveTable, lang: str, at: int
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    game = game_of(table)
+    pv = public_view(game, at)
+    if pv.phase == "over" or pv.match_over:
+        return round_over_message(table, pv, lang)
+    embed = discord.Embed(
+        title=t(lang, "kalooki.table.title", id=table.id, round=pv.round_no, rounds=pv.rounds),
+        description="\n".join(seat_line(table, pv, s, lang) for s in range(len(pv.seats))),
+        colour=discord.Colour.dark_green(),
+    )
+    embed.add_field(
+        name=t(lang, "kalooki.table.contract"),
+        value=t(
+            lang,
+            "kalooki.table.contract_value",
+            contract=contract_text(pv.contract, lang),
+            cards=pv.cards_dealt,
+        ),
+        inline=False,
+    )
+    top = face(pv.discard_top) if pv.discard_top is not None else "—"
+    if pv.discard_top is not None and not pv.discard_live:
+        top += " " + t(lang, "kalooki.table.dead")
+    embed.add_field(name=t(lang, "kalooki.table.discard"), value=top)
+    embed.add_field(name=t(lang, "kalooki.table.pile"), value=str(pv.pile_size))
+    rules = game.rules
+    embed.set_footer(
+        text=t(
+            lang,
+            "kalooki.table.footer",
+            preset=t(lang, f"kalooki.preset.{rules.name}"),
+            seconds=rules.turn_clock_s,
+            calls=rules.max_calls,
+        )
+    )
+    embed.add_field(
+        name=t(lang, "kalooki.table.status"), value=status_line(table, pv, lang), inline=False
+    )
+    # Discord refuses an embed over 6000 characters or 25 fields: melds first, then events
+    for name, value in meld_fields(table, pv, lang):
+        if len(embed) + len(name) + len(value) > EMBED_BUDGET or len(embed.fields) >= 24:
+            embed.add_field(name="…", value=t(lang, "kalooki.table.more_melds"), inline=False)
+            break
+        embed.add_field(name=name[:256], value=value, inline=False)
+    recent = [line for e in table.recent if (line := event_line(table, e, lang))]
+    events = "\n".join(recent[-5:])[:1024]
+    name = t(lang, "kalooki.table.events")
+    if recent and len(embed) + len(name) + len(events) <= EMBED_BUDGET and len(embed.fields) < 25:
+        embed.add_field(name=name, value=events, inline=False)
+    return embed, table_buttons(table, pv, lang)
+
+
+def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.View:
+    """Draw, Take discard, Call (it names the discard it claims) and My hand."""
+    v = discord.ui.View(timeout=None)
+    rnd = pv.round_no
+    drawing = pv.stage == "draw"
+    style = discord.ButtonStyle
+    v.add_item(button(t(lang, "btn.draw"), cid("draw", table.id, rnd), style.primary, not drawing))
+    top = face(pv.discard_top) if pv.discard_top is not None else "—"
+    takeable = drawing and pv.discard_live
+    v.add_item(
+        button(
+            t(lang, "kalooki.btn.take", card=top), cid("take", table.id, rnd), disabled=not takeable
+        )
+    )
+    call_arg = f"{rnd}.{pv.discard_top}" if pv.discard_top is not None else f"{rnd}"
+    v.add_item(
+        button(
+            t(lang, "kalooki.btn.call", card=top),
+            cid("call", table.id, call_arg),
+            style.danger,
+            disabled=not pv.call_open or pv.pending_call is not None,
+        )
+    )
+    v.add_item(button(t(lang, "kalooki.btn.hand"), cid("hand", table.id, rnd), style.success))
+    return v
+
+
+def round_over_message(
+    table: LiveTable, pv: PublicView, lang: str
+) -> tuple[discord.Embed, discord.ui.View]:
+    """K-P: the round's standings (hands left, points, doubling, totals); the match's end."""
+    res = pv.last_round
+    game = game_of(table)
+    lines = []
+    if res is not None:
+        order = sorted(range(len(res.totals)), key=lambda s: (res.places[s], s))
+        for s in order:
+            hand = display.line(res.hands[s]) if res.hands[s] else ""
+            lines.append(
+                t(
+                    lang,
+                    "kalooki.over.line",
+                    place=res.places[s],
+                    name=name_of(table, s, lang),
+                    hand=hand or "—",
+                    points=_score(res.totals[s]),
+                    score=_score(res.scores[s]),
+                    total=_score(game.cumulative[s]),
+                )
+                + (" 🏁" if res.out == s else "")
+            )
+    title = "kalooki.over.match_title" if pv.match_over else "kalooki.over.title"
+    round_no = res.round_no if res is not None else pv.round_no
+    embed = discord.Embed(
+        title=t(lang, title, id=table.id, round=round_no, rounds=pv.rounds),
+        description="\n".join(lines)[:4096] or "—",
+        colour=discord.Colour.gold(),
+    )
+    if res is not None and res.out is not None:
+        key = "kalooki.over.out_doubled" if res.doubled else "kalooki.over.out"
+        embed.add_field(
+            name=t(lang, "kalooki.over.reason"),
+            value=t(lang, key, name=name_of(table, res.out, lang)),
+            inline=False,
+        )
+    v = discord.ui.View(timeout=None)
+    if pv.match_over:
+        winners = ", ".join(name_of(table, w, lang) for w in pv.winners)
+        embed.add_field(name=t(lang, "kalooki.over.winners"), value=winners or "—", inline=False)
+        v.add_item(
+            button(t(lang, "btn.rematch"), cid("rematch", table.id), discord.ButtonStyle.primary)
+        )
+    else:
+        if pv.deadline is not None:
+            embed.add_field(name=t(lang, "kalooki.over.next"), value=ts(pv.deadline), inline=False)
+        v.add_item(
+            button(
+                t(lang, "btn.next"), cid("next", table.id, round_no), discord.ButtonStyle.primary
+            )
+        )
+    return embed, v
+
+
+# -- events in words (public only) ----------------------------------------------------------
+
+
+def event_line(table: LiveTable, e: E.Event, lang: str) -> str | None:
+    if e.to is not None:
+        return None  # never render a private or log-only event in public
+
+    def n(seat: int) -> str:
+        return name_of(table, seat, lang)
+
+    match e:
+        case E.RoundStarted():
+            return t(lang, "kalooki.ev.round_started", round=e.round_no, dealer=n(e.dealer))
+        case E.Drew(source="pile"):
+            return t(lang, "kalooki.ev.drew_pile", name=n(e.player))
+        case E.Drew():
+            return t(lang, "kalooki.ev.drew_discard", name=n(e.player), card=face(e.card or 0))
+        case E.Called():
+            return t(lang, "kalooki.ev.called", name=n(e.player), card=face(e.card))
+        case E.CallAllowed():
+            return t(lang, "kalooki.ev.call_allowed", name=n(e.player), calls=e.calls)
+        case E.CallRefused():
+            return t(lang, "kalooki.ev.call_refused", name=n(e.player), by=n(e.by))
+        case E.LaidDown():
+            return t(lang, "kalooki.ev.laid_down", name=n(e.player), melds=len(e.melds))
+        case E.MeldLaid():
+            return t(lang, "kalooki.ev.meld_laid", name=n(e.player), meld=e.meld + 1)
+        case E.LaidOff():
+            return t(
+                lang, "kalooki.ev.laid_off", name=n(e.player), card=face(e.card), meld=e.meld + 1
+            )
+        case E.JokerShifted():
+            return t(
+                lang,
+                "kalooki.ev.joker_shifted",
+                name=n(e.player),
+                card=face(e.card),
+                meld=e.meld + 1,
+            )
+        case E.Discarded():
+            return t(lang, "kalooki.ev.discarded", name=n(e.player), card=face(e.card))
+        case E.TurnEnded():
+            return t(lang, "kalooki.ev.turn_ended", name=n(e.player))
+        case E.TimedOut():
+            key = "kalooki.ev.away" if e.away else "kalooki.ev.timed_out"
+            return t(lang, key, name=n(e.player))
+        case E.Reshuffled():
+            return t(lang, "kalooki.ev.reshuffled", size=e.size)
+        case E.RoundVoided():
+            return t(lang, "kalooki.ev.voided", round=e.round_no)
+        case E.RoundEnded():
+            return t(lang, "kalooki.ev.round_ended", round=e.round_no)
+    return None
+
+
+# -- the private panel ----------------------------------------------------------------------
+
+
+def refusal_words(lang: str, reason: str) -> str:
+    return t(lang, f"illegal.{reason}")
+
+
+def meld_check(kind: int, picked: Sequence[int], lang: str) -> str:
+    """One meld being built, checked by the engine's own meld rules (K-M)."""
+    if not picked:
+        return t(lang, "kalooki.panel.meld_empty")
+    try:
+        normalize(kind, picked)
+    except IllegalAction as refusal:
+        return "❌ " + refusal_words(lang, refusal.reason)
+    return "✅"
+
+
+def panel(table: LiveTable, seat: int, lang: str, at: int) -> Panel:
+    game = game_of(table)
+    pv = view(game, seat, at)
+    legal = legal_actions(game, seat, at)
+    pub = pv.public
+    d = drafts.draft(table.id, seat, pub.round_no, pub.deal_no, len(pub.contract))
+    kinds = {a.kind for a in legal if a.player == seat}
+    playing = "discard" in kinds or "end_turn" in kinds
+    laid = pub.seats[seat].laid_down
+    if (d.mode == "build" and not (playing and not laid)) or (
+        d.mode == "meld" and not (playing and laid)
+    ):
+        d.mode = "main"
+    hand_set = set(pv.hand)
+    for meld in d.melds:
+        meld[:] = [c for c in meld if c in hand_set]
+    d.extra = [c for c in d.extra if c in hand_set]
+    order = drafts.sort_of(table.id, seat)
+    text = panel_text(table, pv, d, order, lang)
+    if d.mode == "build" and all(d.melds) and d.refusal is None:
+        # the whole contract checked as the engine will check it (K-L1, K-M6, K-T5)
+        verdict = check_draft(game, seat, pub.contract, d)
+        if verdict is None:
+            text += "\n" + t(lang, "kalooki.panel.draft_ok")
+        else:
+            number = verdict.detail.get("meld")
+            words = refusal_words(lang, verdict.reason)
+            text += "\n" + (
+                t(lang, "kalooki.panel.draft_bad_meld", n=number, reason=words)
+                if isinstance(number, int)
+                else t(lang, "kalooki.panel.draft_bad", reason=words)
+            )
+    return Panel(text, panel_view(table, pv, d, order, legal, lang), picture=picture(pv, d, order))
+
+
+def picture(pv: PlayerView, d: Draft, order: str) -> CardPicture | None:
+    """A hand too long to read as text, as a picture too (the cards being built raised)."""
+    hand = sorted_hand(pv.hand, order)
+    if len(hand) <= TEXT_HAND_MAX:
+        return None
+    chosen: set[int] = set()
+    if d.mode == "build":
+        chosen = {c for meld in d.melds for c in meld}
+    elif d.mode == "meld":
+        chosen = set(d.extra)
+    raised = tuple(i for i, c in enumerate(hand) if c in chosen)
+    return CardPicture.hand([cards.code(c) for c in hand], highlight=raised)
+
+
+def panel_text(table: LiveTable, pv: PlayerView, d: Draft, order: str, lang: str) -> str:
+    pub = pv.public
+    hand = sorted_hand(pv.hand, order)
+    lines = [
+        t(
+            lang,
+            "kalooki.panel.title",
+            id=table.id,
+            round=pub.round_no,
+            rounds=pub.rounds,
+            contract=contract_text(pub.contract, lang),
+        ),
+        t(lang, "kalooki.panel.hand", count=len(hand), cards=faces(hand)),
+    ]
+    if pv.drawn is not None:
+        lines.append(t(lang, "kalooki.panel.drawn", card=face(pv.drawn)))
+    me = pub.seats[pv.seat]
+    mine = pub.current == pv.seat
+    if pub.phase != "play":
+        lines.append(t(lang, "kalooki.panel.round_over"))
+    elif mine and pub.pending_call is not None:
+        lines.append(
+            t(
+                lang,
+                "kalooki.panel.call_pending",
+                caller=name_of(table, pub.pending_call, lang),
+                card=face(pub.discard_top) if pub.discard_top is not None else "—",
+            )
+        )
+    elif mine and pub.stage == "draw":
+        lines.append(t(lang, "kalooki.panel.your_draw", when=ts(pub.turn_deadline or 0)))
+    elif mine:
+        lines.append(t(lang, "kalooki.panel.your_play", when=ts(pub.turn_deadline or 0)))
+    elif pub.current is not None:
+        lines.append(t(lang, "kalooki.panel.waiting", name=name_of(table, pub.current, lang)))
+    if me.laid_down:
+        lines.append(t(lang, "kalooki.panel.laid_down"))
+    if not mine and pub.phase == "play" and pv.can_call:
+        lines.append(t(lang, "kalooki.panel.may_call", calls=me.calls))
+    if d.mode == "build":
+        lines.append(t(lang, "kalooki.panel.building"))
+        for i, kind in enumerate(pub.contract):
+            picked = d.melds[i] if i < len(d.melds) else []
+            lines.append(
+                t(
+                    lang,
+                    "kalooki.panel.draft_line",
+                    n=i + 1,
+                    kind=t(lang, f"kalooki.kind.{kind}"),
+                    cards=faces(picked),
+                    check=meld_check(kind, picked, lang),
+                )
+            )
+    elif d.mode == "meld":
+        lines.append(t(lang, "kalooki.panel.new_meld", cards=faces(d.extra)))
+    if d.refusal is not None:
+        number, reason = d.refusal
+        words = refusal_words(lang, reason)
+        if number:
+            lines.append(t(lang, "kalooki.panel.refused_meld", n=number, reason=words))
+        else:
+            lines.append(t(lang, "kalooki.panel.refused", reason=words))
+    return "\n".join(lines)[:2000]
+
+
+def check_draft(game: Game, seat: int, contract: Sequence[int], d: Draft) -> IllegalAction | None:
+    """The engine's verdict on the lay-down being built (None: it would be accepted)."""
+    melds = [(kind, tuple(d.melds[i])) for i, kind in enumerate(contract)]
+    try:
+        check_lay_down(game, seat, melds)
+    except IllegalAction as refusal:
+        return refusal
+    return None
+
+
+def _card_options(hand: Sequence[int], chosen: Sequence[int] = ()) -> list[discord.SelectOption]:
+    picked = set(chosen)
+    return [option(c, c in picked) for c in hand[:MAX_OPTIONS]]
+
+
+def lay_off_label(table: LiveTable, pub: PublicView, a: A.Action, lang: str) -> str:
+    meld = pub.melds[a.meld] if isinstance(a, A.LayOff | A.ShiftJoker) else None
+    assert meld is not None and isinstance(a, A.LayOff | A.ShiftJoker)
+    owner = name_of(table, meld.owner, lang)
+    if isinstance(a, A.ShiftJoker):
+        return t(lang, "kalooki.opt.shift", card=face(a.card), n=a.meld + 1, name=owner)
+    key = "kalooki.opt.lay_off_low" if a.end == "low" and meld.kind == 4 else "kalooki.opt.lay_off"
+    return t(lang, key, card=face(a.card), n=a.meld + 1, name=owner)
+
+
+def lay_off_value(a: A.LayOff | A.ShiftJoker) -> str:
+    """``1.<card>.<meld>.<end>`` (a lay-off) or ``2.<card>.<meld>.<joker>.<end>`` (a shift)."""
+    end = 0 if a.end == "low" else 1
+    if isinstance(a, A.ShiftJoker):
+        return f"2.{a.card}.{a.meld}.{a.joker}.{end}"
+    return f"1.{a.card}.{a.meld}.{end}"
+
+
+def panel_view(
+    table: LiveTable,
+    pv: PlayerView,
+    d: Draft,
+    order: str,
+    legal: Sequence[A.Action],
+    lang: str,
+) -> discord.ui.View:
+    tid, rnd, seat = table.id, pv.public.round_no, pv.seat
+    pub = pv.public
+    style = discord.ButtonStyle
+    hand = sorted_hand(pv.hand, order)
+    mine = [a for a in legal if a.player == seat]
+    kinds = {a.kind for a in mine}
+    v = discord.ui.View(timeout=None)
+    sort_label = t(lang, "kalooki.btn.sort_rank" if order == "suit" else "kalooki.btn.sort_suit")
+    if d.mode == "build":
+        for i, kind in enumerate(pub.contract[:4]):
+            v.add_item(
+                discord.ui.Select(
+                    custom_id=cid("pick", tid, f"{rnd}.3.{i}"),
+                    placeholder=t(
+                        lang, "kalooki.select.meld", n=i + 1, kind=t(lang, f"kalooki.kind.{kind}")
+                    )[:150],
+                    min_values=0,
+                    max_values=min(len(hand), MAX_OPTIONS),
+                    options=_card_options(hand, d.melds[i] if i < len(d.melds) else []),
+                    row=i,
+                )
+            )
+        last = min(len(pub.contract), 4)
+        v.add_item(
+            button(t(lang, "kalooki.btn.lay"), cid("lay", tid, rnd), style.success, row=last)
+        )
+        if pv.suggested_lay_down is not None:
+            v.add_item(button(t(lang, "kalooki.btn.suggest"), cid("sugg", tid, rnd), row=last))
+        v.add_item(button(t(lang, "kalooki.btn.clear"), cid("clear", tid, rnd), row=last))
+        v.add_item(button(t(lang, "kalooki.btn.back"), cid("back", tid, rnd), row=last))
+        return v
+    if d.mode == "meld":
+        v.add_item(
+            discord.ui.Select(
+                custom_id=cid("pick", tid, f"{rnd}.4"),
+                placeholder=t(lang, "kalooki.select.new_meld")[:150],
+                min_values=0,
+                max_values=min(len(hand), MAX_OPTIONS),
+                options=_card_options(hand, d.extra),
+                row=0,
+            )
+        )
+        v.add_item(
+            button(t(lang, "kalooki.btn.lay_set"), cid("set", tid, rnd), style.success, row=1)
+        )
+        v.add_item(
+            button(t(lang, "kalooki.btn.lay_run"), cid("run", tid, rnd), style.success, row=1)
+        )
+        v.add_item(button(t(lang, "kalooki.btn.back"), cid("back", tid, rnd), row=1))
+        return v
+    row0: list[discord.ui.Button[discord.ui.View]] = []
+    pending = pub.pending_call is not None and pub.current == seat
+    if "draw" in kinds:
+        key = "kalooki.btn.allow" if pending else "btn.draw"
+        row0.append(button(t(lang, key), cid("draw", tid, f"{rnd}.1"), style.primary))
+    if "take_discard" in kinds:
+        top = face(pub.discard_top) if pub.discard_top is not None else "—"
+        key = "kalooki.btn.refuse" if pending else "kalooki.btn.take"
+        row0.append(button(t(lang, key, card=top), cid("take", tid, f"{rnd}.1")))
+    for a in mine:
+        if isinstance(a, A.Call) and a.card is not None:
+            row0.append(
+                button(
+                    t(lang, "kalooki.btn.call", card=face(a.card)),
+                    cid("call", tid, f"{rnd}.{a.card}.1"),
+                    style.danger,
+                )
+            )
+            break
+    if "end_turn" in kinds:
+        row0.append(button(t(lang, "kalooki.btn.end_turn"), cid("end", tid, rnd), style.primary))
+    if "next_round" in kinds:
+        row0.append(button(t(lang, "btn.next"), cid("next", tid, f"{rnd}.1"), style.primary))
+    row0.append(button(sort_label, cid("sort", tid, rnd)))
+    row = 0
+    for item in row0[:ROW]:
+        item.row = row
+        v.add_item(item)
+    row += 1
+    discards = [a for a in mine if isinstance(a, A.Discard)]
+    if discards:
+        by_card = {a.card for a in discards}
+        v.add_item(
+            discord.ui.Select(
+                custom_id=cid("pick", tid, f"{rnd}.1"),
+                placeholder=t(lang, "kalooki.select.discard")[:150],
+                options=[option(c) for c in hand if c in by_card][:MAX_OPTIONS],
+                row=row,
+            )
+        )
+        row += 1
+    lays = [a for a in mine if isinstance(a, A.LayOff | A.ShiftJoker)]
+    if lays:
+        v.add_item(
+            discord.ui.Select(
+                custom_id=cid("pick", tid, f"{rnd}.2"),
+                placeholder=t(lang, "kalooki.select.lay_off")[:150],
+                options=[
+                    discord.SelectOption(
+                        label=lay_off_label(table, pub, a, lang)[:100], value=lay_off_value(a)
+                    )
+                    for a in lays[:MAX_OPTIONS]
+                ],
+                row=row,
+            )
+        )
+        row += 1
+    tail: list[discord.ui.Button[discord.ui.View]] = []
+    me = pub.seats[seat]
+    if discards and not me.laid_down:
+        tail.append(button(t(lang, "kalooki.btn.build"), cid("build", tid, rnd), style.success))
+        if pv.suggested_lay_down is not None:
+            tail.append(button(t(lang, "kalooki.btn.suggest"), cid("sugg", tid, rnd)))
+    elif discards and me.laid_down:
+        tail.append(button(t(lang, "kalooki.btn.new_meld"), cid("meld", tid, rnd)))
+    for item in tail:
+        item.row = row
+        v.add_item(item)
+    return v

@@ -1,0 +1,359 @@
+"""Kalooki's table message and panel, over forced deals: every button and option is a
+legal action (or a step of building one), a lay-down being built is checked by the engine,
+and the public message shows only public cards (K-S4)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import discord
+import pytest
+
+from bot.games.kalooki import drafts, render, verbs
+from bot.storage import SeatRow, TableRow
+from bot.tables import LiveTable, TableError
+from tamalou.core import cards
+from tamalou.games.kalooki import actions as A
+from tamalou.games.kalooki.engine import apply, legal_actions
+from tamalou.games.kalooki.rules import BABY
+from tamalou.games.kalooki.scripted import card, forced_game, place_melds
+from tamalou.games.kalooki.state import Game
+
+TID = 7
+
+
+def live(game: Game, table_id: int = TID) -> LiveTable:
+    seats = [SeatRow(i, 100 + i, f"p{i}") for i in range(game.players)]
+    row = TableRow(table_id, 1, 10, 100, "playing", {}, None, 0, 0, seats, "kalooki")
+    return LiveTable(row, game.rules, game=game)
+
+
+def ids(view: discord.ui.View) -> list[str]:
+    return [str(getattr(i, "custom_id", "")) for i in view.children]
+
+
+def select(view: discord.ui.View, marker: str) -> Any:
+    found = [i for i in view.children if marker in str(getattr(i, "custom_id", ""))]
+    assert len(found) == 1, ids(view)
+    return found[0]
+
+
+def labels(view: discord.ui.View) -> list[str]:
+    return [str(getattr(i, "label", "")) for i in view.children]
+
+
+@pytest.fixture(autouse=True)
+def fresh_drafts() -> None:
+    drafts.forget(TID)
+
+
+def two_sets_drawn() -> Game:
+    """Seat 0 holds two sets (Baby round 1: 3 3) and draws K♣."""
+    game = forced_game(
+        [["7s", "7h", "7d", "9c", "9d", "9h"], ["2c", "3c", "4c", "5d", "6d", "8s"]],
+        pile=["Kc"],
+        discard=["Qd"],
+        rules=BABY,
+    )
+    game.round.draw_at = game.now  # past the call window
+    apply(game, A.Draw(0, game.now))
+    return game
+
+
+def test_k_t3_the_discard_select_offers_every_natural_card_in_hand() -> None:
+    game = two_sets_drawn()
+    shown = render.panel(live(game), 0, "en", game.now)
+    options = select(shown.view, ":pick:7:1.1").options
+    legal = {a.card for a in legal_actions(game, 0) if isinstance(a, A.Discard)}
+    assert {int(o.value) for o in options} == legal
+    assert "K♣" in shown.text  # the card drawn is in the hand shown
+    assert "kalooki:build:7:1" in ids(shown.view)
+    assert "kalooki:sugg:7:1" in ids(shown.view)  # the engine found a lay-down
+
+
+def test_k_l1_a_lay_down_being_built_is_checked_meld_by_meld() -> None:
+    game = two_sets_drawn()
+    table = live(game)
+    d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
+    d.mode = "build"
+    d.melds = [[card("7s"), card("7h"), card("9c")], [card("9d"), card("9h"), card("7d")]]
+    shown = render.panel(table, 0, "en", game.now)
+    assert shown.text.count("❌ a set's cards must all have the same rank") == 2
+    # one multi-select per meld of the contract, the picked cards pre-selected
+    first = select(shown.view, ":pick:7:1.3.0")
+    assert first.max_values == 7 and first.min_values == 0
+    assert {o.value for o in first.options if o.default} == {
+        str(card(c)) for c in ("7s", "7h", "9c")
+    }
+    refusal = render.check_draft(game, 0, (3, 3), d)
+    assert refusal is not None and refusal.reason == "set_mixed_ranks"
+    assert refusal.detail["meld"] == 1  # which meld
+
+
+def test_k_m6_the_whole_contract_is_checked_before_it_is_sent() -> None:
+    """Two sets of the same rank: each meld is valid, the contract is not (K-M6)."""
+    game = forced_game(
+        [["7s", "7h", "7d", "7c", "7s@1", "7h@1"], ["2c", "3c", "4c", "5d", "6d", "8s"]],
+        pile=["Kc"],
+        rules=BABY,
+    )
+    game.round.draw_at = game.now
+    apply(game, A.Draw(0, game.now))
+    d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
+    d.mode = "build"
+    d.melds = [[card("7s"), card("7h"), card("7d")], [card("7c"), card("7s@1"), card("7h@1")]]
+    text = render.panel(live(game), 0, "en", game.now).text
+    assert text.count("✅") == 2  # each meld alone is a set
+    assert "⚠️ Not yet, meld 2: you already have a set of that rank" in text
+
+
+def test_k_l1_a_refused_lay_down_says_which_meld_and_why() -> None:
+    game = two_sets_drawn()
+    d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
+    d.mode = "build"
+    d.melds = [[card("7s"), card("7h"), card("7d")], [card("9c"), card("JK")]]
+    d.refusal = (2, "set_too_short")
+    text = render.panel(live(game), 0, "en", game.now).text
+    assert "❌ Refused, meld 2: a set needs at least 3 cards" in text
+    fr = render.panel(live(game), 0, "fr", game.now).text
+    assert "combinaison 2 : un brelan a au moins 3 cartes" in fr
+
+
+def test_k_l1_a_valid_draft_passes_the_engine_check() -> None:
+    game = two_sets_drawn()
+    d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
+    d.mode = "build"
+    d.melds = [[card("7s"), card("7h"), card("7d")], [card("9c"), card("9d"), card("9h")]]
+    assert render.check_draft(game, 0, (3, 3), d) is None
+    assert "✅ Ready: the engine accepts this lay-down." in (
+        render.panel(live(game), 0, "en", game.now).text
+    )
+    melds = tuple((3, tuple(m)) for m in d.melds)
+    apply(game, A.LayDown(0, melds, game.now))
+    assert game.round.seats[0].laid_down
+
+
+def laid_down_with(hand: list[str], melds: list[tuple[int, int, list[str]]]) -> Game:
+    game = forced_game([hand, ["2c", "3c", "4c", "5d", "6d", "8s"]], pile=["Kc"], rules=BABY)
+    place_melds(game, melds)
+    game.round.draw_at = game.now
+    apply(game, A.Draw(0, game.now))
+    return game
+
+
+def test_k_l4_the_lay_off_select_lists_each_place_a_card_fits() -> None:
+    game = laid_down_with(
+        ["9h", "4h", "Qs", "Qh"], [(0, 3, ["Ks", "Kh", "Kd"]), (1, 4, ["5h", "6h", "7h", "8h"])]
+    )
+    shown = render.panel(live(game), 0, "en", game.now)
+    options = select(shown.view, ":pick:7:1.2").options
+    legal = [a for a in legal_actions(game, 0) if isinstance(a, A.LayOff | A.ShiftJoker)]
+    assert sorted(o.value for o in options) == sorted(render.lay_off_value(a) for a in legal)
+    texts = [o.label for o in options]
+    assert "9♥ on #2 (p1)" in texts and "4♥ below #2 (p1)" in texts
+    assert "K♣ on #1 (p0)" in texts  # the card drawn fits the set of kings
+    for a in legal:  # each option's value is the engine's action again
+        assert verbs.build_action("pick", 0, [1, 2], [render.lay_off_value(a)], a.at) == a
+    assert "kalooki:meld:7:1" in ids(shown.view)  # K-L2: new melds once laid down
+
+
+def test_k_l7_a_joker_shift_is_offered_in_the_lay_off_select() -> None:
+    game = laid_down_with(
+        ["6h", "2s", "Qs", "Qh"], [(0, 3, ["Ks", "Kh", "Kd"]), (1, 4, ["5h", "JK", "7h", "8h"])]
+    )
+    shifts = [a for a in legal_actions(game, 0) if isinstance(a, A.ShiftJoker)]
+    assert shifts
+    options = select(render.panel(live(game), 0, "en", game.now).view, ":pick:7:1.2").options
+    assert "6♥ for the joker of #2 (p1)" in [o.label for o in options]
+    action = verbs.build_action("pick", 0, [1, 2], [render.lay_off_value(shifts[0])], game.now)
+    assert action == shifts[0]
+
+
+def called_game() -> Game:
+    """Three players; seat 2 (not the current player, not the discarder) calls the up-card."""
+    game = forced_game(
+        [
+            ["7s", "7h", "3d", "4d", "5s", "6s"],
+            ["8c", "9c", "10c", "Jc", "Qc", "Kc"],
+            ["2h", "3h", "4h", "5h", "6h", "8h"],
+        ],
+        pile=["Ac"],
+        discard=["9s"],
+        rules=BABY,
+    )
+    apply(game, A.Call(1, card("9s"), game.now))
+    return game
+
+
+def test_k_cl4_the_current_player_is_asked_to_allow_or_refuse() -> None:
+    game = called_game()
+    shown = render.panel(live(game), 0, "en", game.now)
+    assert "📣 **p1** calls 9♠" in shown.text
+    names = labels(shown.view)
+    assert "Allow (draw from the pile)" in names and "Refuse (take 9♠)" in names
+    embed, _ = render.table_message(live(game), "en", game.now)
+    status = next(f.value for f in embed.fields if f.name == "Turn")
+    assert "**p1** calls 9♠" in status and "**p0** allows it" in status
+
+
+def test_k_cl3_the_call_button_names_the_discard_it_claims() -> None:
+    game = forced_game(
+        [
+            ["7s", "7h", "3d", "4d", "5s", "6s"],
+            ["8c", "9c", "10c", "Jc", "Qc", "Kc"],
+            ["2h", "3h", "4h", "5h", "6h", "8h"],
+        ],
+        pile=["Ac"],
+        discard=["9s"],
+        rules=BABY,
+    )
+    _, view = render.table_message(live(game), "en", game.now)
+    assert view is not None
+    assert f"kalooki:call:7:1.{card('9s')}" in ids(view)
+    assert verbs.build_action("call", 1, [1, card("9s")], [], 5) == A.Call(1, card("9s"), 5)
+    panel = render.panel(live(game), 1, "en", game.now)
+    assert f"kalooki:call:7:1.{card('9s')}.1" in ids(panel.view)  # from the panel: edits it
+
+
+def test_the_hand_is_sorted_by_suit_or_by_rank() -> None:
+    game = two_sets_drawn()
+    by_suit = render.panel(live(game), 0, "en", game.now).text
+    assert "7♠ 7♥ 9♥ 9♣ K♣ 7♦ 9♦" in by_suit
+    drafts.toggle_sort(TID, 0)
+    by_rank = render.panel(live(game), 0, "en", game.now).text
+    assert "7♠ 7♥ 7♦ 9♥ 9♣ 9♦ K♣" in by_rank
+    assert "kalooki:sort:7:1" in ids(render.panel(live(game), 0, "en", game.now).view)
+
+
+def test_k_s4_the_table_message_shows_melds_sizes_calls_and_no_hand() -> None:
+    game = laid_down_with(
+        ["9h", "4h", "Qs", "Qh"], [(0, 3, ["Ks", "Kh", "Kd"]), (1, 4, ["5h", "JK", "7h", "8h"])]
+    )
+    embed, view = render.table_message(live(game), "en", game.now)
+    data = json.dumps(embed.to_dict(), ensure_ascii=False)
+    assert "K♠ K♥ K♦" in data and "5♥ 🃏 7♥ 8♥" in data  # melds as cards, in table order
+    assert "Melds of p0" in data and "`#2` a run:" in data
+    assert "**p0** · 5 cards · calls 0" in data
+    assert "a set, a set" in data  # the contract
+    for secret in ("9♥", "4♥", "Q♠", "Q♥", "K♣"):  # seat 0's hand (K♣ was drawn)
+        assert secret not in data
+    assert view is not None and [str(getattr(i, "label", "")) for i in view.children][-1] == (
+        "My hand"
+    )
+
+
+def test_k_p_the_round_over_message_is_the_round_standings() -> None:
+    game = forced_game(
+        [["7s", "7h", "7d", "9c", "9d", "9h"], ["2c", "3c", "4c", "5d", "Kd", "8s"]],
+        pile=["Kc"],
+        rules=BABY,
+    )
+    game.round.draw_at = game.now
+    apply(game, A.Draw(0, game.now))
+    lay = tuple((3, tuple(card(c) for c in m)) for m in (["7s", "7h", "7d"], ["9c", "9d", "9h"]))
+    apply(game, A.LayDown(0, lay, game.now))
+    apply(game, A.Discard(0, card("Kc"), game.now))
+    assert game.round.phase == "over"
+    embed, view = render.table_message(live(game), "en", game.now)
+    text = json.dumps(embed.to_dict(), ensure_ascii=False)
+    assert "round 1/3 over" in text
+    assert "1. **p0**" in text and "2. **p1**" in text
+    assert "in one go" in text  # K-P2: doubled
+    assert view is not None and ids(view) == ["kalooki:next:7:1"]
+
+
+def test_a_long_hand_is_also_a_picture_with_the_cards_being_built_raised() -> None:
+    hand = ["2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "Js", "Qs"]
+    other = ["3c", "4c", "5c", "6c", "7c", "8c", "9c", "10c", "Jc", "Qc", "Kc"]
+    game = forced_game([hand, other], pile=["Ks"], rules=BABY)
+    game.round.draw_at = game.now
+    apply(game, A.Draw(0, game.now))
+    shown = render.panel(live(game), 0, "en", game.now)
+    assert shown.picture is not None and shown.picture.kind == "hand"
+    codes = list(shown.picture.args[0])
+    assert codes == [*hand, "Ks"]  # the hand's order (by suit, then rank)
+    assert dict(shown.picture.options)["highlight"] == ()
+    d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
+    d.mode = "build"
+    d.melds[0] = [card("2s")]
+    raised = dict(render.panel(live(game), 0, "en", game.now).picture.options)  # type: ignore[union-attr]
+    assert raised["highlight"] == (codes.index("2s"),)
+    short = forced_game([hand[:6], other[:6]], rules=BABY)
+    assert render.panel(live(short), 0, "en", short.now).picture is None  # text is enough
+
+
+def test_a_bad_select_value_is_refused() -> None:
+    with pytest.raises(TableError):
+        verbs.build_action("pick", 0, [1, 2], ["9.1.2"], 0)
+    with pytest.raises(TableError):
+        verbs.build_action("pick", 0, [1, 1], ["x"], 0)
+    with pytest.raises(TableError):
+        verbs.ints("1.a")
+
+
+def test_every_kalooki_refusal_reason_is_translated() -> None:
+    import re
+    from pathlib import Path
+
+    from bot.i18n import catalog
+
+    root = Path(__file__).resolve().parents[3] / "tamalou" / "games" / "kalooki"
+    text = "".join(p.read_text() for p in root.glob("*.py"))
+    reasons = set(re.findall(r'IllegalAction\(\s*"([a-z_]+)"', text))
+    assert len(reasons) > 30
+    for lang in ("en", "fr"):
+        assert not [r for r in reasons if f"illegal.{r}" not in catalog(lang)], lang
+
+
+def test_every_kalooki_key_exists_in_both_languages() -> None:
+    import re
+    from pathlib import Path
+
+    from bot.i18n import catalog
+
+    folder = Path(__file__).resolve().parents[3] / "bot" / "games" / "kalooki"
+    text = "".join(p.read_text() for p in folder.glob("*.py"))
+    keys = set(re.findall(r'\bt\(\s*lang,\s*"([a-z_.0-9]+)"', text))
+    keys |= {f"kalooki.kind.{k}" for k in (3, 4)}
+    keys |= {f"kalooki.preset.{p}" for p in ("kalooki", "baby", "classic4")}
+    assert len(keys) > 60
+    for lang in ("en", "fr"):
+        assert not sorted(k for k in keys if k not in catalog(lang)), lang
+    assert cards.label(card("JK")) == "🃏"
+
+
+def test_k_v_the_table_settings_choose_a_preset_and_its_clocks() -> None:
+    from bot.games.kalooki import rules_for
+
+    nine = rules_for({"preset": "kalooki", "turn_seconds": 60, "max_players": 6})
+    assert len(nine.rounds) == 9 and nine.turn_clock_s == 60 and nine.max_players == 6
+    assert nine.call_window_s == 3  # K-K2 by default
+    assert len(rules_for({"preset": "baby", "call_seconds": 0}).rounds) == 3
+    assert rules_for({"preset": "baby", "call_seconds": 0}).call_window_s == 0
+    assert len(rules_for({"preset": "classic4"}).rounds) == 4
+    with pytest.raises(KeyError):
+        rules_for({"preset": "nope"})
+
+
+def test_eight_players_and_a_full_table_fit_one_message() -> None:
+    """Eight runs of 13 and 26 sets on the table: every meld shown, under Discord's limits."""
+    from tamalou.games.kalooki.rules import KALOOKI
+
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    hands = [[f"{r}c@3" for r in ranks[i : i + 1]] for i in range(8)]
+    game = forced_game(hands, rules=KALOOKI)
+    melds: list[tuple[int, int, list[str]]] = []
+    for owner in range(8):
+        suit, deck = "cdhs"[owner % 4], owner // 4
+        melds.append((owner, 4, [f"{r}{suit}@{deck}" for r in ranks]))
+    n = 0
+    for r in ranks[1:]:
+        for deck in (2, 3):
+            melds.append((n % 8, 3, [f"{r}{s}@{deck}" for s in "dhs"]))
+            n += 1
+    place_melds(game, melds)
+    embed, _ = render.table_message(live(game), "en", game.now)
+    assert len(embed) <= 6000 and len(embed.fields) <= 25
+    text = json.dumps(embed.to_dict(), ensure_ascii=False)
+    assert f"`#{len(melds)}`" in text  # the last meld is shown
