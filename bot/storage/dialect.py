@@ -34,6 +34,8 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("season_matches", "match_id"),
     ("season_players", "season_id, game, user_id"),
     ("season_results", "match_id, user_id"),
+    ("member_prefs", "guild_id, user_id"),
+    ("open_panels", "table_id, seat, message_id"),
 )
 # Tables whose ``id`` comes from an identity (SQLite AUTOINCREMENT) column.
 IDENTITY_TABLES = ("tables", "matches", "seasons")

@@ -17,6 +17,7 @@ from bot.seasons import Seasons
 from bot.storage import SeatRow, Storage, StorageError
 from bot.storage.copy import CopyMismatch, copy_database, verify_database
 from bot.storage.dialect import TABLES
+from bot.storage.display import TimedPanel, save_timed_panel, set_turn_ping
 from tests.seasons.test_seasons import humans, store_match
 from tests.storage.backends import fresh_database
 
@@ -31,8 +32,13 @@ async def filled(target: str) -> Storage:
         match_id, _ = await store_match(storage, humans(*lineup), seed=seed)
         await seasons.record_match(match_id)
     await seasons.end(4242)
-    await storage.create_table(4242, 999, SeatRow(0, 1, "ann"), {"target": 50}, 5, "kalooki")
+    table = await storage.create_table(
+        4242, 999, SeatRow(0, 1, "ann"), {"target": 50}, 5, "kalooki"
+    )
+    assert table is not None
     await storage.set_guild_settings(4242, "fr", 45)
+    await set_turn_ping(storage, 4242, 1, False)
+    await save_timed_panel(storage, TimedPanel(table.id, 0, "tok", 77, 5, 5_005, "fr"))
     return storage
 
 
