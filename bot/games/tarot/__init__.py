@@ -11,6 +11,7 @@ import discord
 from bot.games import Panel
 from bot.games.tarot import render, verbs
 from bot.tables import LiveTable
+from bot.ui.cards import CardPicture
 from tamalou.games.tarot.rules import PRESETS, Rules, sans_chien
 
 GAME_ID = "tarot"
@@ -52,6 +53,9 @@ class TarotPlugin:
         self, table: LiveTable, lang: str, at: int
     ) -> tuple[discord.Embed, discord.ui.View | None]:
         return render.table_message(table, lang, at)
+
+    def table_picture(self, table: LiveTable, lang: str, at: int) -> CardPicture | None:
+        return render.table_picture(table, lang, at)
 
     def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
         return render.panel(table, seat, lang, at, choice.get("pending"))
