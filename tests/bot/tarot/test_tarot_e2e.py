@@ -24,6 +24,7 @@ from tamalou.games.tarot.state import Game
 from tests.bot.tarot.harness import TarotHarness, find_seed, open_table, play_until
 from tests.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 from tests.emulator import Emulator, Message
+from tests.leak_scan import entry_faces, entry_text
 
 pytestmark = pytest.mark.e2e
 
@@ -88,14 +89,18 @@ def knowledge(h: TarotHarness) -> tuple[dict[int, int], dict[tuple[int, int], in
 
 
 LABELS = {label(code(c), lang): c for c in DECK for lang in ("en", "fr")}
+FACES = {face(code(c)): c for c in DECK}
 TOKEN = re.compile(r"`([^`]+)`")
 
 
 def cards_in(entry: Any) -> set[int]:
-    """The cards a message version shows: `card` tokens in its text, and buttons and select
-    options that are a card (a "Call K♠" button names a card without showing it)."""
-    text = entry.content + "\n" + json.dumps(entry.embeds, ensure_ascii=False)
+    """The cards a message version shows: `card` tokens in its text (the pictures' alt text
+    included), card emojis in its text and on its components (tests/leak_scan.py), the faces
+    of its pictures, and buttons and select options that are a card (a "Call K♠" button
+    names a card without showing it)."""
+    text = entry_text(entry) + "\n" + json.dumps(entry.embeds, ensure_ascii=False)
     found = {LABELS[t] for t in TOKEN.findall(text) if t in LABELS}
+    found |= {FACES[f] for f in entry_faces(entry) if f in FACES}
     for row in entry.components:
         for comp in row.get("components", []):
             names = [comp.get("label") or ""] + [
@@ -178,12 +183,20 @@ async def stale_press(emu: Emulator, user: str, msg: Message, custom_id: str) ->
 # -- the tests -----------------------------------------------------------------------------
 
 
-async def test_a_four_player_deal_from_bidding_to_score(harness: TarotHarness) -> None:
+@pytest.mark.parametrize("shown_as", ["text", "emojis"])
+async def test_a_four_player_deal_from_bidding_to_score(
+    harness: TarotHarness, shown_as: str
+) -> None:
     """T-B2, T-B4, T-B5, T-P3, T-E5: two humans and two AI players; alice takes a Garde, lays
-    her écart with the multi-select, the deal is played out and scored."""
+    her écart with the multi-select, the deal is played out and scored. Once with cards as
+    text, once as emojis (issue 14): the same leak scan reads emojis and pictures."""
     h = harness
     seed = find_seed(lambda g: g.deal.taker == 0 and g.deal.contract == 2, **FOUR)
-    await h.start(seeds=[seed])
+    emojis = shown_as == "emojis"
+    await h.start(seeds=[seed], TAMALOU_CARD_EMOJIS="1" if emojis else "0")
+    if emojis:
+        log = lambda: Path(h.emu.bot_logs[-1]).read_text(encoding="utf-8", errors="replace")  # noqa: E731
+        await h.emu.wait_for(lambda: "card emojis ready" in log(), 60, "the card emojis")
     await open_table(h, ["alice", "bob"], ai=2)
     game = await play_until(h, HUMANS, lambda g: g.deal.phase == "ecart", bids={0: 2})
     assert game.deal.taker == 0
@@ -200,7 +213,26 @@ async def test_a_four_player_deal_from_bidding_to_score(harness: TarotHarness) -
     result = game.history[-1]
     assert sum(result.scores) == 0  # T-E5
     assert f"{result.scores[0]:+d} this deal" in table.text
+    if emojis:
+        shown_cards(h)
     assert leaks(h, ["alice", "bob"]) == []
+
+
+def shown_cards(h: TarotHarness) -> None:
+    """With emojis: the cards are emojis in the table's text and on the panels' components,
+    the panel carries a picture of the hand, the table message a picture of the trick."""
+    history = h.emu.history()
+    public = [e for e in history if e.audience is None]
+    private = [e for e in history if e.audience is not None]
+    assert any("<:" in e.text and entry_faces(e) for e in public)  # e.g. the dog, a trick
+    assert any(
+        "emoji" in json.dumps(e.components) and entry_faces(e) for e in private
+    )  # card buttons and select options carry their card's emoji
+    hands = [f for e in private for f in e.files if f.filename == "hand.png"]
+    assert hands and read_description(hands[0].data) is not None
+    tricks = [f for e in public for f in e.files if f.filename.startswith("trick-")]
+    assert tricks, "no trick picture on the table message"
+    assert all(f in FACES for f in read_description(tricks[-1].data)["faces"])
 
 
 async def test_an_illegal_card_is_refused_with_the_reason(harness: TarotHarness) -> None:
