@@ -113,7 +113,8 @@ class DiscordPresenter:
             expires = table.row.created_at + self.bot.service.lobby_timeout_ms
             return (*plugin.lobby_message(table, lang, expires), None)
         if table.game is None:
-            return closed_message(table.id, lang, "cancelled"), None, None
+            name = games.display_name(table.row.game, lang)
+            return closed_message(table.id, lang, "cancelled", name), None, None
         at = self.bot.service.clock()
         embed, view = plugin.table_message(table, lang, at)
         return embed, view, table_picture(plugin, table, lang, at)
@@ -210,7 +211,7 @@ class DiscordPresenter:
         if pending is not None:
             pending.cancel()  # it would draw the live table again, buttons and all
         lang = await self.bot.guild_language(table.row.guild_id)
-        embed = closed_message(table.id, lang, reason)
+        embed = closed_message(table.id, lang, reason, games.display_name(table.row.game, lang))
         try:
             async with self._lock(table.id):  # after an edit in flight, never before it
                 if table.row.message_id is not None:

@@ -10,6 +10,7 @@ import discord
 
 from bot.games import Panel
 from bot.games.tarot import render, verbs
+from bot.i18n import t
 from bot.tables import LiveTable
 from bot.ui.cards import CardPicture
 from tamalou.games.tarot.rules import PRESETS, Rules, sans_chien
@@ -40,6 +41,9 @@ class TarotPlugin:
     extension = "bot.games.tarot.commands"
     verbs = verbs.VERBS
     default_ai_level = "medium"
+
+    def display_name(self, lang: str) -> str:
+        return t(lang, "tarot.name")
 
     def rules_for(self, settings: dict[str, Any]) -> Rules:
         return rules_for(settings)

@@ -334,3 +334,17 @@ async def test_a_restart_in_the_middle_of_a_trick_loses_nothing(harness: TarotHa
     assert len(game.history) == 1
     await h.shows("deal 1/4 is over")
     assert leaks(h, ["alice", "bob"]) == []
+
+
+async def test_a_closed_tarot_table_is_titled_tarot(harness: TarotHarness) -> None:
+    """The shared "table is closed" message names the table's game (the plugin's
+    ``display_name``), not Tamalou."""
+    h = harness
+    await h.start()
+    await h.emu.slash("alice", "tarot new")
+    table = h.table_message()
+    await h.emu.slash("alice", "tarot cancel")
+    await h.emu.wait_for(lambda: not table.components, 10, "the table to close")
+    title = table.embeds[0]["title"]
+    assert title == f"Tarot — table {h.table_id()} is closed"
+    assert "Tamalou" not in table.text

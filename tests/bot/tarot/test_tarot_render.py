@@ -12,10 +12,12 @@ import discord
 import pytest
 from pydantic import ValidationError
 
+from bot import games
 from bot.games.tarot import render, rules_for, verbs
 from bot.games.tarot.faces import face, label
 from bot.i18n import catalog
 from bot.ui.cards import is_code
+from bot.ui.common import closed_message
 from tamalou.core.errors import IllegalAction
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot.cards import DECK, code, from_code
@@ -233,3 +235,17 @@ def test_the_rules_and_the_commands_read_in_french_and_english() -> None:
         "tours",
     )
     assert [label(c, "fr") for c in ("T21", "Cs")] == ["A21", "C♠"]  # atout, Cavalier
+
+
+@pytest.mark.parametrize(
+    ("game", "lang", "title"),
+    [
+        ("tarot", "en", "Tarot — table 7 is closed"),
+        ("tarot", "fr", "Tarot — la table 7 est fermée"),
+        ("tamalou", "fr", "Tamalou — la table 7 est fermée"),
+        ("kalooki", "en", "Kalooki — table 7 is closed"),
+    ],
+)
+def test_the_closed_title_names_the_tables_game(game: str, lang: str, title: str) -> None:
+    embed = closed_message(7, lang, "cancelled", games.display_name(game, lang))
+    assert embed.title == title
