@@ -20,8 +20,15 @@ from tamalou.games.tarot.cards import DECK, code, from_code
 from tamalou.games.tarot.codec import action_from_dict
 from tamalou.games.tarot.engine import apply, new_game, playable
 from tamalou.games.tarot.rules import TAROT, TAROT5, Rules
+from tamalou.games.tarot.scoring import camps, deal_outcome
 from tamalou.games.tarot.state import Game
-from tests.bot.tarot.harness import TarotHarness, find_seed, open_table, play_until
+from tests.bot.tarot.harness import (
+    TarotHarness,
+    find_seed,
+    open_table,
+    play_until,
+    simulate_bidding,
+)
 from tests.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 from tests.emulator import Emulator, Message
 from tests.leak_scan import entry_faces, entry_text
@@ -348,3 +355,73 @@ async def test_a_closed_tarot_table_is_titled_tarot(harness: TarotHarness) -> No
     title = table.embeds[0]["title"]
     assert title == f"Tarot — table {h.table_id()} is closed"
     assert "Tamalou" not in table.text
+
+
+def poignee_seed() -> str:
+    """A seed where alice (seat 0, four players) holds at least ten trumps (T-A2: a simple
+    poignée at four) and the deal is taken."""
+    for i in range(20_000):
+        seed = f"tarot{i}"
+        dealt = new_game(TAROT, 4, seed, 0, [False, False, True, True])[0]
+        if sum(1 for c in dealt.deal.seats[0].hand if code(c).startswith("T")) < 10:
+            continue
+        if simulate_bidding(seed=seed, **FOUR) is not None:
+            return seed
+    raise AssertionError("no seed gives alice ten trumps")
+
+
+async def test_t_a2_t_a3_a_poignee_is_announced_shown_on_the_table_and_scored(
+    harness: TarotHarness,
+) -> None:
+    """T-A2: alice holds ten trumps; her panel offers a simple poignée with her card to the
+    first trick; she shows it, the table message shows the trumps; T-A3: the deal's score
+    carries the 20-point bonus (the engine's score with and without it differ by 20 per
+    defender), and the deal-over message names it."""
+    h = harness
+    seed = poignee_seed()
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"], ai=2)
+
+    def alice_leads_or_plays_to_trick_one(g: Game) -> bool:
+        d = g.deal
+        first = len(d.tricks) <= 1 and (not d.tricks or 0 not in d.tricks[-1].players)
+        return d.phase == "play" and d.current == 0 and first
+
+    game = await play_until(h, HUMANS, alice_leads_or_plays_to_trick_one, bids={0: 2})
+    assert alice_leads_or_plays_to_trick_one(game), game.deal.phase
+    panel = await h.open_panel("alice")
+    tid, deal = h.table_id(), game.deal.deal_no
+    assert "You may show a poignée of 10" in panel.content
+    button = f"tarot:poig:{tid}:{deal}.1"
+    assert button in json.dumps(panel.components)
+    assert any(s.custom_id == f"tarot:pick:{tid}:{deal}.20" for s in panel.selects())
+    await h.emu.click("alice", panel, custom_id=button)
+    await h.emu.wait_for(lambda: h.game().deal.seats[0].poignee == 1, 10, "the poignée")
+    shown = [code(c) for c in h.game().deal.seats[0].poignee_cards]
+    assert len(shown) == 10 and all(c.startswith("T") for c in shown)
+    table = await h.shows("**alice**: simple poignée")
+    assert "Poignées" in table.text
+    assert all(f"`{label(c, 'en')}`" in table.text for c in shown)  # the trumps, public
+    game = await play_until(h, HUMANS, lambda g: g.deal.phase == "over", bids={0: 2})
+    table = await h.shows("deal 1/4 is over")
+    assert "alice showed a simple poignée." in table.text
+    result = game.history[-1]
+    assert result.poignees[0] == 1
+    rules = TAROT
+    common: dict[str, Any] = {
+        "rules": rules,
+        "camp": camps(4, result.taker, result.partner),
+        "taker": result.taker,
+        "partner": result.partner,
+        "contract": result.contract,
+        "attack_hp": result.attack_hp,
+        "oudlers": result.oudlers,
+        "pab": result.petit_au_bout,
+        "chelem": result.chelem,
+    }
+    scored = deal_outcome(poignees=result.poignees, **common)
+    without = deal_outcome(poignees=[0, 0, 0, 0], **common)
+    assert list(scored.scores) == list(result.scores)
+    assert abs(scored.per_defender - without.per_defender) == rules.poignee_bonus[0] == 20
+    assert f"**alice**: {result.scores[0]:+d} this deal" in table.text
+    assert leaks(h, ["alice", "bob"]) == []
