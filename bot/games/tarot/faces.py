@@ -37,10 +37,12 @@ def label(code: str, lang: str) -> str:
     return t(lang, f"tarot.rank.{rank}") + _SYMBOL[suit]
 
 
-def show(code: str, lang: str) -> str:
+def show(code: str, lang: str, emojis: bool = True) -> str:
     """A card in a message: its emoji once the bot has them, else its words in backticks
-    (`` `R♠` ``); never in a title, a field name or a component label (docs/cards.md)."""
-    return card_faces.emoji(face(code)) or f"`{label(code, lang)}`"
+    (`` `R♠` ``); never in a title, a field name or a component label (docs/cards.md).
+    ``emojis=False``: the words even when emojis are there (a text that must stay short)."""
+    shown = card_faces.emoji(face(code)) if emojis else None
+    return shown or f"`{label(code, lang)}`"
 
 
 def partial_emoji(code: str) -> discord.PartialEmoji | None:
@@ -48,7 +50,7 @@ def partial_emoji(code: str) -> discord.PartialEmoji | None:
     return card_faces.partial_emoji(face(code))
 
 
-def line(codes: Sequence[str], lang: str) -> str:
+def line(codes: Sequence[str], lang: str, emojis: bool = True) -> str:
     """Cards side by side, a gap between suits (the hand is sorted by suit, trumps last)."""
     out: list[str] = []
     group = None
@@ -57,5 +59,5 @@ def line(codes: Sequence[str], lang: str) -> str:
         if group is not None and g != group:
             out.append("·")
         group = g
-        out.append(show(code, lang))
+        out.append(show(code, lang, emojis))
     return " ".join(out) if out else "—"

@@ -15,6 +15,7 @@ import discord
 
 from bot.games import Panel
 from bot.games.tarot.faces import face, label, line, partial_emoji, show
+from bot.games.tarot.faces import line as cards_line
 from bot.i18n import t
 from bot.tables import LiveTable
 from bot.ui.cards import CardPicture
@@ -36,6 +37,9 @@ SELECT_MAX = 25
 PICK_ECART = 1  # one group of the écart's cards (1, 2, …)
 PICK_PLAY = 10  # a card to play (10, 11, …: one select per 25 cards)
 PICK_POIGNEE = 20  # the trumps to show in a poignée
+#: a panel's text longer than this is written with card names instead of emojis (a message
+#: holds 2000 characters; room is kept for a warning line)
+PANEL_ROOM = 1900
 
 
 def cid(verb: str, table: int, arg: str | int | None = None) -> str:
@@ -56,6 +60,18 @@ def name_of(table: LiveTable, seat: int, lang: str) -> str:
 def contract_name(contract: int | str, lang: str) -> str:
     key = CONTRACTS[contract] if isinstance(contract, int) else contract
     return t(lang, f"tarot.contract.{key}")
+
+
+def last_lines(lines: Sequence[str], limit: int) -> str:
+    """The last lines that fit in ``limit`` characters, whole (an emoji is never cut)."""
+    kept: list[str] = []
+    size = 0
+    for ln in reversed(lines):
+        if size + len(ln) + 1 > limit + 1:
+            break
+        kept.append(ln)
+        size += len(ln) + 1
+    return "\n".join(reversed(kept)) or lines[-1][:limit]
 
 
 def signed(value: int) -> str:
@@ -165,7 +181,7 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
     recent = [ln for e in table.recent if (ln := event_line(table, e, lang))]
     if recent:
         embed.add_field(
-            name=t(lang, "tarot.table.events"), value="\n".join(recent[-5:])[:1024], inline=False
+            name=t(lang, "tarot.table.events"), value=last_lines(recent[-5:], 1024), inline=False
         )
     v = discord.ui.View(timeout=None)
     v.add_item(
@@ -437,6 +453,8 @@ def panel(
     legal = [a for a in legal_actions(game, seat, at) if a.kind != "tick"]
     chosen = [c for c in (pending or ()) if c in pv.discardable]
     text = panel_text(table, pv, lang, chosen)
+    if len(text) > PANEL_ROOM:  # card emojis are long: the same panel in words fits
+        text = panel_text(table, pv, lang, chosen, emojis=False)
     problem = None
     if chosen and len(chosen) == len(pv.public.dog):  # the check before sending (T-B5)
         problem = ecart_refusal(game.deal, tuple(from_code(c) for c in chosen))
@@ -460,7 +478,19 @@ def hand_picture(hand: Sequence[str], chosen: Sequence[str] = ()) -> CardPicture
     )
 
 
-def panel_text(table: LiveTable, pv: PlayerView, lang: str, pending: Sequence[str] = ()) -> str:
+def panel_text(
+    table: LiveTable,
+    pv: PlayerView,
+    lang: str,
+    pending: Sequence[str] = (),
+    emojis: bool = True,
+) -> str:
+    """The panel's text; ``emojis=False``: every card in words (when the emojis would not
+    fit in a message)."""
+
+    def line(codes: Sequence[str], lang: str) -> str:
+        return cards_line(codes, lang, emojis)
+
     pub = pv.public
     lines = [
         t(

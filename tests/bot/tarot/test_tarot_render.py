@@ -352,3 +352,30 @@ async def test_the_table_pictures_the_trick_in_progress_then_the_last_trick() ->
 def test_no_trick_picture_before_the_play(as_text: None) -> None:
     game = forced_game([[], [], [], []], dealer=3)
     assert render.table_picture(table_of(game), "en", game.now) is None
+
+
+def test_a_panel_too_long_with_emojis_names_its_cards_instead(with_emojis: CardEmojis) -> None:
+    """Three players, every trump in one hand: the hand and the three poignées offered
+    (13, 15, 18 trumps, T-A2) as emojis would pass a message's 2000 characters; the panel
+    names the cards instead, whole, and the buttons keep their emojis."""
+    trumps = [f"T{n}" for n in range(1, 22)]
+    game = forced_game([[*trumps, "EX", "Ks", "Kh"], [], []], rules=sans_chien(TAROT3), dealer=2)
+    bid_round(game, {0: 1})
+    if game.deal.phase == "chelem":
+        apply(game, A.Chelem(0, False, game.now))
+    assert game.deal.phase == "play" and game.deal.current == 0
+    table = table_of(game)
+    shown = render.panel(table, 0, "en", game.now)
+    assert len(shown.text) <= 2000
+    assert "You may show a poignée of 18" in shown.text  # nothing cut off
+    assert codes_in_markup(shown.text) == [] and "`T21`" in shown.text
+    options = [o for i in shown.view.children for o in getattr(i, "options", [])]
+    assert options and all(o.emoji is not None for o in options)  # the selects keep emojis
+    short = render.panel(table, 1, "en", game.now)  # a panel that fits keeps its emojis
+    assert codes_in_markup(short.text)
+
+
+def test_the_events_keep_whole_lines() -> None:
+    lines = ["a" * 600, "b" * 600, "c" * 300]
+    assert render.last_lines(lines, 1024) == "b" * 600 + "\n" + "c" * 300
+    assert render.last_lines(["x" * 2000], 1024) == "x" * 1024
