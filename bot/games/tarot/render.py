@@ -15,7 +15,6 @@ import discord
 
 from bot.games import Panel
 from bot.games.tarot.faces import face, label, line, partial_emoji, show
-from bot.games.tarot.faces import line as cards_line
 from bot.i18n import t
 from bot.tables import LiveTable
 from bot.ui.cards import CardPicture
@@ -488,9 +487,6 @@ def panel_text(
     """The panel's text; ``emojis=False``: every card in words (when the emojis would not
     fit in a message)."""
 
-    def line(codes: Sequence[str], lang: str) -> str:
-        return cards_line(codes, lang, emojis)
-
     pub = pv.public
     lines = [
         t(
@@ -500,10 +496,10 @@ def panel_text(
             deal=pub.played_deals + 1,
             deals=pub.deals_in_match,
         ),
-        t(lang, "tarot.panel.hand", cards=line(pv.hand, lang)),
+        t(lang, "tarot.panel.hand", cards=line(pv.hand, lang, emojis)),
     ]
     if pv.ecart:
-        lines.append(t(lang, "tarot.panel.my_ecart", cards=line(pv.ecart, lang)))
+        lines.append(t(lang, "tarot.panel.my_ecart", cards=line(pv.ecart, lang, emojis)))
     if pub.taker is not None and pub.contract is not None:
         if pub.taker == pv.seat:
             lines.append(
@@ -518,12 +514,17 @@ def panel_text(
         lines.append(t(lang, f"tarot.panel.prompt_{pub.phase}", when=ts(pub.deadline or 0)))
     if pv.discardable:
         size = len(pub.dog)
-        chosen = line(list(pending), lang) if pending else "—"
+        chosen = line(list(pending), lang, emojis) if pending else "—"
         lines.append(t(lang, "tarot.panel.ecart_chosen", cards=chosen, n=len(pending), size=size))
     if pv.poignees:
         for option in pv.poignees:
             lines.append(
-                t(lang, "tarot.panel.poignee_offer", n=len(option), cards=line(option, lang))
+                t(
+                    lang,
+                    "tarot.panel.poignee_offer",
+                    n=len(option),
+                    cards=line(option, lang, emojis),
+                )
             )
     if not mine and pub.phase != "over" and pub.current is not None:
         lines.append(t(lang, "tarot.panel.waiting", name=name_of(table, pub.current, lang)))
