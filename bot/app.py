@@ -8,6 +8,7 @@ import contextlib
 import gc
 import logging
 import re
+import signal
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -68,6 +69,7 @@ class TamalouBot(commands.AutoShardedBot):
         )
         self.guild_languages: dict[int, str] = {}
         self._refreshed = False
+        self._closing: asyncio.Task[None] | None = None
         self._item_templates: list[re.Pattern[str]] = []
         self.cards = CardEmojis(self)
         self._cards_task: asyncio.Task[None] | None = None
@@ -88,6 +90,10 @@ class TamalouBot(commands.AutoShardedBot):
         await reply(interaction, t(lang_of(interaction.locale), "err.bad_button"))
 
     async def setup_hook(self) -> None:
+        # SIGTERM (systemd, docker stop) closes as SIGINT does: timers stop, the last moves
+        # are committed (by default Python would just die). Not on Windows.
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._terminate)
         card_display.use(self.cards)  # text until the emojis are synced
         if self.config.card_emojis:  # never waited for: start-up goes on meanwhile
             self._cards_task = asyncio.create_task(self._ready_cards(), name="card-emojis")
@@ -126,6 +132,11 @@ class TamalouBot(commands.AutoShardedBot):
             for table in list(self.service.tables.values()):
                 await self.presenter.table_changed(table)
 
+    def _terminate(self) -> None:
+        if self._closing is None:
+            log.info("SIGTERM: closing")
+            self._closing = asyncio.get_running_loop().create_task(self.close())
+
     async def on_ready(self) -> None:
         if self._refreshed:
             return
@@ -140,6 +151,8 @@ class TamalouBot(commands.AutoShardedBot):
             self._cards_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._cards_task
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
         await self.service.stop()
         await self.presenter.stop()
         await super().close()

@@ -2,7 +2,7 @@
 end-to-end tests run on.
 
 Every test of a module that drives the real bot with :class:`tests.bot_harness.BotHarness`
-runs once per backend named by ``--e2e-db`` (or ``TAMALOU_E2E_DB``): ``sqlite``,
+(or a harness class built on it) runs once per backend named by ``--e2e-db`` (or ``TAMALOU_E2E_DB``): ``sqlite``,
 ``postgresql`` or ``both``. Default: ``both`` in CI (``CI=true``), ``sqlite`` elsewhere (the
 PostgreSQL runs need the server binaries: tests/storage/backends.py says how to get them).
 """
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.bot_harness import E2E_DB
+from tests.bot_harness import E2E_DB, BotHarness
 
 pytest_plugins = ["tests.emulator.fixtures"]
 
@@ -40,9 +40,15 @@ def e2e_backends(config: pytest.Config) -> list[str]:
     return list(BACKENDS) if chosen == "both" else [chosen]
 
 
+def drives_the_bot(module: object) -> bool:
+    """The module uses BotHarness (or a harness built on it) at its top level."""
+    return any(
+        isinstance(value, type) and issubclass(value, BotHarness) for value in vars(module).values()
+    )
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    drives_the_bot = getattr(metafunc.module, "BotHarness", None) is not None
-    if drives_the_bot and "emulator" in metafunc.fixturenames:
+    if drives_the_bot(metafunc.module) and "emulator" in metafunc.fixturenames:
         metafunc.parametrize("e2e_db", e2e_backends(metafunc.config), indirect=True)
 
 

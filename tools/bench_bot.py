@@ -250,6 +250,28 @@ def machine_cpu_s() -> float:
     return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
+def postgres_cpu_s() -> float:
+    """CPU seconds of the benchmark's PostgreSQL server (its postmaster and the backends
+    it forked); 0 when none was started."""
+    from tests.storage import backends
+
+    server = backends._server
+    if server is None:
+        return 0.0
+    try:
+        root = int((server.data / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            pid = int(stat.parent.name)
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if pid == root or int(fields[1]) == root:  # fields[1]: the parent's pid
+                total += cpu_s(pid)
+    return total
+
+
 def bot_env(emu: Emulator, db: Path) -> dict[str, str]:
     return {
         "TAMALOU_DB": str(db),
@@ -331,11 +353,13 @@ class Load:
     requests: dict[str, int] = field(default_factory=dict)  # REST calls the bot made
     # (time, bot CPU s, our CPU s, whole machine CPU s)
     cpu_marks: list[tuple[float, float, float, float]] = field(default_factory=list)
+    pg_marks: list[float] = field(default_factory=list)  # the PostgreSQL server's CPU s
 
     def mark(self, pids: list[int]) -> None:
         loop = asyncio.get_running_loop()
         bots = sum(cpu_s(pid) for pid in pids)
         self.cpu_marks.append((loop.time(), bots, time.process_time(), machine_cpu_s()))
+        self.pg_marks.append(postgres_cpu_s())
 
 
 async def run_load(
@@ -748,8 +772,11 @@ async def scale(args: argparse.Namespace, work: Path, rng: random.Random) -> dic
                 "cpu_bots": (bot1 - bot0) / max(1e-9, t1 - t0),
                 "cpu_ms_per_click": (bot1 - bot0) * 1000 / max(1, load.clicks),
                 "cpu_emulator": (me1 - me0) / max(1e-9, t1 - t0),
-                "cpu_others": (all1 - all0 - (bot1 - bot0) - (me1 - me0)) / max(1e-9, t1 - t0),
+                "cpu_postgres": (load.pg_marks[-1] - load.pg_marks[0]) / max(1e-9, t1 - t0),
             }
+            run["cpu_others"] = (all1 - all0 - (bot1 - bot0) - (me1 - me0)) / max(
+                1e-9, t1 - t0
+            ) - run["cpu_postgres"]
             results[key] = run
             problems = emu.take_problems()
             for p in problems[:5]:
@@ -759,7 +786,8 @@ async def scale(args: argparse.Namespace, work: Path, rng: random.Random) -> dic
                 f"{run['p50_ms']:.1f} ms, p99 {run['p99_ms']:.1f} ms, {load.clicks} clicks, "
                 f"lost {load.lost}; CPU: bots {run['cpu_bots']:.0%} of a core "
                 f"({run['cpu_ms_per_click']:.2f} ms a click), emulator and "
-                f"players {run['cpu_emulator']:.0%}, other processes {run['cpu_others']:.0%}"
+                f"players {run['cpu_emulator']:.0%}, PostgreSQL {run['cpu_postgres']:.0%}, "
+                f"other processes {run['cpu_others']:.0%}"
             )
             for bot in list(emu.bots):
                 await emu.stop_bot(bot=bot)
@@ -784,7 +812,8 @@ def scale_summary(r: dict[str, Any]) -> list[str]:
             f"  {processes} process{'es' if processes > 1 else ''} on {backend:<10}: "
             f"{run['rate']:5.0f} interactions/s, p99 {run['p99_ms']:6.1f} ms "
             f"(bots {run['cpu_ms_per_click']:.2f} ms CPU a click, {run['cpu_bots']:.0%} of a "
-            f"core; other processes {run['cpu_others']:.0%})"
+            f"core; emulator {run['cpu_emulator']:.0%}, PostgreSQL {run['cpu_postgres']:.0%}, "
+            f"other processes {run['cpu_others']:.0%})"
         )
     ok = r["two_over_one"] >= GOALS["two_processes"]
     lines.append(

@@ -1,4 +1,5 @@
-"""``/tamalou settings``: the server's language and default turn time (Manage Server)."""
+"""``/tamalou settings``: the server's language, default turn time and default variant
+(Manage Server)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.tamalou import variants
 from bot.games.tamalou.commands import guild_ids
 from bot.i18n import lang_of, ls, t
 from bot.ui.common import bot_of, reply
@@ -19,39 +21,44 @@ from tamalou.games.tamalou.rules import TAMALOU
 @app_commands.describe(
     language=ls("Language of public messages", "opt.language"),
     turn_seconds=ls("Default seconds per turn", "opt.turn_seconds"),
+    variant=ls("Default variant of new tables", "opt.default_variant"),
 )
 @app_commands.choices(
     language=[
         app_commands.Choice(name="Français", value="fr"),
         app_commands.Choice(name="English", value="en"),
-    ]
+    ],
+    variant=variants.choices(),
 )
 @app_commands.default_permissions(manage_guild=True)
 @app_commands.checks.has_permissions(manage_guild=True)
 @app_commands.rename(
     language=ls("language", "optname.language"),
     turn_seconds=ls("turn_seconds", "optname.turn_seconds"),
+    variant=ls("variant", "optname.variant"),
 )
 async def cmd_settings(
     interaction: discord.Interaction,
     language: str | None = None,
     turn_seconds: app_commands.Range[int, 15, 300] | None = None,
+    variant: str | None = None,
 ) -> None:
     bot = bot_of(interaction)
     guild_id, _ = guild_ids(interaction)
-    await bot.storage.set_guild_settings(guild_id, language, turn_seconds)
+    chosen = variants.canonical(variant) if variant else None
+    await bot.storage.set_guild_settings(guild_id, language, turn_seconds, chosen)
     bot.guild_languages.pop(guild_id, None)
     current = await bot.storage.guild_settings(guild_id)
     lang = lang_of(interaction.locale)
-    await reply(
-        interaction,
-        t(
-            lang,
-            "ok.settings",
-            language=current.get("language") or await bot.guild_language(guild_id),
-            seconds=current.get("turn_seconds") or TAMALOU.turn_ms // 1000,
-        ),
+    text = t(
+        lang,
+        "ok.settings",
+        language=current.get("language") or await bot.guild_language(guild_id),
+        seconds=current.get("turn_seconds") or TAMALOU.turn_ms // 1000,
     )
+    default = variants.canonical(current.get("variant"))
+    text += " " + t(lang, "ok.settings_variant", variant=variants.display_name(default, lang))
+    await reply(interaction, text)
 
 
 class SettingsCog(commands.Cog):

@@ -23,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.utils import escape_markdown
 
+from bot import games
 from bot.i18n import lang_of, ls, t
 from bot.seasons.chart import rating_chart
 from bot.seasons.rating import rating_text
@@ -94,6 +95,27 @@ def day(ms: int) -> str:
 # -- the leaderboard ---------------------------------------------------------------------------
 
 
+def variant_name(variant: str, lang: str) -> str:
+    """A variant's name as players know it (R-V); an unknown one as it is stored."""
+    name = t(lang, f"variant.{variant}")
+    return variant if name == f"variant.{variant}" else name
+
+
+async def board_of(
+    seasons: Seasons,
+    season: Season,
+    sort: str,
+    page: int,
+    viewer: int,
+    game: str,
+    variant: str | None,
+) -> Board:
+    """``game``'s whole board, or the board of one of its variants (R-V)."""
+    if variant is None:
+        return await seasons.leaderboard(season, sort, page, viewer, game)
+    return await seasons.variant_board(season, variant, sort, page, viewer, game)
+
+
 def board_value(player: PlayerRecord, sort: str, min_matches: int = 0) -> str:
     """The sorted-by value; the rating is the display rating, ``?`` while provisional."""
     if sort == "wins":
@@ -122,9 +144,11 @@ def board_message(board: Board, lang: str) -> tuple[discord.Embed, discord.ui.Vi
     game = board.game
     season = board.season
     head = [t(lang, "lb.sorted", by=t(lang, f"lb.sort.{board.sort}"))]
+    if board.variant is not None:  # R-V: this variant's matches; the rating is the game's
+        head.insert(0, t(lang, "lb.variant", variant=variant_name(board.variant, lang)))
     if not season.current and season.ended_at is not None:
         head.append(t(lang, "lb.frozen", date=day(season.ended_at)))
-    need = season.min_matches
+    need = season.min_matches if board.variant is None else 0  # ranked by the game's record
     body = [board_line(line, board.sort, lang, need) for line in board.lines]
     if not body:
         body = [t(lang, "lb.empty")]
@@ -159,6 +183,7 @@ def board_message(board: Board, lang: str) -> tuple[discord.Embed, discord.ui.Vi
             game,
             t(lang, "lb.prev"),
             disabled=board.page == 0,
+            variant=board.variant,
         ).item
     )
     view.add_item(
@@ -169,6 +194,7 @@ def board_message(board: Board, lang: str) -> tuple[discord.Embed, discord.ui.Vi
             game,
             t(lang, "lb.next"),
             disabled=board.page + 1 >= board.pages,
+            variant=board.variant,
         ).item
     )
     return embed, view
@@ -178,10 +204,10 @@ class LeaderboardButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=(
         r"tamalou:lb:(?P<season>[0-9]{1,18}):(?P<page>[0-9]{1,6})\.(?P<sort>[a-z]{3,8})"
-        r"(?:\.(?P<game>[a-z]{2,16}))?"
+        r"(?:\.(?P<game>[a-z]{2,16}))?(?:-(?P<variant>[a-z_]{2,24}))?"
     ),
 ):
-    """Previous / Next: ``tamalou:lb:<season id>:<page>.<sort>[.<game>]``."""
+    """Previous / Next: ``tamalou:lb:<season id>:<page>.<sort>[.<game>][-<variant>]``."""
 
     def __init__(
         self,
@@ -191,9 +217,12 @@ class LeaderboardButton(
         game: str = DEFAULT_GAME,
         label: str = "",
         disabled: bool = False,
+        variant: str | None = None,
     ) -> None:
         self.season_id, self.page, self.sort, self.game = season_id, page, sort, game
+        self.variant = variant
         suffix = "" if game == DEFAULT_GAME else f".{game}"
+        suffix += f"-{variant}" if variant else ""
         super().__init__(
             discord.ui.Button(
                 label=label or None,
@@ -208,7 +237,9 @@ class LeaderboardButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LeaderboardButton:
         game = match["game"] or DEFAULT_GAME
-        return cls(int(match["season"]), int(match["page"]), match["sort"], game)
+        return cls(
+            int(match["season"]), int(match["page"]), match["sort"], game, variant=match["variant"]
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         lang = lang_of(interaction.locale)
@@ -222,8 +253,14 @@ class LeaderboardButton(
                 or self.game not in game_ids()
             ):
                 raise TableError("bad_button")
-            board = await bot.seasons.leaderboard(
-                season, self.sort, self.page, interaction.user.id, self.game
+            board = await board_of(
+                bot.seasons,
+                season,
+                self.sort,
+                self.page,
+                interaction.user.id,
+                self.game,
+                self.variant,
             )
             embed, view = board_message(board, await bot.guild_language(season.guild_id))
             await interaction.response.edit_message(embed=embed, view=frozen_view(view))
@@ -238,12 +275,16 @@ SORT_CHOICES = [app_commands.Choice(name=ls(s, f"lb.sort.{s}"), value=s) for s i
 
 
 async def show_leaderboard(
-    interaction: discord.Interaction, game: str, season: int | None, by: str
+    interaction: discord.Interaction,
+    game: str,
+    season: int | None,
+    by: str,
+    variant: str | None = None,
 ) -> None:
     bot = bot_of(interaction)
     guild_id = guild_of(interaction)
     found = await find_season(bot.seasons, guild_id, season)
-    board = await bot.seasons.leaderboard(found, by, 0, interaction.user.id, game)
+    board = await board_of(bot.seasons, found, by, 0, interaction.user.id, game, variant)
     embed, view = board_message(board, await bot.guild_language(guild_id))
     await interaction.response.send_message(embed=embed, view=frozen_view(view))
 
@@ -297,6 +338,12 @@ def card_embed(card: PlayerCard, display_name: str, lang: str) -> discord.Embed:
         ("stats.calls", t(lang, "stats.calls.value", right=p.calls_right, wrong=p.calls_wrong)),
         ("stats.doubles", t(lang, "stats.doubles.value", made=p.doubles, missed=p.doubles_missed)),
     ]
+    if card.variants:  # R-V: the variants the member plays
+        played = " · ".join(
+            t(lang, "stats.variants.value", name=variant_name(v, lang), matches=m, wins=w)
+            for v, m, w in card.variants
+        )
+        fields.append(("stats.variants", played[:1024]))
     for key, value in fields:
         embed.add_field(name=t(lang, key), value=value, inline=True)
     return embed
@@ -406,22 +453,56 @@ def game_commands(game: str) -> list[GameCommand]:
     """``leaderboard``, ``stats`` and ``season …`` for ``game``'s slash group (a season spans
     every game of the server; its boards, cards and exports are per game)."""
 
-    @app_commands.command(
-        name=ls("leaderboard", "cmd.leaderboard"),
-        description=ls("The season's leaderboard", "cmd.leaderboard.desc"),
-    )
-    @app_commands.describe(
-        season=ls("Season number (default: the current season)", "opt.season"),
-        by=ls("Sort by (default: rating)", "opt.by"),
-    )
-    @app_commands.choices(by=SORT_CHOICES)
-    @app_commands.rename(season=ls("season", "optname.season"), by=ls("by", "optname.by"))
-    async def cmd_leaderboard(
-        interaction: discord.Interaction,
-        season: app_commands.Range[int, 1, 100_000] | None = None,
-        by: str = "rating",
-    ) -> None:
-        await show_leaderboard(interaction, game, season, by)
+    cmd_leaderboard: app_commands.Command[Any, Any, Any]
+    plugin = games.plugin(game)
+    variant_choices = getattr(plugin, "variant_choices", None)
+    if variant_choices is None:
+
+        @app_commands.command(
+            name=ls("leaderboard", "cmd.leaderboard"),
+            description=ls("The season's leaderboard", "cmd.leaderboard.desc"),
+        )
+        @app_commands.describe(
+            season=ls("Season number (default: the current season)", "opt.season"),
+            by=ls("Sort by (default: rating)", "opt.by"),
+        )
+        @app_commands.choices(by=SORT_CHOICES)
+        @app_commands.rename(season=ls("season", "optname.season"), by=ls("by", "optname.by"))
+        async def plain_leaderboard(
+            interaction: discord.Interaction,
+            season: app_commands.Range[int, 1, 100_000] | None = None,
+            by: str = "rating",
+        ) -> None:
+            await show_leaderboard(interaction, game, season, by)
+
+        cmd_leaderboard = plain_leaderboard
+    else:
+
+        @app_commands.command(
+            name=ls("leaderboard", "cmd.leaderboard"),
+            description=ls("The season's leaderboard", "cmd.leaderboard.desc"),
+        )
+        @app_commands.describe(
+            season=ls("Season number (default: the current season)", "opt.season"),
+            by=ls("Sort by (default: rating)", "opt.by"),
+            variant=ls("Only the matches of this variant", "opt.lb_variant"),
+        )
+        @app_commands.choices(by=SORT_CHOICES, variant=variant_choices())
+        @app_commands.rename(
+            season=ls("season", "optname.season"),
+            by=ls("by", "optname.by"),
+            variant=ls("variant", "optname.variant"),
+        )
+        async def variant_leaderboard(
+            interaction: discord.Interaction,
+            season: app_commands.Range[int, 1, 100_000] | None = None,
+            by: str = "rating",
+            variant: str | None = None,
+        ) -> None:
+            chosen = plugin.canonical_variant(variant) if variant else None  # type: ignore[attr-defined]
+            await show_leaderboard(interaction, game, season, by, chosen)
+
+        cmd_leaderboard = variant_leaderboard
 
     @app_commands.command(
         name=ls("stats", "cmd.stats"),

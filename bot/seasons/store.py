@@ -86,6 +86,16 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+#: a result's variant; recorded before variants existed: the game's default (its own name)
+_VARIANT = "COALESCE(variant, game)"
+
+
+def variant_of(match: MatchRow) -> str | None:
+    """The preset a match was played with (R-V): its rules' ``name``."""
+    name = match.rules.get("name") if isinstance(match.rules, dict) else None
+    return str(name) if name else None
+
+
 class SeasonError(TableError):
     """A refusal the user must read: ``err.<reason>`` in ``locales/seasons.<lang>.json``."""
 
@@ -215,6 +225,7 @@ class Board:
     lines: list[BoardLine]
     me: BoardLine | None = None  # the viewer's line when it is not on this page
     game: str = DEFAULT_GAME
+    variant: str | None = None  # only the matches of this variant (R-V); None: all
 
 
 @dataclass(slots=True)
@@ -225,6 +236,8 @@ class PlayerCard:
     ranked: int
     ratings: list[int] = field(default_factory=list)  # display rating after each match
     game: str = DEFAULT_GAME
+    #: the variants the member played (R-V): (variant, matches, wins), most played first
+    variants: list[tuple[str, int, int]] = field(default_factory=list)
 
     @property
     def provisional(self) -> bool:
@@ -433,8 +446,8 @@ class Seasons:
             await tx.execute(
                 "INSERT INTO season_results (season_id, game, match_id, user_id, seat, ended_at, "
                 "rank, won, rounds, rounds_won, score_sum, calls_right, calls_wrong, doubles, "
-                "doubles_missed, best_round, mu, sigma, ordinal) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "doubles_missed, best_round, mu, sigma, ordinal, variant) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 season.id,
                 game,
                 match.id,
@@ -454,6 +467,7 @@ class Seasons:
                 record.mu,
                 record.sigma,
                 record.ordinal,
+                variant_of(match),
             )
         await _mark_recorded(tx, match.id, season.id, rated, len(humans), self.clock())
 
@@ -540,6 +554,77 @@ class Seasons:
                 me = BoardLine(await self._position(season, game, record, sort), record)
         return Board(season, sort, page, pages, total, ranked, lines, me, game)
 
+    async def variant_board(
+        self,
+        season: Season,
+        variant: str,
+        sort: str = "rating",
+        page: int = 0,
+        viewer: int | None = None,
+        game: str = DEFAULT_GAME,
+    ) -> Board:
+        """``game``'s board filtered by variant (R-V): the players of that variant, their
+        matches, wins and scores in it, and their rating, which stays per game."""
+        if sort not in _ORDER:
+            sort = "rating"
+        rows = await self.storage.fetch(
+            "SELECT user_id, COUNT(*) AS matches, SUM(won) AS wins, SUM(rank) AS rank_sum, "
+            "SUM(rounds) AS rounds, SUM(rounds_won) AS rounds_won, SUM(score_sum) AS score_sum, "
+            "SUM(calls_right) AS calls_right, SUM(calls_wrong) AS calls_wrong, "
+            "SUM(doubles) AS doubles, SUM(doubles_missed) AS doubles_missed, "
+            "MIN(best_round) AS best_round, MAX(ended_at) AS last_match_at "
+            f"FROM season_results WHERE season_id = ? AND game = ? AND {_VARIANT} = ? "
+            "GROUP BY user_id",
+            season.id,
+            game,
+            variant,
+        )
+        overall = {
+            r["user_id"]: _player(r)
+            for r in await self.storage.fetch(
+                f"SELECT {_PLAYER_COLUMNS} FROM season_players WHERE season_id = ? AND game = ?",
+                season.id,
+                game,
+            )
+        }
+        players: list[PlayerRecord] = []
+        for r in rows:
+            whole = overall.get(r["user_id"])
+            if whole is None:
+                continue
+            p = PlayerRecord(r["user_id"], whole.name)
+            for key in ("matches", "wins", "rank_sum", "rounds", "rounds_won"):
+                setattr(p, key, int(r[key]))
+            for key in ("calls_right", "calls_wrong", "doubles", "doubles_missed"):
+                setattr(p, key, int(r[key]))
+            p.score_sum = float(r["score_sum"])
+            p.best_round = None if r["best_round"] is None else float(r["best_round"])
+            p.last_match_at = int(r["last_match_at"])
+            p.win_rate = p.wins / p.matches if p.matches else 0.0
+            p.mean_score = p.score_sum / p.rounds if p.rounds else 0.0
+            # the rating stays per game; ranked by the game's minimum of matches
+            p.mu, p.sigma, p.ordinal = whole.mu, whole.sigma, whole.ordinal
+            p.rated_matches = whole.rated_matches
+            players.append(p)
+        column, direction = _ORDER[sort]
+        sign = -1 if direction == "DESC" else 1
+
+        def order(p: PlayerRecord) -> tuple[bool, float, int]:
+            provisional = overall[p.user_id].provisional(season.min_matches)
+            return provisional, sign * float(getattr(p, column)), p.user_id
+
+        players.sort(key=order)
+        ranked = sum(not overall[p.user_id].provisional(season.min_matches) for p in players)
+        lines = [BoardLine(i + 1 if i < ranked else None, p) for i, p in enumerate(players)]
+        total = len(lines)
+        pages = max(1, math.ceil(total / PAGE_SIZE))
+        page = min(max(0, page), pages - 1)
+        shown = lines[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+        me = next((line for line in lines if line.player.user_id == viewer), None)
+        if me is not None and me in shown:
+            me = None
+        return Board(season, sort, page, pages, total, ranked, shown, me, game, variant)
+
     async def _record(self, season_id: int, game: str, user_id: int) -> PlayerRecord | None:
         row = await self.storage.fetchrow(
             f"SELECT {_PLAYER_COLUMNS} FROM season_players "
@@ -595,7 +680,16 @@ class Seasons:
             user_id,
         )
         ratings = [display_rating(float(r[0])) for r in rows]
-        return PlayerCard(season, record, position, ranked, ratings, game)
+        played = await self.storage.fetch(
+            f"SELECT {_VARIANT} AS variant, COUNT(*) AS matches, SUM(won) AS wins "
+            "FROM season_results WHERE season_id = ? AND game = ? AND user_id = ? "
+            f"GROUP BY {_VARIANT} ORDER BY COUNT(*) DESC, {_VARIANT}",
+            season.id,
+            game,
+            user_id,
+        )
+        variants = [(str(r["variant"]), int(r["matches"]), int(r["wins"])) for r in played]
+        return PlayerCard(season, record, position, ranked, ratings, game, variants)
 
     async def export_csv(self, season: Season, game: str = DEFAULT_GAME) -> str:
         """The whole season in ``game``, one line per player, ranked players first."""

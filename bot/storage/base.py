@@ -197,23 +197,32 @@ class Storage:
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         row = await self.fetchrow(
-            "SELECT language, turn_seconds FROM guild_settings WHERE guild_id = ?", guild_id
+            "SELECT language, turn_seconds, variant FROM guild_settings WHERE guild_id = ?",
+            guild_id,
         )
         if row is None:
             return {}
-        return {k: row[k] for k in ("language", "turn_seconds") if row[k] is not None}
+        keys = ("language", "turn_seconds", "variant")
+        return {k: row[k] for k in keys if row[k] is not None}
 
     async def set_guild_settings(
-        self, guild_id: int, language: str | None, turn_seconds: int | None
+        self,
+        guild_id: int,
+        language: str | None,
+        turn_seconds: int | None,
+        variant: str | None = None,
     ) -> None:
         await self.execute(
-            "INSERT INTO guild_settings (guild_id, language, turn_seconds) VALUES (?, ?, ?) "
+            "INSERT INTO guild_settings (guild_id, language, turn_seconds, variant) "
+            "VALUES (?, ?, ?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET "
             "language = COALESCE(excluded.language, guild_settings.language), "
-            "turn_seconds = COALESCE(excluded.turn_seconds, guild_settings.turn_seconds)",
+            "turn_seconds = COALESCE(excluded.turn_seconds, guild_settings.turn_seconds), "
+            "variant = COALESCE(excluded.variant, guild_settings.variant)",
             guild_id,
             language,
             turn_seconds,
+            variant,
         )
 
     # -- tables and seats ----------------------------------------------------------------

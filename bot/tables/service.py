@@ -29,7 +29,7 @@ from typing import Any, Literal, Protocol, cast
 from pydantic import BaseModel
 
 import tamalou.games
-from bot.storage import MatchRow, RoundRecord, SeatRow, Storage, TableRow
+from bot.storage import MatchRow, RoundRecord, SeatRow, Storage, StorageBusy, TableRow
 from bot.tables.ai import AiRunner, AiSeat
 from bot.tables.clock import Clock, SeedSource, random_seed, wall_clock_ms
 from bot.tables.errors import TableError
@@ -500,8 +500,11 @@ class TableService:
         the log is the truth, never keep a state the database did not take."""
         try:
             await self._commit(table, entries, events)
-        except Exception:
-            log.exception("table %s: could not commit; rebuilding it from the log", table.id)
+        except Exception as exc:
+            if isinstance(exc, StorageBusy):  # expected under load: the user is told to retry
+                log.warning("table %s: %s; rebuilding it from the log", table.id, exc)
+            else:
+                log.exception("table %s: could not commit; rebuilding it from the log", table.id)
             table.stale = True
             try:
                 await self._reload(table)

@@ -76,8 +76,8 @@ def test_a_look_at_any_card_offers_own_and_opponents_cards() -> None:
 
 def test_r_p2_the_queen_offers_own_slots_then_the_legal_targets_of_the_chosen_slot() -> None:
     game = thrown("Qc")
-    game.round.caller = 2  # R-A2: a caller's cards cannot be swapped
-    game.round.seats[2].frozen = True
+    game.round.seats[2].frozen = True  # R-A2: a caller's cards cannot be swapped
+    game.round.caller = 2  # R-X7: the caller is untargetable (not the frozen flag alone)
     swaps = [a for a in legal_actions(game, 0) if isinstance(a, A.Swap)]
     ids = buttons(game)
     assert [i for i in ids if ":qmine:" in i] == [

@@ -247,12 +247,16 @@ class Emulator(DiscordServer):
         raise AssertionError("\n".join(lines))
 
     # ================================================================== interactions
-    def commands(self) -> list[dict[str, Any]]:
-        """Commands visible in the guild: guild commands, then global ones."""
-        return [*self.guild_commands.get(self.guild.id, []), *self.global_commands]
+    def commands(self, guild_id: int | None = None) -> list[dict[str, Any]]:
+        """Commands visible in the guild (default: the first one): guild commands, then
+        global ones."""
+        guild = guild_id or self.guild.id
+        return [*self.guild_commands.get(guild, []), *self.global_commands]
 
-    def _find_command(self, name: str, ctype: int = 1) -> dict[str, Any] | None:
-        for cmd in self.commands():
+    def _find_command(
+        self, name: str, ctype: int = 1, guild_id: int | None = None
+    ) -> dict[str, Any] | None:
+        for cmd in self.commands(guild_id):
             if int(cmd.get("type", 1)) != ctype:
                 continue
             names = {cmd["name"], *(cmd.get("name_localizations") or {}).values()}
@@ -409,19 +413,23 @@ class Emulator(DiscordServer):
         return None
 
     def _command_data(
-        self, user: User, command: str, values: dict[str, Any], focused: str | None = None
+        self,
+        user: User,
+        command: str,
+        values: dict[str, Any],
+        focused: str | None = None,
+        guild_id: int | None = None,
     ) -> tuple[dict[str, Any], str]:
         tokens = command.strip().lstrip("/").split()
         if not tokens:
             raise EmulatorError("empty command")
-        cmd = self._find_command(tokens[0])
+        cmd = self._find_command(tokens[0], guild_id=guild_id)
         if cmd is None:
-            raise CommandNotAvailableError(
-                f"no command /{tokens[0]}; synced: {[c['name'] for c in self.commands()]}"
-            )
+            synced = [c["name"] for c in self.commands(guild_id)]
+            raise CommandNotAvailableError(f"no command /{tokens[0]}; synced: {synced}")
         required = cmd.get("default_member_permissions")
         if required is not None:
-            perms = self.guild.permissions_of(user)
+            perms = self.guilds.get(guild_id or 0, self.guild).permissions_of(user)
             needed = int(required)  # "0": administrators only
             if not perms & ADMINISTRATOR and (needed == 0 or perms & needed != needed):
                 raise CommandNotAvailableError(
@@ -510,13 +518,16 @@ class Emulator(DiscordServer):
         """
         member = self.member(user)
         values = {**(options or {}), **kwargs}
-        if not self.commands():  # the bot may sync after on_ready
+        where = self.channel(channel)
+        if not self.commands(where.guild_id):  # the bot may sync after on_ready
             with contextlib.suppress(TimeoutError):
-                await self.wait_for(self.commands, timeout=min(timeout, 5.0), what="command sync")
-        data, path = self._command_data(member, command, values)
-        inter = self._new_interaction(
-            2, member, self.channel(channel), path, data, locale=locale, at=at
-        )
+                await self.wait_for(
+                    lambda: self.commands(where.guild_id),
+                    timeout=min(timeout, 5.0),
+                    what="command sync",
+                )
+        data, path = self._command_data(member, command, values, guild_id=where.guild_id)
+        inter = self._new_interaction(2, member, where, path, data, locale=locale, at=at)
         return await self._send(inter, wait, timeout)
 
     async def autocomplete(
@@ -534,10 +545,11 @@ class Emulator(DiscordServer):
     ) -> list[dict[str, Any]]:
         """Types ``value`` in option ``focused`` and returns the bot's suggested choices."""
         member = self.member(user)
-        data, path = self._command_data(member, command, {**kwargs, focused: value}, focused)
-        inter = self._new_interaction(
-            4, member, self.channel(channel), path, data, locale=locale, at=None
+        where = self.channel(channel)
+        data, path = self._command_data(
+            member, command, {**kwargs, focused: value}, focused, guild_id=where.guild_id
         )
+        inter = self._new_interaction(4, member, where, path, data, locale=locale, at=None)
         await self._send(inter, False, timeout)
         await self.wait_for(lambda: inter.choices is not None, timeout, "autocomplete choices")
         return list(inter.choices or [])

@@ -3,37 +3,26 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.games import Panel
-from bot.games.tamalou import render, verbs
+from bot.games.tamalou import render, variants, verbs
 from bot.tables import LiveTable
 from bot.ui.cards import CardPicture
-from tamalou.games.tamalou.rules import TAMALOU, Rules
+from tamalou.games.tamalou.rules import Rules
 
 GAME_ID = "tamalou"
 
 
-@functools.lru_cache(maxsize=256)
-def _rules(target: float, turn_seconds: int, max_players: int) -> Rules:
-    data = TAMALOU.model_dump()
-    data.update(target=target, turn_ms=turn_seconds * 1000, max_players=max_players)
-    return Rules.model_validate(data)  # validated, unlike model_copy(update=...)
-
-
 def rules_for(settings: dict[str, Any]) -> Rules:
-    """The table's rules: the tamalou preset with the table settings (R-M5, R-K1).
+    """The table's rules: its variant's preset with the table settings (R-M5, R-K1, R-V).
 
     Raises pydantic's ``ValidationError`` for settings the rules model refuses.
     """
-    return _rules(
-        float(settings.get("target", TAMALOU.target)),
-        int(settings.get("turn_seconds", TAMALOU.turn_ms // 1000)),
-        int(settings.get("max_players", TAMALOU.max_players)),
-    )
+    return variants.rules_for(settings)
 
 
 class TamalouPlugin:
@@ -44,6 +33,13 @@ class TamalouPlugin:
 
     def rules_for(self, settings: dict[str, Any]) -> Rules:
         return rules_for(settings)
+
+    # Optional plugin parts the seasons commands look for: the leaderboard's variant filter.
+    def variant_choices(self) -> list[app_commands.Choice[str]]:
+        return variants.choices()
+
+    def canonical_variant(self, name: str) -> str:
+        return variants.canonical(name)
 
     def lobby_message(
         self, table: LiveTable, lang: str, expires_at: int
@@ -59,7 +55,7 @@ class TamalouPlugin:
         return render.table_picture(table, lang, at)
 
     def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
-        return render.panel(table, seat, lang, at, choice.get("queen_slot"))
+        return render.panel(table, seat, lang, at, choice.get("queen_slot"), choice.get("step"))
 
     def build_action(
         self, verb: str, seat: int, parts: list[int], values: list[str], at: int

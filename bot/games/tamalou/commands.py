@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.tamalou import variants
 from bot.i18n import lang_of, ls, t
 from bot.tables import LiveTable, TableError
 from bot.ui.common import bot_of, reply, seat_name
@@ -44,27 +45,37 @@ def here(interaction: discord.Interaction) -> tuple[str, LiveTable]:
     target=ls("Score that ends the match (default 100)", "opt.target"),
     turn_seconds=ls("Seconds per turn (default 45)", "opt.turn_seconds"),
     max_players=ls("Most players at the table (2 to 5)", "opt.max_players"),
+    variant=ls("The house rule the table plays (default: the server's)", "opt.variant"),
 )
 @app_commands.rename(
     target=ls("target", "optname.target"),
     turn_seconds=ls("turn_seconds", "optname.turn_seconds"),
     max_players=ls("max_players", "optname.max_players"),
+    variant=ls("variant", "optname.variant"),
 )
+@app_commands.choices(variant=variants.choices())
 async def cmd_new(
     interaction: discord.Interaction,
     target: app_commands.Range[int, 10, 1000] | None = None,
     turn_seconds: app_commands.Range[int, 15, 300] | None = None,
     max_players: app_commands.Range[int, 2, 5] | None = None,
+    variant: str | None = None,
 ) -> None:
     bot = bot_of(interaction)
     lang = lang_of(interaction.locale)
     guild_id, channel_id = guild_ids(interaction)
     defaults = await bot.storage.guild_settings(guild_id)
+    # R-V: the variant chosen, else the server's default; a setting left out keeps the
+    # variant's own value (cabo plays to 50, koubo seats 4)
+    chosen = variants.canonical(variant or defaults.get("variant"))
     settings: dict[str, Any] = {
-        "target": target or int(TAMALOU.target),
+        "variant": chosen,
         "turn_seconds": turn_seconds or defaults.get("turn_seconds") or TAMALOU.turn_ms // 1000,
-        "max_players": max_players or TAMALOU.max_players,
     }
+    if target is not None:
+        settings["target"] = target
+    if max_players is not None:
+        settings["max_players"] = max_players
     await interaction.response.defer(ephemeral=True)
     table = await bot.service.open_table(
         guild_id, channel_id, interaction.user.id, interaction.user.display_name, settings, GAME
@@ -158,8 +169,16 @@ async def cmd_hand(interaction: discord.Interaction) -> None:
 @tamalou_group.command(
     name=ls("rules", "cmd.rules"), description=ls("The rules in short", "cmd.rules.desc")
 )
-async def cmd_rules(interaction: discord.Interaction) -> None:
-    await reply(interaction, t(lang_of(interaction.locale), "rules.text"))
+@app_commands.describe(variant=ls("The house rule the table plays", "opt.variant"))
+@app_commands.rename(variant=ls("variant", "optname.variant"))
+@app_commands.choices(variant=variants.choices())
+async def cmd_rules(interaction: discord.Interaction, variant: str | None = None) -> None:
+    lang = lang_of(interaction.locale)
+    text = variants.rules_text(variants.canonical(variant), lang)
+    if variant is None:  # the default rules, and where to read about the others
+        names = ", ".join(variants.display_name(v, lang) for v in variants.VARIANTS)
+        text += "\n\n" + t(lang, "variants.list", names=names)
+    await reply(interaction, text)
 
 
 class TamalouCog(commands.Cog):

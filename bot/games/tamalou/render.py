@@ -13,6 +13,7 @@ from typing import Literal, cast
 import discord
 
 from bot.games import Panel
+from bot.games.tamalou import steps, variants
 from bot.i18n import catalog, t
 from bot.tables import LiveTable
 from bot.ui import cards as card_faces
@@ -32,11 +33,13 @@ GAME = "tamalou"
 
 #: a round's phase and the current player's stage, as the public view gives them
 Phase = Literal["peek", "play", "final", "over"]
-Stage = Literal["start", "holding", "power"]
+Stage = Literal["start", "holding", "power", "call", "window"]
 STATUS_KEYS: dict[Stage, str] = {
     "start": "status.turn",
     "holding": "status.holding",
     "power": "status.power",
+    "call": "status.call",  # R-X6: the end-of-turn call
+    "window": "status.window",  # R-X11: the open-doubles window
 }
 
 
@@ -45,7 +48,7 @@ def phase_of(pv: PublicView) -> Phase:
 
 
 def stage_of(pv: PublicView) -> Stage | None:
-    return cast(Stage | None, pv.stage)
+    return pv.stage
 
 
 BACK = "🂠"
@@ -144,6 +147,7 @@ def lobby_message(
         ),
         inline=False,
     )
+    embed.add_field(name=t(lang, "lobby.variant"), value=variants.lobby_value(rules, lang))
     embed.set_footer(text=t(lang, "lobby.footer", min=rules.min_players))
     embed.add_field(name=t(lang, "lobby.expires"), value=ts(expires_at), inline=False)
     v = discord.ui.View(timeout=None)
@@ -206,7 +210,8 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
             name=t(lang, "table.events"), value="\n".join(recent[-5:])[:1024], inline=False
         )
     embed.set_footer(
-        text=t(
+        text=variants.footer_prefix(game.rules, lang)
+        + t(
             lang,
             "table.footer",
             target=_score(game.rules.target),
@@ -219,18 +224,20 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
 def status_line(table: LiveTable, pv: PublicView, lang: str) -> str:
     phase = phase_of(pv)
     if phase == "peek":
-        return t(lang, "status.peek", when=ts(pv.deadline or 0))
+        return variants.peek_text(rules_of(table), "status.peek", lang, when=ts(pv.deadline or 0))
     if phase == "final":
         return t(lang, "status.final", when=ts(pv.deadline or 0))
     assert pv.current is not None
     who = name_of(table, pv.current, lang)
-    key = STATUS_KEYS[stage_of(pv) or "start"]
+    stage = stage_of(pv) or "start"
+    until = pv.window_until if stage == "window" else pv.turn_deadline
     text = t(
         lang,
-        key,
+        STATUS_KEYS[stage],
         name=who,
-        when=ts(pv.turn_deadline or 0),
-        power=t(lang, f"power.{pv.power}") if pv.power else "",
+        when=ts(until or 0),
+        call=pv.call_name,
+        power=variants.power_name(pv, pv.power, lang) if pv.power else "",
     )
     if pv.extra_turn:
         text += " " + t(lang, "status.extra")
@@ -257,7 +264,7 @@ def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.Vie
     )
     v.add_item(
         _button(
-            t(lang, "btn.call"),
+            variants.call_label(pv, lang),
             cid("call", table.id, rnd),
             discord.ButtonStyle.danger,
             disabled=not pv.call_open,
@@ -267,9 +274,20 @@ def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.Vie
     v.add_item(
         _button(t(lang, "btn.hand"), cid("hand", table.id, rnd), discord.ButtonStyle.success, row=0)
     )
+    if rules_of(table).play_for_someone:  # R-X10: narrowed in the player's own panel
+        v.add_item(
+            _button(
+                t(lang, "btn.for_someone"),
+                cid("for", table.id, rnd),
+                disabled=not pv.doubles_open,
+                row=0,
+            )
+        )
     slots = max((len(s.slots) for s in pv.seats), default=0)
     can_double = pv.doubles_open
-    seq = pv.discard_seq or 0
+    # R-X11: in the open-doubles window every double is on the window's card, even after
+    # a first double covered it
+    seq = (pv.window_seq if pv.window_until else pv.discard_seq) or 0
     for slot in range(1, min(slots, 5 * (MAX_BUTTON_ROWS - 1)) + 1):
         v.add_item(
             _button(
@@ -355,7 +373,9 @@ def round_over_message(
         description="\n".join(lines),
         colour=discord.Colour.gold(),
     )
-    embed.add_field(name=t(lang, "over.reason"), value=t(lang, f"end.{res.reason}"), inline=False)
+    embed.add_field(
+        name=t(lang, "over.reason"), value=variants.end_text(pv, res.reason, lang), inline=False
+    )
     if (picture := reveal_picture(table, pv, lang)) is not None:
         embed.set_image(url=picture.url)
     v = discord.ui.View(timeout=None)
@@ -388,6 +408,9 @@ def event_line(table: LiveTable, e: E.Event, lang: str) -> str | None:
     def n(seat: int) -> str:
         return name_of(table, seat, lang)
 
+    line = variants.event_line(rules_of(table), e, lang, n, card_label)
+    if line is not None:
+        return line
     match e:
         case E.RoundStarted():
             return t(lang, "ev.round_started", round=e.round_no)
@@ -450,17 +473,34 @@ def event_line(table: LiveTable, e: E.Event, lang: str) -> str | None:
 # -- the private panel --------------------------------------------------------------------
 
 
-def panel(table: LiveTable, seat: int, lang: str, at: int, queen_slot: int | None = None) -> Panel:
+def panel(
+    table: LiveTable,
+    seat: int,
+    lang: str,
+    at: int,
+    queen_slot: int | None = None,
+    step: Sequence[int] | None = None,
+) -> Panel:
     """The player's own panel: their row as they may see it, their possible moves, and when
-    a card it shows for a while (peek, King look) must be hidden again (None: nothing)."""
+    a card it shows for a while (peek, King look) must be hidden again (None: nothing).
+    ``step``: a many-choice move being narrowed (``steps``: its kind and the values chosen)."""
     game = table.game
     assert game is not None
     pv = view(game, seat, at)
     legal = legal_actions(game, seat, at)
-    ends = [u for u in (pv.peek_until, pv.look[3] if pv.look else None) if u is not None]
+    glimpses = [g[3] for g in pv.glimpses]  # R-X3 (koubo): the swap shown to its target
+    ends = [u for u in (pv.peek_until, pv.look[3] if pv.look else None, *glimpses) if u]
     hide_at = max(ends) if ends else None
-    buttons = panel_buttons(table, pv, lang, legal, queen_slot)
-    return Panel(panel_text(table, pv, lang), buttons, hide_at, row_picture(pv))
+    planned = steps.plan(seat, legal, KINDS, step)
+    buttons = panel_buttons(table, pv, lang, legal, queen_slot, planned)
+    text = "\n".join([panel_text(table, pv, lang), *variants.panel_lines(table, pv, lang, legal)])
+    for s in planned.steps:
+        line = steps.prompt(s, lang)
+        if line:
+            text += "\n" + line
+        elif planned.active and not s.actions:
+            text += "\n" + t(lang, "err.stale_choice")
+    return Panel(text, buttons, hide_at, row_picture(pv))
 
 
 def row_picture(pv: PlayerView) -> CardPicture | None:
@@ -486,7 +526,7 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
     if pv.peek_until is not None:
         lines.append(t(lang, "panel.peeking", when=ts(pv.peek_until)))
     elif phase_of(pub) == "peek" and not pv.peeked:
-        lines.append(t(lang, "panel.peek_prompt"))
+        lines.append(variants.peek_text(rules_of(table), "panel.peek_prompt", lang))
     if pv.look is not None:
         target, slot, code, until = pv.look
         lines.append(
@@ -504,7 +544,7 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
         key = "panel.held_discard" if pub.holding_from == "discard" else "panel.held"
         lines.append(t(lang, key, card=shown(pv.held)))
     elif mine and stage_of(pub) == "power" and pub.power:
-        lines.append(t(lang, f"panel.power.{pub.power}"))
+        lines.append(variants.power_text(pub, lang))
     elif mine and stage_of(pub) == "start":
         lines.append(t(lang, "panel.your_turn", when=ts(pub.turn_deadline or 0)))
         if pub.transmitted:
@@ -518,7 +558,8 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
 
 
 #: action kinds a panel never shows: doubles and the next round are on the table message
-NOT_IN_PANEL = frozenset({"double", "next_round", "tick"})
+#: (a play for someone is narrowed from the table's «Play for someone» button, R-X10)
+NOT_IN_PANEL = frozenset({"double", "double_for", "next_round", "tick"})
 #: the kinds this panel draws by hand; any other legal kind gets the generic fallback
 DRAWN = frozenset(
     {"peek", "draw", "take_discard", "call", "replace", "throw", "replay", "look", "swap", "pass"}
@@ -533,25 +574,47 @@ def panel_buttons(
     lang: str,
     legal: Sequence[A.Action],
     queen_slot: int | None = None,
+    planned: steps.Plan | None = None,
 ) -> discord.ui.View:
     """One button per legal action the player may take from the panel, built from the
     engine's list (never from the rules): whatever powers a preset has, its panel offers
     exactly the legal ones. Actions of kinds not drawn here get a generic button each, or
     one select when there are more than fit."""
     tid, rnd, seat = table.id, pv.public.round_no, pv.seat
-    mine = [a for a in legal if a.player == seat and a.kind not in NOT_IN_PANEL]
+    planned = planned or steps.Plan([], False)
+    mine = [
+        a
+        for a in legal
+        if a.player == seat and a.kind not in NOT_IN_PANEL and a.kind not in planned.kinds
+    ]
+    if planned.active:  # a move being narrowed: its choices, Back, and Pass when legal
+        mine = [a for a in mine if a.kind == "pass"]
     kinds = {a.kind for a in mine}
     items: list[discord.ui.Item[discord.ui.View]] = []
     select: discord.ui.Select[discord.ui.View] | None = None
     style = discord.ButtonStyle
+
+    def step_cid(verb: str, arg: str) -> str:
+        return cid(verb, tid, arg)
+
+    for s in planned.steps:
+        for item in steps.step_items(
+            s, pv, lang, step_cid, KINDS, lambda n: name_of(table, n, lang)
+        ):
+            if isinstance(item, discord.ui.Select):
+                select = item
+            else:
+                items.append(item)
     if "peek" in kinds:
-        items.append(_button(t(lang, "btn.peek"), cid("peek", tid, rnd), style.primary))
+        peek = variants.peek_text(rules_of(table), "btn.peek", lang)
+        items.append(_button(peek, cid("peek", tid, rnd), style.primary))
     if "draw" in kinds:
         items.append(_button(t(lang, "btn.draw"), cid("draw", tid, rnd), style.primary))
     if "take_discard" in kinds:
         items.append(take_button(tid, rnd, pv.public.discard_top, lang))
     if "call" in kinds:
-        items.append(_button(t(lang, "btn.call"), cid("call", tid, rnd), style.danger))
+        call = variants.call_label(pv.public, lang)
+        items.append(_button(call, cid("call", tid, rnd), style.danger))
     for a in mine:
         if isinstance(a, A.Replace):
             rep = t(lang, "btn.replace", slot=a.slot)
@@ -570,6 +633,12 @@ def panel_buttons(
             text = t(lang, "btn.look_at", name=name_of(table, a.target, lang), slot=a.slot)
             _add_generic(generic, a, text)
     swaps = [a for a in mine if isinstance(a, A.Swap)]
+    if swaps and pv.public.looked is not None:  # R-X3: swap the looked card with one of yours
+        for a in swaps:
+            code = choices.encode(a, KINDS, action_to_dict)
+            text = t(lang, "btn.swap_looked", slot=a.slot)
+            items.append(_button(text, cid("act", tid, f"{rnd}.{code}"), style.primary))
+        swaps = []
     if swaps and queen_slot is None:
         for slot in sorted({a.slot for a in swaps}):
             text = t(lang, "btn.queen_mine", slot=slot)
@@ -600,6 +669,8 @@ def panel_buttons(
     tail = []
     if "pass" in kinds:
         tail.append(_button(t(lang, "btn.pass"), cid("pass", tid, rnd)))
+    if planned.active:
+        tail.append(_button(t(lang, "btn.step_back"), cid("step", tid, rnd)))
     v = discord.ui.View(timeout=None)
     rows_left = MAX_BUTTON_ROWS
     if select is not None:

@@ -10,7 +10,7 @@ from typing import cast
 
 import discord
 
-from bot.games.tamalou import render
+from bot.games.tamalou import render, variants
 from bot.i18n import t
 from bot.tables import LiveTable, TableError
 from bot.ui import choices
@@ -23,12 +23,22 @@ from tamalou.games.tamalou.state import Game
 
 #: verbs sent from a private panel (their answer updates that panel in place)
 PANEL_VERBS = frozenset(
-    {"rep", "throw", "replay", "pass", "look", "qmine", "qswap", "peek", "act", "pick"}
+    {"rep", "throw", "replay", "pass", "look", "qmine", "qswap", "peek", "act", "pick", "step"}
 )
-TABLE_VERBS = frozenset({"draw", "take", "call", "hand", "dbl", "next"})
+#: ``for`` opens the narrowing of a play for someone (R-X10), ``dfor`` plays it (steps.py)
+TABLE_VERBS = frozenset({"draw", "take", "call", "hand", "dbl", "next", "for", "dfor"})
 VERBS = PANEL_VERBS | TABLE_VERBS
-#: how many numbers each verb's argument carries (the round number first)
-ARITY = {"dbl": 3, "rep": 2, "look": 2, "qmine": 2, "qswap": 2}
+#: how many numbers each verb's argument carries (the round number first; None: 1 or more)
+ARITY: dict[str, int | None] = {
+    "dbl": 3,
+    "rep": 2,
+    "look": 2,
+    "qmine": 2,
+    "qswap": 2,
+    "dfor": 5,
+    "act": None,
+    "step": None,
+}
 
 
 def ints(arg: str | None, count: int | None) -> list[int]:
@@ -69,6 +79,8 @@ def build_action(verb: str, seat: int, parts: list[int], values: list[str], at: 
             return A.Peek(seat, at)
         case "dbl":
             return A.Double(seat, parts[1], parts[2], at)
+        case "dfor":  # R-X10: a race like any double; the engine judges it, even when late
+            return A.DoubleFor(seat, parts[1], parts[2], parts[3], parts[4], at)
         case "rep":
             return A.Replace(seat, parts[1], at)
         case "throw":
@@ -103,7 +115,7 @@ async def on_verb(
     seat = service.seat_for(table, interaction.user.id)
     game = table.game
     assert game is not None
-    parts = ints(arg, None if verb == "act" else ARITY.get(verb, 1))
+    parts = ints(arg, ARITY.get(verb, 1))
     if parts[0] != game.round.round_no:
         raise TableError("old_round")
     from_panel = verb in PANEL_VERBS
@@ -113,6 +125,14 @@ async def on_verb(
         await interaction.response.defer()
         await bot.presenter.show_panel(
             interaction, table, seat, lang, edit=True, queen_slot=parts[1]
+        )
+        return
+    if verb in ("step", "for"):  # narrow a many-choice move (steps.py); nothing is played
+        step = parts[1:] if verb == "step" else [render.KINDS.index("double_for")]
+        if verb == "step":
+            await interaction.response.defer()
+        await bot.presenter.show_panel(
+            interaction, table, seat, lang, edit=verb == "step", step=tuple(step) or None
         )
         return
     if verb == "hand":
@@ -131,13 +151,14 @@ async def on_verb(
         raise outcome.error
     missed = [e for e in outcome.events if isinstance(e, E.DoubleMissed) and e.player == seat]
     if missed:
-        await reply(
-            interaction,
-            t(lang, f"double.{missed[0].reason}", card=render.card_label(missed[0].card)),
-        )
+        await reply(interaction, variants.missed_text(table, missed[0], outcome.events, lang))
         return
-    if verb in ("dbl", "next"):
-        if verb == "dbl":
-            await reply(interaction, t(lang, "double.done"))
+    if verb in ("dbl", "dfor", "next"):
+        if any(isinstance(e, E.Claimed) and e.player == seat for e in outcome.events):
+            await reply(interaction, t(lang, "double.claimed"))  # R-X11: settled at the close
+        elif verb != "next":
+            await reply(
+                interaction, t(lang, "double.done_for" if verb == "dfor" else "double.done")
+            )
         return
     await bot.presenter.show_panel(interaction, table, seat, lang, edit=from_panel)

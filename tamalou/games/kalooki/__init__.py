@@ -31,8 +31,8 @@ from tamalou.games.kalooki.views import PlayerView, PublicView, public_view, vie
 
 GAME_ID = "kalooki"
 DEFAULT_PRESET = "kalooki"
-AI_LEVELS: tuple[str, ...] = ("random", "easy", "medium")
-SLOW_AI_LEVELS: frozenset[str] = frozenset()
+AI_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
+SLOW_AI_LEVELS: frozenset[str] = frozenset({"hard"})  # up to ~75 ms at 16 cards
 LOWER_SCORE_WINS = True  # penalty points: the lowest total wins (K-P3)
 stream_for = E.stream_for
 

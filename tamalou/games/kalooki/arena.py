@@ -8,6 +8,7 @@ and worst decision time.
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from collections.abc import Sequence
 
@@ -29,6 +30,7 @@ def play_match(
     step_ms: int = 700,
     max_steps: int = 200_000,
     timings: list[float] | None = None,
+    level_timings: dict[str, list[float]] | None = None,
     record: list[A.Action] | None = None,
 ) -> Game:
     """A whole match between AI players (one per level, seat order), every player fed its
@@ -61,8 +63,11 @@ def play_match(
                     continue
                 started = time.perf_counter()
                 action = players[seat].act(view(game, seat, at), legal, at)
+                spent = time.perf_counter() - started
                 if timings is not None:
-                    timings.append(time.perf_counter() - started)
+                    timings.append(spent)
+                if level_timings is not None:
+                    level_timings.setdefault(levels[seat], []).append(spent)
                 if action is None:
                     continue
                 try:
@@ -82,36 +87,62 @@ def play_match(
     return game
 
 
+def run(
+    base: Sequence[str], rules: Rules, matches: int, seed: str, first: int = 0
+) -> tuple[dict[str, float], dict[str, list[float]], dict[str, list[float]], list[float]]:
+    """``matches`` seeded matches ``seed:first`` .. with the seats rotated: (wins by level,
+    match scores by level, decision times by level, the first level's win share per match).
+    A first place shared by k players is 1/k of a win for each (K-P3)."""
+    wins = dict.fromkeys(base, 0.0)
+    scores: dict[str, list[float]] = {level: [] for level in base}
+    level_timings: dict[str, list[float]] = {level: [] for level in base}
+    shares: list[float] = []
+    for m in range(first, first + matches):
+        shift = m % len(base)
+        levels = [*base[shift:], *base[:shift]]  # seats rotate
+        game = play_match(levels, rules, f"{seed}:{m}", level_timings=level_timings)
+        split = 1 / max(1, len(game.winners))
+        share = 0.0
+        for seat, level in enumerate(levels):
+            scores[level].append(game.cumulative[seat])
+            if seat in game.winners:
+                wins[level] += split
+                if level == base[0]:
+                    share += split
+        shares.append(share)
+    return wins, scores, level_timings, shares
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tamalou.arena --game kalooki")
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--players", default="medium,random", help="levels, one per seat")
     parser.add_argument("--preset", default="baby", choices=sorted(PRESETS))
     parser.add_argument("--seed", default="arena")
+    parser.add_argument("--first", type=int, default=0, help="start at match K (split runs)")
     args = parser.parse_args(argv)
     base = args.players.split(",")
     rules = PRESETS[args.preset]
-    wins = dict.fromkeys(base, 0)
-    scores: dict[str, list[float]] = {level: [] for level in base}
-    timings: list[float] = []
-    for m in range(args.matches):
-        shift = m % len(base)
-        levels = base[shift:] + base[:shift]  # seats rotate
-        game = play_match(levels, rules, f"{args.seed}:{m}", timings=timings)
-        for seat, level in enumerate(levels):
-            scores[level].append(game.cumulative[seat])
-            if seat in game.winners:
-                wins[level] += 1
+    wins, scores, level_timings, shares = run(base, rules, args.matches, args.seed, args.first)
     print(f"matches: {args.matches}  preset: {args.preset}  seats: {','.join(base)}")
     for level in dict.fromkeys(base):
         mean = sum(scores[level]) / max(1, len(scores[level]))
         share = wins[level] / args.matches / base.count(level)
-        print(f"{level:>8}: win rate {share:.0%}  mean score {mean:.1f}")
-    if timings:
-        print(
-            f"decision: mean {1000 * sum(timings) / len(timings):.2f} ms"
-            f"  worst {1000 * max(timings):.2f} ms"
-        )
+        times = sorted(level_timings[level])
+        timing = ""
+        if times:
+            timing = (
+                f"  decision mean {1000 * sum(times) / len(times):.2f} ms"
+                f" p95 {1000 * times[int(0.95 * (len(times) - 1))]:.2f} ms"
+                f" worst {1000 * times[-1]:.2f} ms"
+            )
+        print(f"{level:>8}: win rate {share:.1%}  mean score {mean:.1f}{timing}")
+    n = len(shares)
+    mean = sum(shares) / max(1, n)
+    var = sum((x - mean) ** 2 for x in shares) / max(1, n - 1)
+    half = 1.96 * math.sqrt(var / max(1, n))
+    others = "/".join(dict.fromkeys(base[1:]))
+    print(f"{base[0]} vs {others}: win rate {mean:.3f} [{mean - half:.3f}, {mean + half:.3f}]")
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from tamalou.games.tarot.views import PlayerView, PublicView, public_view, view
 
 GAME_ID = "tarot"
 DEFAULT_PRESET = "tarot"
-AI_LEVELS: tuple[str, ...] = ("random", "easy", "medium")
+AI_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 SLOW_AI_LEVELS: frozenset[str] = frozenset()
 LOWER_SCORE_WINS = False  # points won: the highest total wins (T-M3)
 stream_for = E.stream_for

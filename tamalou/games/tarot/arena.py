@@ -46,8 +46,10 @@ class LevelStats:
         return (m - half, m + half)
 
 
-def play_deal(levels: Sequence[str], seed: str, rules: Rules, stats: dict[str, LevelStats]) -> None:
-    """One seeded deal between ``levels`` (seat i plays ``levels[i]``)."""
+def play_deal(
+    levels: Sequence[str], seed: str, rules: Rules, stats: dict[str, LevelStats]
+) -> list[int]:
+    """One seeded deal between ``levels`` (seat i plays ``levels[i]``): the seats' scores."""
     n = len(levels)
     game, events = new_game(rules, n, seed, 0, ai=[True] * n)
     players = [make_player(lv, s, rules, f"{seed}:{s}") for s, lv in enumerate(levels)]
@@ -81,15 +83,46 @@ def play_deal(levels: Sequence[str], seed: str, rules: Rules, stats: dict[str, L
     taker_level = levels[end.taker]
     stats[taker_level].takes += 1
     stats[taker_level].takes_won += end.won
+    return list(end.scores)
 
 
-def run(levels: Sequence[str], deals: int, seed: int | str, rules: Rules) -> dict[str, LevelStats]:
+def run(
+    levels: Sequence[str],
+    deals: int,
+    seed: int | str,
+    rules: Rules,
+    first: int = 0,
+    diffs: list[float] | None = None,
+) -> dict[str, LevelStats]:
+    """Deals ``first`` .. ``first + deals - 1``, seats rotated by the deal's number. When
+    ``levels`` holds two levels, ``diffs`` gets, per deal, the first level's mean score
+    minus the other's (a paired sample: same cards, same seats' luck)."""
     n = len(levels)
     stats = {lv: LevelStats() for lv in levels}
-    for i in range(deals):
+    names = list(dict.fromkeys(levels))
+    for i in range(first, first + deals):
         seated = [levels[(s + i) % n] for s in range(n)]
-        play_deal(seated, f"{seed}:{i}", rules, stats)
+        scores = play_deal(seated, f"{seed}:{i}", rules, stats)
+        if diffs is not None and len(names) == 2:
+            a = [sc for sc, lv in zip(scores, seated, strict=True) if lv == names[0]]
+            b = [sc for sc, lv in zip(scores, seated, strict=True) if lv == names[1]]
+            diffs.append(sum(a) / len(a) - sum(b) / len(b))
     return stats
+
+
+def difference(levels: Sequence[str], diffs: list[float]) -> str:
+    """The paired difference of mean scores per deal, with a 95 % normal interval."""
+    names = list(dict.fromkeys(levels))
+    n = len(diffs)
+    if n < 2:
+        return ""
+    m = sum(diffs) / n
+    half = 1.96 * math.sqrt(sum((x - m) ** 2 for x in diffs) / (n - 1) / n)
+    verdict = "beats" if m - half > 0 else ("loses to" if m + half < 0 else "ties")
+    return (
+        f"{names[0]} - {names[1]}: {m:+.2f} per deal [{m - half:+.2f}, {m + half:+.2f}]"
+        f"  ({names[0]} {verdict} {names[1]})"
+    )
 
 
 def report(stats: dict[str, LevelStats], deals: int) -> str:
@@ -114,13 +147,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", default="1")
+    parser.add_argument("--first", type=int, default=0, help="start at deal K (split runs)")
     parser.add_argument("levels", nargs="+", choices=LEVELS)
     args = parser.parse_args(argv)
     if not 3 <= len(args.levels) <= 5:
         parser.error("give 3 to 5 levels (one per seat)")
     rules = PRESETS["tarot"]
-    stats = run(args.levels, args.deals, args.seed, rules)
+    diffs: list[float] = []
+    stats = run(args.levels, args.deals, args.seed, rules, args.first, diffs)
     print(report(stats, args.deals))
+    line = difference(args.levels, diffs)
+    if line:
+        print(line)
 
 
 if __name__ == "__main__":

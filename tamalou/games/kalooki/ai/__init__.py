@@ -7,12 +7,13 @@ action = player.act(view, legal, at)   # None: nothing to do now
 
 from __future__ import annotations
 
+from tamalou.games.kalooki.ai.hard import HardPlayer
 from tamalou.games.kalooki.ai.policy import HeuristicPlayer, RandomPlayer
 from tamalou.games.kalooki.rules import Rules
 
-LEVELS = ("random", "easy", "medium")
+LEVELS = ("random", "easy", "medium", "hard")
 
-AIPlayer = RandomPlayer | HeuristicPlayer
+AIPlayer = RandomPlayer | HeuristicPlayer | HardPlayer
 
 
 def make_player(level: str, seat: int, rules: Rules, seed: int | str) -> AIPlayer:
@@ -20,7 +21,9 @@ def make_player(level: str, seat: int, rules: Rules, seed: int | str) -> AIPlaye
         return RandomPlayer(seat, rules, seed)
     if level in ("easy", "medium"):
         return HeuristicPlayer(seat, rules, seed, level)
+    if level == "hard":
+        return HardPlayer(seat, rules, seed)
     raise ValueError(f"unknown AI level {level!r}; expected one of {', '.join(LEVELS)}")
 
 
-__all__ = ["LEVELS", "AIPlayer", "HeuristicPlayer", "RandomPlayer", "make_player"]
+__all__ = ["LEVELS", "AIPlayer", "HardPlayer", "HeuristicPlayer", "RandomPlayer", "make_player"]

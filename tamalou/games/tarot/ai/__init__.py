@@ -7,6 +7,7 @@ action = player.act(view, legal, at)    # None: nothing to do now
 
 from __future__ import annotations
 
+from tamalou.games.tarot.ai.hard import HardPlayer
 from tamalou.games.tarot.ai.policy import (
     EASY,
     MEDIUM,
@@ -17,7 +18,7 @@ from tamalou.games.tarot.ai.policy import (
 )
 from tamalou.games.tarot.rules import Rules
 
-LEVELS: tuple[str, ...] = ("random", "easy", "medium")
+LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 
 
 def make_player(level: str, seat: int, rules: Rules, seed: int | str) -> AIPlayer:
@@ -28,7 +29,17 @@ def make_player(level: str, seat: int, rules: Rules, seed: int | str) -> AIPlaye
         return HeuristicPlayer(seat, rules, seed, EASY, level="easy")
     if level == "medium":
         return HeuristicPlayer(seat, rules, seed, MEDIUM, level="medium")
+    if level == "hard":
+        return HardPlayer(seat, rules, seed)
     raise ValueError(f"unknown AI level {level!r}; expected one of {', '.join(LEVELS)}")
 
 
-__all__ = ["LEVELS", "AIPlayer", "HeuristicPlayer", "RandomPlayer", "Style", "make_player"]
+__all__ = [
+    "LEVELS",
+    "AIPlayer",
+    "HardPlayer",
+    "HeuristicPlayer",
+    "RandomPlayer",
+    "Style",
+    "make_player",
+]

@@ -1,0 +1,128 @@
+"""Tarot ``hard`` AI (issue 13): card counting from the public tricks, safe smears, legal
+play from its own view, decision time, a small arena. The arena runs that prove the mean
+scores are in docs/tarot.md."""
+
+from __future__ import annotations
+
+import pytest
+
+import tamalou.games.tarot as tarot
+from tamalou.games.tarot import actions as A
+from tamalou.games.tarot import events as E
+from tamalou.games.tarot.ai import make_player
+from tamalou.games.tarot.ai.hard import Knowledge
+from tamalou.games.tarot.arena import difference, run
+from tamalou.games.tarot.cards import from_code
+from tamalou.games.tarot.engine import apply, legal_actions, new_game
+from tamalou.games.tarot.rules import TAROT
+from tamalou.games.tarot.views import view
+
+from .helpers import c, dealt, play, to_play
+
+
+def _decide(game: tarot.Game, seat: int, level: str = "hard") -> A.Action | None:
+    at = game.now
+    player = make_player(level, seat, TAROT, "t")
+    return player.act(view(game, seat, at), legal_actions(game, seat, at), at)
+
+
+def test_hard_counts_voids_from_the_public_tricks() -> None:
+    """T-P2/T-P3: a player who trumps a suit lead is void in it; T-P4: one who throws a
+    suit card on it has no trump either; T-P5: one who trumps under the top has none above."""
+    g = dealt(
+        [["2h", "T10", "T2"], ["T5"], ["3h", "T3"], ["Ks"]],
+        voids={1: "h", 3: "hT"},
+    )
+    to_play(g, taker=0)
+    play(g, "2h", "T5", "3h", "Ks")
+    seen = view(g, 2, g.now)
+    know = Knowledge(seen, [from_code(x) for x in seen.hand])
+    assert 1 in know.void[1] and 4 not in know.void[1]  # hearts (suit 1), not trumps
+    assert {1, 4} <= know.void[3]
+    assert from_code("Ks") not in know.out and from_code("T5") not in know.out
+    assert all(from_code(x) not in know.out for x in seen.hand)
+
+
+def test_hard_smears_a_trick_its_camp_surely_wins_medium_does_not() -> None:
+    """The taker has played: the defender's 10♥ wins whatever the last defender holds, so
+    hard gives its Queen; medium trusts only a King or a high trump and keeps it."""
+    g = dealt([["2h"], ["10h"], ["Qh", "3h"], ["4h"]], dealer=3)
+    to_play(g, taker=0)
+    play(g, "2h", "10h")
+    assert _decide(g, 2) == A.Play(2, c("Qh"), g.now)
+    assert _decide(g, 2, "medium") == A.Play(2, c("3h"), g.now)
+
+
+def test_hard_does_not_smear_when_the_taker_may_still_win() -> None:
+    """The taker plays last and the King of hearts is out: no points into that trick."""
+    g = dealt([["Kh"], ["10h"], ["Qh", "3h"], ["4h"]], dealer=0)
+    to_play(g, taker=0)
+    assert g.deal.current == 1
+    play(g, "10h")
+    assert _decide(g, 2) == A.Play(2, c("3h"), g.now)
+
+
+def test_hard_decides_from_its_own_view_only() -> None:
+    """Two deals that differ only in the other seats' hands: seat 2 sees the same view and
+    makes the same choices (bid, then the card after the same first plays)."""
+    mine = ["Qh", "3h", "5h", "T3", "T4", "7s", "8s", "9d", "10d", "2c", "3c", "4c"]
+    mine += ["5c", "6c", "7c", "8c", "9c", "Jd"]  # a full hand: 18 cards
+    g1 = dealt([["2h"], ["10h"], mine, ["4h"]], dealer=3)
+    g2 = dealt([["2h", "Kh"], ["10h", "Ks"], mine, ["4h", "T21"]], dealer=3)
+    for g in (g1, g2):
+        to_play(g, taker=0)
+        play(g, "2h", "10h")
+    v1, v2 = view(g1, 2, g1.now), view(g2, 2, g2.now)
+    assert v1.hand == v2.hand and v1.public.trick == v2.public.trick
+    assert _decide(g1, 2) == _decide(g2, 2)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_hard_plays_legally_in_seeded_deals(players: int) -> None:
+    game, events = new_game(TAROT, players, f"hard:{players}", 0, ai=[True] * players)
+    bots = [make_player("hard", s, TAROT, f"h:{s}") for s in range(players)]
+    at = 0
+    deals = 0
+    for _ in range(3_000):
+        if game.over or deals >= 3:
+            break
+        for b in bots:
+            b.observe(E.stream_for(events, b.seat))
+        at += 500
+        if game.deal.phase == "over":
+            deals += 1
+            events = apply(game, A.NextDeal(0, at))
+            continue
+        seat = game.deal.current
+        legal = legal_actions(game, seat, at)
+        action = bots[seat].act(view(game, seat, at), legal, at)
+        assert action in legal
+        events = apply(game, action)
+    assert deals >= 3 or game.over
+
+
+def test_decision_times() -> None:
+    """Issue 13: a medium decision under 5 ms on average; hard too (counting is cheap)."""
+    stats = run(["hard", "medium", "medium", "medium"], 12, "timing", TAROT)
+    for level in ("medium", "hard"):
+        st = stats[level]
+        assert st.decisions > 100
+        assert st.decide_s / st.decisions < 0.005
+    assert "hard" not in tarot.SLOW_AI_LEVELS and "hard" in tarot.AI_LEVELS
+
+
+def test_small_arena_smoke() -> None:
+    """A seeded smoke run: seats rotate, every deal is scored (zero-sum, T-S scores), the
+    paired difference is reported. Tarot deals vary too much for 40 deals to rank hard
+    and medium: the proof runs (thousands of deals) are in docs/tarot.md."""
+    diffs: list[float] = []
+    stats = run(["hard", "medium", "medium", "medium"], 40, "smoke", TAROT, 0, diffs)
+    assert len(diffs) == 40 and len(stats["hard"].samples) == 40
+    assert len(stats["medium"].samples) == 120
+    total = sum(stats["hard"].samples) + sum(stats["medium"].samples)
+    assert total == 0  # each deal's scores sum to zero
+    assert stats["hard"].takes + stats["medium"].takes == 40
+    mean = sum(diffs) / len(diffs)
+    assert mean == pytest.approx(stats["hard"].mean() * 4 / 3)  # zero-sum at four seats
+    line = difference(["hard", "medium"], diffs)
+    assert line.startswith("hard - medium: ") and "per deal [" in line
