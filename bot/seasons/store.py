@@ -606,7 +606,7 @@ class Seasons:
             p.mu, p.sigma, p.ordinal = whole.mu, whole.sigma, whole.ordinal
             p.rated_matches = whole.rated_matches
             players.append(p)
-        column, direction = _ORDER[sort]
+        column, direction = _order(sort, game)
         sign = -1 if direction == "DESC" else 1
 
         def order(p: PlayerRecord) -> tuple[bool, float, int]:
