@@ -40,6 +40,10 @@ class Panel:
 
 
 class GamePlugin(Protocol):
+    """A game's Discord side. Optional methods, read with ``getattr``: ``table_picture(table,
+    lang, at)`` (docs/cards.md) and ``display_name(lang)``, the game's name in shared
+    messages such as "Tarot — table 3 is closed" (default: the id capitalised)."""
+
     game_id: str
     #: the extension (``bot.load_extension``) holding the game's Cog and slash group
     extension: str
@@ -90,6 +94,16 @@ def plugin(game_id: str) -> GamePlugin:
     module = importlib.import_module(REGISTRY[game_id])
     found: GamePlugin = module.PLUGIN
     return found
+
+
+def display_name(game_id: str, lang: str) -> str:
+    """The game's name as players read it (``Tamalou``, ``Kalooki``, ``Tarot``): the plugin's
+    optional ``display_name(lang)``, else the id capitalised."""
+    try:
+        named = getattr(plugin(game_id), "display_name", None)
+    except (KeyError, ImportError):
+        named = None
+    return str(named(lang)) if callable(named) else game_id.capitalize()
 
 
 def plugins() -> list[GamePlugin]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.storage import MatchRow
+from tamalou.games import load
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.codec import action_from_dict
 from tamalou.games.tamalou.engine import apply, new_game
@@ -48,6 +49,7 @@ def analyse_match(
         SeatResult(i, int(s["user_id"]), str(s.get("name") or s["user_id"]), not s.get("ai_level"))
         for i, s in enumerate(match.seats)
     ]
+    lower_wins = lower_score_wins(match.game)
     rounds: list[tuple[Sequence[float], Sequence[int]]] = []
     final: tuple[Sequence[float], Sequence[int]] | None = None
     try:
@@ -85,9 +87,9 @@ def analyse_match(
                 row_scores[seat], row_places[seat] = float(score), int(place)
         rounds = list(by_round.values())
         sums = [sum(r[0][i] for r in rounds) for i in range(len(seats))]
-        best = (max if high_wins(rounds) else min)(sums, default=0.0)
+        best = (min if lower_wins else max)(sums, default=0.0)
         final = (sums, [i for i, c in enumerate(sums) if c == best])
-    better = max if high_wins(rounds) else min
+    better = min if lower_wins else max
     for scores, places in rounds:
         for s in seats:
             score = float(scores[s.seat])
@@ -103,12 +105,12 @@ def analyse_match(
     return seats
 
 
-def high_wins(rounds: Sequence[tuple[Sequence[float], Sequence[int]]]) -> bool:
-    """Whether a game ranks high scores first, read from its own round places: Tamalou
-    counts penalty points (low wins), tarot counts points won (high wins, T-M3)."""
-    for scores, places in rounds:
-        firsts = [scores[i] for i, p in enumerate(places) if p == 1]
-        others = [scores[i] for i, p in enumerate(places) if p != 1]
-        if firsts and others:
-            return min(firsts) > max(others)
-    return False
+def lower_score_wins(game: str) -> bool:
+    """Whether the game ranks low scores first, as its module declares
+    (``GameModule.LOWER_SCORE_WINS``: Tamalou and Kalooki count penalty points, tarot counts
+    points won, T-M3); a game the registry does not know counts as low-wins."""
+    try:
+        module = load(game)
+    except KeyError:
+        return True
+    return bool(getattr(module, "LOWER_SCORE_WINS", True))

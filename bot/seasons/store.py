@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.seasons.analysis import SeatResult, analyse_match
+from bot.seasons.analysis import SeatResult, analyse_match, lower_score_wins
 from bot.seasons.rating import MODEL, display_rating, rate
 from bot.storage import Executor, MatchRow, Row, Storage, StorageConflict, match_from_row
 from bot.tables import TableError
@@ -44,8 +44,19 @@ _ORDER: dict[str, tuple[str, str]] = {
     "rating": ("ordinal", "DESC"),
     "wins": ("wins", "DESC"),
     "winrate": ("win_rate", "DESC"),
-    "score": ("mean_score", "ASC"),  # a low round score is good in Tamalou
+    "score": ("mean_score", "ASC"),  # a low round score is good in Tamalou: see _order
 }
+
+
+def _order(sort: str, game: str) -> tuple[str, str]:
+    """The column and direction of a board sorted by ``sort``: by score, the best first in
+    the game's own direction (``LOWER_SCORE_WINS``, declared by the game's module)."""
+    column, direction = _ORDER[sort]
+    if sort == "score" and not lower_score_wins(game):
+        direction = "DESC"
+    return column, direction
+
+
 _PLAYER_FIELDS = (
     "user_id",
     "name",
@@ -493,7 +504,7 @@ class Seasons:
         """Page ``page`` (from 0) of ``game``'s board; ranked players first, then the others."""
         if sort not in _ORDER:
             sort = "rating"
-        column, direction = _ORDER[sort]
+        column, direction = _order(sort, game)
         order = f"{column} {direction}, user_id"
         need = season.min_matches
         db = self.storage
@@ -595,7 +606,7 @@ class Seasons:
             p.mu, p.sigma, p.ordinal = whole.mu, whole.sigma, whole.ordinal
             p.rated_matches = whole.rated_matches
             players.append(p)
-        column, direction = _ORDER[sort]
+        column, direction = _order(sort, game)
         sign = -1 if direction == "DESC" else 1
 
         def order(p: PlayerRecord) -> tuple[bool, float, int]:
@@ -630,7 +641,7 @@ class Seasons:
         """1-based place on the board sorted by ``sort``; ``None`` if not ranked."""
         if record.provisional(season.min_matches):
             return None
-        column, direction = _ORDER[sort]
+        column, direction = _order(sort, game)
         better = ">" if direction == "DESC" else "<"
         mine = getattr(record, column)
         ahead = await _scalar(

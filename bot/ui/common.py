@@ -82,9 +82,10 @@ def seat_name(seat: SeatRow, lang: str) -> str:
     return escape_markdown(seat.name)
 
 
-def closed_message(table_id: int, lang: str, reason: str) -> discord.Embed:
+def closed_message(table_id: int, lang: str, reason: str, game: str = "Tamalou") -> discord.Embed:
+    """The table message once the table is closed; ``game``: the game's display name."""
     return discord.Embed(
-        title=t(lang, "closed.title", id=table_id),
+        title=t(lang, "closed.title", id=table_id, game=game),
         description=t(lang, f"closed.{reason}"),
         colour=discord.Colour.dark_grey(),
     )

@@ -135,7 +135,8 @@ class DiscordPresenter:
             expires = table.row.created_at + self.bot.service.lobby_timeout_ms
             return (*plugin.lobby_message(table, lang, expires), None)
         if table.game is None:
-            return closed_message(table.id, lang, "cancelled"), None, None
+            name = games.display_name(table.row.game, lang)
+            return closed_message(table.id, lang, "cancelled", name), None, None
         at = self.bot.service.clock()
         embed, view = plugin.table_message(table, lang, at)
         return embed, view, table_picture(plugin, table, lang, at)
@@ -274,7 +275,7 @@ class DiscordPresenter:
         with contextlib.suppress(Exception):
             await self._ping_turn(table)  # the last ping goes with the table
         lang = await self.bot.guild_language(table.row.guild_id)
-        embed = closed_message(table.id, lang, reason)
+        embed = closed_message(table.id, lang, reason, games.display_name(table.row.game, lang))
         try:
             async with self._lock(table.id):  # after an edit in flight, never before it
                 if table.row.message_id is not None:

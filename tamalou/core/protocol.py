@@ -56,6 +56,10 @@ class GameModule(Protocol):
     AI_LEVELS: tuple[str, ...]
     #: AI levels whose decisions take long enough to run away from the event loop
     SLOW_AI_LEVELS: frozenset[str]
+    #: the direction of the game's scores: True when a low score is good (Tamalou and
+    #: Kalooki count penalty points), False when a high one is (tarot counts points won).
+    #: Season boards sorted by score and season records read it (bot/seasons).
+    LOWER_SCORE_WINS: bool
 
     def rules_from_dict(self, data: dict[str, Any]) -> BaseModel: ...
 

@@ -30,6 +30,7 @@ from bot.seasons import (
 )
 from bot.seasons import store as seasons_store
 from bot.storage import MatchRow, RoundRecord, Row, SeatRow, Storage
+from tamalou.games import load
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.codec import action_to_dict
@@ -481,6 +482,34 @@ async def test_board_sorts(seasons: Seasons, sort: str, expected: list[int]) -> 
     assert board.me is None
 
 
+@pytest.mark.parametrize(
+    ("game", "expected"), [("tamalou", [2, 1, 3]), ("kalooki", [2, 1, 3]), ("tarot", [3, 1, 2])]
+)
+async def test_board_by_score_puts_the_games_best_score_first(
+    seasons: Seasons, game: str, expected: list[int]
+) -> None:
+    """R-E3, K-P3: penalty points, the lowest mean score first; T-M3: tarot counts points
+    won, the highest first. The direction is the game module's ``LOWER_SCORE_WINS``; the
+    viewer's own place off the page follows it too."""
+    _, season = await seasons.start(GUILD, min_matches=1)
+    players = [
+        {"user_id": 1, "mean_score": 8.0},
+        {"user_id": 2, "mean_score": 3.0},
+        {"user_id": 3, "mean_score": 12.0},
+    ]
+    score = {p["user_id"]: p["mean_score"] for p in players}
+    between = (score[expected[1]] + score[expected[2]]) / 2  # between the 2nd and the last
+    players += [{"user_id": 10 + i, "mean_score": between} for i in range(10)]
+    await add_players(seasons, season, players, game=game)
+    board = await seasons.leaderboard(season, sort="score", game=game)
+    assert [ln.player.user_id for ln in board.lines][:1] == expected[:1]
+    ours = [ln.player.user_id for ln in board.lines if ln.player.user_id < 10]
+    assert ours == expected[:2]  # the worst of the three is on page 2
+    me = await seasons.leaderboard(season, sort="score", game=game, viewer=expected[-1])
+    assert me.me is not None and me.me.position == 13
+    assert load(game).LOWER_SCORE_WINS is (game != "tarot")
+
+
 async def test_csv_export_lists_every_player(storage: Storage, seasons: Seasons) -> None:
     for seed, lineup in enumerate([(1, 2, 3), (1, 2), (2, 3)], start=60):
         match_id, _ = await store_match(storage, humans(*lineup), seed=seed)
@@ -622,8 +651,9 @@ async def test_a_match_played_on_discord_lands_in_the_season(
 
 
 def test_a_game_whose_highest_total_wins_is_recorded_that_way() -> None:
-    """Tarot (T-M3): the highest total wins; the season reads the direction from the rounds'
-    own places (a match of a game without a replay here, from ``round_scores``)."""
+    """Tarot (T-M3): the highest total wins; the season reads the direction the game module
+    declares (``LOWER_SCORE_WINS``; a match of a game without a replay here, from
+    ``round_scores``)."""
     seats = [{"user_id": 100 + i, "name": f"p{i}", "ai_level": None} for i in range(3)]
     row = MatchRow(1, 1, 1, "s", {}, seats, 0, 10, "finished", "tarot")
     round_rows = [(1, 0, -60.0, 3), (1, 1, 30.0, 1), (1, 2, 30.0, 1)]

@@ -10,7 +10,9 @@ import discord
 
 from bot.games import Panel
 from bot.games.tarot import render, verbs
+from bot.i18n import t
 from bot.tables import LiveTable
+from bot.ui.cards import CardPicture
 from tamalou.games.tarot.rules import PRESETS, Rules, sans_chien
 
 GAME_ID = "tarot"
@@ -40,6 +42,9 @@ class TarotPlugin:
     verbs = verbs.VERBS
     default_ai_level = "medium"
 
+    def display_name(self, lang: str) -> str:
+        return t(lang, "tarot.name")
+
     def rules_for(self, settings: dict[str, Any]) -> Rules:
         return rules_for(settings)
 
@@ -52,6 +57,9 @@ class TarotPlugin:
         self, table: LiveTable, lang: str, at: int
     ) -> tuple[discord.Embed, discord.ui.View | None]:
         return render.table_message(table, lang, at)
+
+    def table_picture(self, table: LiveTable, lang: str, at: int) -> CardPicture | None:
+        return render.table_picture(table, lang, at)
 
     def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
         return render.panel(table, seat, lang, at, choice.get("pending"))

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import discord
+
 from bot.i18n import t
+from bot.ui import cards as card_faces
 
 #: the engine's rank letters -> the picture pipeline's (1 V C D R: the French initials)
 _FACE_RANK = {"A": "1", "J": "V", "C": "C", "Q": "D", "K": "R"}
@@ -34,7 +37,20 @@ def label(code: str, lang: str) -> str:
     return t(lang, f"tarot.rank.{rank}") + _SYMBOL[suit]
 
 
-def line(codes: Sequence[str], lang: str) -> str:
+def show(code: str, lang: str, emojis: bool = True) -> str:
+    """A card in a message: its emoji once the bot has them, else its words in backticks
+    (`` `R♠` ``); never in a title, a field name or a component label (docs/cards.md).
+    ``emojis=False``: the words even when emojis are there (a text that must stay short)."""
+    shown = card_faces.emoji(face(code)) if emojis else None
+    return shown or f"`{label(code, lang)}`"
+
+
+def partial_emoji(code: str) -> discord.PartialEmoji | None:
+    """The card's emoji for a button or a select option, or None (cards as text)."""
+    return card_faces.partial_emoji(face(code))
+
+
+def line(codes: Sequence[str], lang: str, emojis: bool = True) -> str:
     """Cards side by side, a gap between suits (the hand is sorted by suit, trumps last)."""
     out: list[str] = []
     group = None
@@ -43,5 +59,5 @@ def line(codes: Sequence[str], lang: str) -> str:
         if group is not None and g != group:
             out.append("·")
         group = g
-        out.append(f"`{label(code, lang)}`")
+        out.append(show(code, lang, emojis))
     return " ".join(out) if out else "—"

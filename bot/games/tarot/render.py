@@ -14,9 +14,10 @@ from typing import Any, cast
 import discord
 
 from bot.games import Panel
-from bot.games.tarot.faces import label, line
+from bot.games.tarot.faces import face, label, line, partial_emoji, show
 from bot.i18n import t
 from bot.tables import LiveTable
+from bot.ui.cards import CardPicture
 from bot.ui.common import button, seat_name, ts
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot import events as E
@@ -35,6 +36,9 @@ SELECT_MAX = 25
 PICK_ECART = 1  # one group of the écart's cards (1, 2, …)
 PICK_PLAY = 10  # a card to play (10, 11, …: one select per 25 cards)
 PICK_POIGNEE = 20  # the trumps to show in a poignée
+#: a panel's text longer than this is written with card names instead of emojis (a message
+#: holds 2000 characters; room is kept for a warning line)
+PANEL_ROOM = 1900
 
 
 def cid(verb: str, table: int, arg: str | int | None = None) -> str:
@@ -55,6 +59,18 @@ def name_of(table: LiveTable, seat: int, lang: str) -> str:
 def contract_name(contract: int | str, lang: str) -> str:
     key = CONTRACTS[contract] if isinstance(contract, int) else contract
     return t(lang, f"tarot.contract.{key}")
+
+
+def last_lines(lines: Sequence[str], limit: int) -> str:
+    """The last lines that fit in ``limit`` characters, whole (an emoji is never cut)."""
+    kept: list[str] = []
+    size = 0
+    for ln in reversed(lines):
+        if size + len(ln) + 1 > limit + 1:
+            break
+        kept.append(ln)
+        size += len(ln) + 1
+    return "\n".join(reversed(kept)) or lines[-1][:limit]
 
 
 def signed(value: int) -> str:
@@ -147,8 +163,10 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
             for s in shown
         )
         embed.add_field(name=t(lang, "tarot.table.poignees"), value=value[:1024], inline=False)
+    if (picture := trick_picture(table, pv, lang)) is not None:
+        embed.set_image(url=picture.url)
     if pv.phase == "play":
-        trick = pv.trick or (pv.tricks[-1] if pv.tricks else None)
+        trick = shown_trick(pv)
         if trick is not None:
             embed.add_field(
                 name=t(lang, "tarot.table.trick", n=trick.trick_no),
@@ -162,7 +180,7 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
     recent = [ln for e in table.recent if (ln := event_line(table, e, lang))]
     if recent:
         embed.add_field(
-            name=t(lang, "tarot.table.events"), value="\n".join(recent[-5:])[:1024], inline=False
+            name=t(lang, "tarot.table.events"), value=last_lines(recent[-5:], 1024), inline=False
         )
     v = discord.ui.View(timeout=None)
     v.add_item(
@@ -173,6 +191,42 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
         )
     )
     return embed, v
+
+
+def shown_trick(pv: PublicView) -> TrickView | None:
+    """The trick the table shows: the one in progress, else the last one won."""
+    if pv.phase != "play":
+        return None
+    if pv.trick is not None and pv.trick.plays:
+        return pv.trick
+    return pv.tricks[-1] if pv.tricks else pv.trick
+
+
+def picture_name(table: LiveTable, seat: int, lang: str) -> str:
+    """A seat's name in a picture (no markdown escapes: the picture is not markdown)."""
+    return name_of(table, seat, lang).replace("\\", "")
+
+
+def table_picture(table: LiveTable, lang: str, at: int) -> CardPicture | None:
+    """The picture on the table message: the trick in progress, or the last trick won,
+    built from the public view only (every card in it has been played face up)."""
+    game = table.game
+    if game is None:
+        return None
+    return trick_picture(table, public_view(game, at), lang)
+
+
+def trick_picture(table: LiveTable, pv: PublicView, lang: str) -> CardPicture | None:
+    trick = shown_trick(pv)
+    if trick is None or not trick.plays:
+        return None
+    seats = [seat for seat, _ in trick.plays]
+    winner = seats.index(trick.winner) if trick.winner in seats else None
+    return CardPicture.trick(
+        [(picture_name(table, seat, lang), face(card)) for seat, card in trick.plays],
+        winner=winner,
+        filename=f"trick-{pv.deal_no}-{trick.trick_no}.png",
+    )
 
 
 def seat_line(table: LiveTable, pv: PublicView, seat: int, lang: str) -> str:
@@ -200,7 +254,7 @@ def contract_line(table: LiveTable, pv: PublicView, lang: str) -> str:
         contract=contract_name(pv.contract, lang),
     )
     if pv.called is not None:
-        text += "\n" + t(lang, "tarot.table.called", card=label(pv.called, lang))
+        text += "\n" + t(lang, "tarot.table.called", card=show(pv.called, lang))
         if pv.partner is None:
             text += " · " + t(lang, "tarot.table.partner_secret")
         elif pv.partner == pv.taker:
@@ -214,8 +268,7 @@ def contract_line(table: LiveTable, pv: PublicView, lang: str) -> str:
 
 def trick_line(table: LiveTable, trick: TrickView, lang: str) -> str:
     plays = [
-        ("🏆 " if trick.winner == seat else "")
-        + f"{name_of(table, seat, lang)} `{label(card, lang)}`"
+        ("🏆 " if trick.winner == seat else "") + f"{name_of(table, seat, lang)} {show(card, lang)}"
         for seat, card in trick.plays
     ]
     return " → ".join(plays) if plays else t(lang, "tarot.table.trick_empty")
@@ -273,7 +326,7 @@ def deal_over_message(
             if res.partner is None or res.partner == res.taker
             else t(lang, "tarot.table.partner", name=name_of(table, res.partner, lang))
         )
-        lines.append(t(lang, "tarot.table.called", card=label(res.called, lang)) + " · " + partner)
+        lines.append(t(lang, "tarot.table.called", card=show(res.called, lang)) + " · " + partner)
     if res.petit_au_bout:
         camp = "attack" if res.petit_au_bout > 0 else "defence"
         lines.append(t(lang, f"tarot.over.petit_au_bout_{camp}"))
@@ -351,7 +404,7 @@ def event_line(table: LiveTable, e: Any, lang: str) -> str | None:
                 lang, "tarot.ev.taker", name=n(e.taker), contract=contract_name(e.contract, lang)
             )
         case E.KingCalled():
-            return t(lang, "tarot.ev.called", name=n(e.taker), card=label(card_code(e.card), lang))
+            return t(lang, "tarot.ev.called", name=n(e.taker), card=show(card_code(e.card), lang))
         case E.DogShown():
             return t(lang, "tarot.ev.dog", cards=cards(e.cards))
         case E.EcartLaid():
@@ -369,7 +422,7 @@ def event_line(table: LiveTable, e: Any, lang: str) -> str | None:
                 level=t(lang, f"tarot.poignee.{e.level}"),
             )
         case E.Played():
-            return t(lang, "tarot.ev.played", name=n(e.player), card=label(card_code(e.card), lang))
+            return t(lang, "tarot.ev.played", name=n(e.player), card=show(card_code(e.card), lang))
         case E.PartnerRevealed():
             return t(lang, "tarot.ev.partner", name=n(e.partner))
         case E.TrickWon():
@@ -399,6 +452,8 @@ def panel(
     legal = [a for a in legal_actions(game, seat, at) if a.kind != "tick"]
     chosen = [c for c in (pending or ()) if c in pv.discardable]
     text = panel_text(table, pv, lang, chosen)
+    if len(text) > PANEL_ROOM:  # card emojis are long: the same panel in words fits
+        text = panel_text(table, pv, lang, chosen, emojis=False)
     problem = None
     if chosen and len(chosen) == len(pv.public.dog):  # the check before sending (T-B5)
         problem = ecart_refusal(game.deal, tuple(from_code(c) for c in chosen))
@@ -409,10 +464,29 @@ def panel(
         showable = [card_code(c) for c in poignee_trumps(game, seat)]
         showable += [c for c in pv.hand if c == "EX"]
     components = panel_view(table, pv, lang, legal, chosen, problem is None, showable)
-    return Panel(text[:2000], components)
+    return Panel(text[:2000], components, picture=hand_picture(pv.hand, chosen))
 
 
-def panel_text(table: LiveTable, pv: PlayerView, lang: str, pending: Sequence[str] = ()) -> str:
+def hand_picture(hand: Sequence[str], chosen: Sequence[str] = ()) -> CardPicture | None:
+    """The reader's own hand as a picture (the écart cards chosen so far raised)."""
+    if not hand:
+        return None
+    picked = set(chosen)
+    return CardPicture.hand(
+        [face(c) for c in hand], highlight=tuple(i for i, c in enumerate(hand) if c in picked)
+    )
+
+
+def panel_text(
+    table: LiveTable,
+    pv: PlayerView,
+    lang: str,
+    pending: Sequence[str] = (),
+    emojis: bool = True,
+) -> str:
+    """The panel's text; ``emojis=False``: every card in words (when the emojis would not
+    fit in a message)."""
+
     pub = pv.public
     lines = [
         t(
@@ -422,10 +496,10 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str, pending: Sequence[st
             deal=pub.played_deals + 1,
             deals=pub.deals_in_match,
         ),
-        t(lang, "tarot.panel.hand", cards=line(pv.hand, lang)),
+        t(lang, "tarot.panel.hand", cards=line(pv.hand, lang, emojis)),
     ]
     if pv.ecart:
-        lines.append(t(lang, "tarot.panel.my_ecart", cards=line(pv.ecart, lang)))
+        lines.append(t(lang, "tarot.panel.my_ecart", cards=line(pv.ecart, lang, emojis)))
     if pub.taker is not None and pub.contract is not None:
         if pub.taker == pv.seat:
             lines.append(
@@ -440,12 +514,17 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str, pending: Sequence[st
         lines.append(t(lang, f"tarot.panel.prompt_{pub.phase}", when=ts(pub.deadline or 0)))
     if pv.discardable:
         size = len(pub.dog)
-        chosen = line(list(pending), lang) if pending else "—"
+        chosen = line(list(pending), lang, emojis) if pending else "—"
         lines.append(t(lang, "tarot.panel.ecart_chosen", cards=chosen, n=len(pending), size=size))
     if pv.poignees:
         for option in pv.poignees:
             lines.append(
-                t(lang, "tarot.panel.poignee_offer", n=len(option), cards=line(option, lang))
+                t(
+                    lang,
+                    "tarot.panel.poignee_offer",
+                    n=len(option),
+                    cards=line(option, lang, emojis),
+                )
             )
     if not mine and pub.phase != "over" and pub.current is not None:
         lines.append(t(lang, "tarot.panel.waiting", name=name_of(table, pub.current, lang)))
@@ -473,7 +552,9 @@ def panel_view(
             buttons.append(button(text, cid("bid", tid, f"{deal}.{a.contract}"), kind))
         elif isinstance(a, A.CallKing):
             text = t(lang, "tarot.btn.call", card=label(card_code(a.card), lang))
-            buttons.append(button(text, cid("call", tid, f"{deal}.{a.card}"), style.primary))
+            item = button(text, cid("call", tid, f"{deal}.{a.card}"), style.primary)
+            item.emoji = partial_emoji(card_code(a.card))
+            buttons.append(item)
         elif isinstance(a, A.Chelem):
             key = "tarot.btn.chelem" if a.announce else "tarot.btn.no_chelem"
             kind = style.danger if a.announce else style.secondary
@@ -510,7 +591,9 @@ def panel_view(
                 min_values=min(sizes[0], len(showable)),
                 max_values=min(sizes[-1], len(showable)),
                 options=[
-                    discord.SelectOption(label=label(c, lang), value=str(_card_id(c)))
+                    discord.SelectOption(
+                        label=label(c, lang), value=str(_card_id(c)), emoji=partial_emoji(c)
+                    )
                     for c in showable[:SELECT_MAX]
                 ],
             )
@@ -519,14 +602,17 @@ def panel_view(
     room = ROW * (MAX_ROWS - len(selects)) - len(buttons)
     if plays and len(plays) + len(buttons) <= ROW * (MAX_ROWS - 1) and len(plays) <= room:
         for c in plays:
-            buttons.append(
-                button(label(card_code(c), lang), cid("play", tid, f"{deal}.{c}"), style.primary)
-            )
+            item = button(label(card_code(c), lang), cid("play", tid, f"{deal}.{c}"), style.primary)
+            item.emoji = partial_emoji(card_code(c))
+            buttons.append(item)
     elif plays:
         for k in range(0, len(plays), SELECT_MAX):
             chunk = plays[k : k + SELECT_MAX]
             options = [
-                discord.SelectOption(label=label(card_code(c), lang), value=str(c)) for c in chunk
+                discord.SelectOption(
+                    label=label(card_code(c), lang), value=str(c), emoji=partial_emoji(card_code(c))
+                )
+                for c in chunk
             ]
             selects.append(
                 discord.ui.Select(
@@ -567,7 +653,12 @@ def ecart_selects(
         others = [c for c in pending if c not in group]
         arg = ".".join([str(deal), str(PICK_ECART + g), *(str(_card_id(c)) for c in others)])
         options = [
-            discord.SelectOption(label=label(c, lang), value=str(_card_id(c)), default=c in pending)
+            discord.SelectOption(
+                label=label(c, lang),
+                value=str(_card_id(c)),
+                default=c in pending,
+                emoji=partial_emoji(c),
+            )
             for c in group
         ]
         out.append(

@@ -14,17 +14,14 @@ from collections.abc import Sequence
 import discord
 
 from bot.games.tarot import render
-from bot.games.tarot.faces import face
 from bot.i18n import catalog, t
 from bot.tables import LiveTable, TableError
-from bot.ui.cards import render_hand_async
-from bot.ui.common import bot_of, frozen_view, reply, snowflake_ms
+from bot.ui.common import bot_of, reply, snowflake_ms
 from bot.ui.errors import refusal_text
 from tamalou.core.errors import IllegalAction
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot.cards import code as card_code
 from tamalou.games.tarot.engine import legal_actions
-from tamalou.games.tarot.views import view
 
 log = logging.getLogger(__name__)
 
@@ -116,32 +113,11 @@ async def show_panel(
     edit: bool,
     pending: Sequence[str] | None = None,
 ) -> None:
-    """Send (or update in place) the player's panel, with a picture of their hand."""
-    bot = bot_of(interaction)
-    at = bot.service.clock()
-    shown = render.panel(table, seat, lang, at, pending)
-    game = table.game
-    assert game is not None
-    hand = view(game, seat, at).hand
-    chosen = set(pending or ())
-    files: list[discord.File] = []
-    if hand:
-        picture = await render_hand_async(
-            [face(c) for c in hand],
-            highlight=tuple(i for i, c in enumerate(hand) if c in chosen),
-        )
-        files.append(picture.file("hand.png"))
-    components = frozen_view(shown.view)
-    if edit:
-        await interaction.edit_original_response(
-            content=shown.text, view=components, attachments=files
-        )
-    elif not interaction.response.is_done():
-        await interaction.response.send_message(
-            shown.text, view=components, files=files, ephemeral=True
-        )
-    else:
-        await interaction.followup.send(shown.text, view=components, files=files, ephemeral=True)
+    """Send (or update in place) the player's panel; the presenter attaches the picture of
+    their hand the panel carries (``Panel.picture``)."""
+    await bot_of(interaction).presenter.show_panel(
+        interaction, table, seat, lang, edit, pending=pending
+    )
 
 
 async def on_verb(

@@ -33,6 +33,7 @@ GAME_ID = "kalooki"
 DEFAULT_PRESET = "kalooki"
 AI_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 SLOW_AI_LEVELS: frozenset[str] = frozenset({"hard"})  # up to ~75 ms at 16 cards
+LOWER_SCORE_WINS = True  # penalty points: the lowest total wins (K-P3)
 stream_for = E.stream_for
 
 
@@ -71,6 +72,7 @@ __all__ = [
     "DEFAULT_PRESET",
     "GAME_ID",
     "KALOOKI",
+    "LOWER_SCORE_WINS",
     "PRESETS",
     "SLOW_AI_LEVELS",
     "Action",

@@ -31,6 +31,7 @@ GAME_ID = "tamalou"
 DEFAULT_PRESET = "tamalou"
 AI_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 SLOW_AI_LEVELS = frozenset({"hard"})
+LOWER_SCORE_WINS = True  # penalty points: the lowest total wins (R-E3)
 stream_for = E.stream_for
 
 
@@ -74,6 +75,7 @@ __all__ = [
     "ALIASES",
     "DEFAULT_PRESET",
     "GAME_ID",
+    "LOWER_SCORE_WINS",
     "PRESETS",
     "SLOW_AI_LEVELS",
     "TAMALOU",

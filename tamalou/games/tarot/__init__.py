@@ -31,6 +31,7 @@ GAME_ID = "tarot"
 DEFAULT_PRESET = "tarot"
 AI_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 SLOW_AI_LEVELS: frozenset[str] = frozenset()
+LOWER_SCORE_WINS = False  # points won: the highest total wins (T-M3)
 stream_for = E.stream_for
 
 
@@ -85,6 +86,7 @@ __all__ = [
     "AI_LEVELS",
     "DEFAULT_PRESET",
     "GAME_ID",
+    "LOWER_SCORE_WINS",
     "PRESETS",
     "SLOW_AI_LEVELS",
     "TAROT",

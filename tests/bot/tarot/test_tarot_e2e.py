@@ -20,10 +20,18 @@ from tamalou.games.tarot.cards import DECK, code, from_code
 from tamalou.games.tarot.codec import action_from_dict
 from tamalou.games.tarot.engine import apply, new_game, playable
 from tamalou.games.tarot.rules import TAROT, TAROT5, Rules
+from tamalou.games.tarot.scoring import camps, deal_outcome
 from tamalou.games.tarot.state import Game
-from tests.bot.tarot.harness import TarotHarness, find_seed, open_table, play_until
+from tests.bot.tarot.harness import (
+    TarotHarness,
+    find_seed,
+    open_table,
+    play_until,
+    simulate_bidding,
+)
 from tests.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 from tests.emulator import Emulator, Message
+from tests.leak_scan import entry_faces, entry_text
 
 pytestmark = pytest.mark.e2e
 
@@ -88,14 +96,18 @@ def knowledge(h: TarotHarness) -> tuple[dict[int, int], dict[tuple[int, int], in
 
 
 LABELS = {label(code(c), lang): c for c in DECK for lang in ("en", "fr")}
+FACES = {face(code(c)): c for c in DECK}
 TOKEN = re.compile(r"`([^`]+)`")
 
 
 def cards_in(entry: Any) -> set[int]:
-    """The cards a message version shows: `card` tokens in its text, and buttons and select
-    options that are a card (a "Call K♠" button names a card without showing it)."""
-    text = entry.content + "\n" + json.dumps(entry.embeds, ensure_ascii=False)
+    """The cards a message version shows: `card` tokens in its text (the pictures' alt text
+    included), card emojis in its text and on its components (tests/leak_scan.py), the faces
+    of its pictures, and buttons and select options that are a card (a "Call K♠" button
+    names a card without showing it)."""
+    text = entry_text(entry) + "\n" + json.dumps(entry.embeds, ensure_ascii=False)
     found = {LABELS[t] for t in TOKEN.findall(text) if t in LABELS}
+    found |= {FACES[f] for f in entry_faces(entry) if f in FACES}
     for row in entry.components:
         for comp in row.get("components", []):
             names = [comp.get("label") or ""] + [
@@ -178,12 +190,20 @@ async def stale_press(emu: Emulator, user: str, msg: Message, custom_id: str) ->
 # -- the tests -----------------------------------------------------------------------------
 
 
-async def test_a_four_player_deal_from_bidding_to_score(harness: TarotHarness) -> None:
+@pytest.mark.parametrize("shown_as", ["text", "emojis"])
+async def test_a_four_player_deal_from_bidding_to_score(
+    harness: TarotHarness, shown_as: str
+) -> None:
     """T-B2, T-B4, T-B5, T-P3, T-E5: two humans and two AI players; alice takes a Garde, lays
-    her écart with the multi-select, the deal is played out and scored."""
+    her écart with the multi-select, the deal is played out and scored. Once with cards as
+    text, once as emojis (issue 14): the same leak scan reads emojis and pictures."""
     h = harness
     seed = find_seed(lambda g: g.deal.taker == 0 and g.deal.contract == 2, **FOUR)
-    await h.start(seeds=[seed])
+    emojis = shown_as == "emojis"
+    await h.start(seeds=[seed], TAMALOU_CARD_EMOJIS="1" if emojis else "0")
+    if emojis:
+        log = lambda: Path(h.emu.bot_logs[-1]).read_text(encoding="utf-8", errors="replace")  # noqa: E731
+        await h.emu.wait_for(lambda: "card emojis ready" in log(), 60, "the card emojis")
     await open_table(h, ["alice", "bob"], ai=2)
     game = await play_until(h, HUMANS, lambda g: g.deal.phase == "ecart", bids={0: 2})
     assert game.deal.taker == 0
@@ -200,7 +220,26 @@ async def test_a_four_player_deal_from_bidding_to_score(harness: TarotHarness) -
     result = game.history[-1]
     assert sum(result.scores) == 0  # T-E5
     assert f"{result.scores[0]:+d} this deal" in table.text
+    if emojis:
+        shown_cards(h)
     assert leaks(h, ["alice", "bob"]) == []
+
+
+def shown_cards(h: TarotHarness) -> None:
+    """With emojis: the cards are emojis in the table's text and on the panels' components,
+    the panel carries a picture of the hand, the table message a picture of the trick."""
+    history = h.emu.history()
+    public = [e for e in history if e.audience is None]
+    private = [e for e in history if e.audience is not None]
+    assert any("<:" in e.text and entry_faces(e) for e in public)  # e.g. the dog, a trick
+    assert any(
+        "emoji" in json.dumps(e.components) and entry_faces(e) for e in private
+    )  # card buttons and select options carry their card's emoji
+    hands = [f for e in private for f in e.files if f.filename == "hand.png"]
+    assert hands and read_description(hands[0].data) is not None
+    tricks = [f for e in public for f in e.files if f.filename.startswith("trick-")]
+    assert tricks, "no trick picture on the table message"
+    assert all(f in FACES for f in read_description(tricks[-1].data)["faces"])
 
 
 async def test_an_illegal_card_is_refused_with_the_reason(harness: TarotHarness) -> None:
@@ -301,4 +340,88 @@ async def test_a_restart_in_the_middle_of_a_trick_loses_nothing(harness: TarotHa
     game = await play_until(h, HUMANS, lambda g: g.deal.phase == "over", bids={0: 2})
     assert len(game.history) == 1
     await h.shows("deal 1/4 is over")
+    assert leaks(h, ["alice", "bob"]) == []
+
+
+async def test_a_closed_tarot_table_is_titled_tarot(harness: TarotHarness) -> None:
+    """The shared "table is closed" message names the table's game (the plugin's
+    ``display_name``), not Tamalou."""
+    h = harness
+    await h.start()
+    await h.emu.slash("alice", "tarot new")
+    table = h.table_message()
+    await h.emu.slash("alice", "tarot cancel")
+    await h.emu.wait_for(lambda: not table.components, 10, "the table to close")
+    title = table.embeds[0]["title"]
+    assert title == f"Tarot — table {h.table_id()} is closed"
+    assert "Tamalou" not in table.text
+
+
+def poignee_seed() -> str:
+    """A seed where alice (seat 0, four players) holds at least ten trumps (T-A2: a simple
+    poignée at four) and the deal is taken."""
+    for i in range(20_000):
+        seed = f"tarot{i}"
+        dealt = new_game(TAROT, 4, seed, 0, [False, False, True, True])[0]
+        if sum(1 for c in dealt.deal.seats[0].hand if code(c).startswith("T")) < 10:
+            continue
+        if simulate_bidding(seed=seed, **FOUR) is not None:
+            return seed
+    raise AssertionError("no seed gives alice ten trumps")
+
+
+async def test_t_a2_t_a3_a_poignee_is_announced_shown_on_the_table_and_scored(
+    harness: TarotHarness,
+) -> None:
+    """T-A2: alice holds ten trumps; her panel offers a simple poignée with her card to the
+    first trick; she shows it, the table message shows the trumps; T-A3: the deal's score
+    carries the 20-point bonus (the engine's score with and without it differ by 20 per
+    defender), and the deal-over message names it."""
+    h = harness
+    seed = poignee_seed()
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"], ai=2)
+
+    def alice_leads_or_plays_to_trick_one(g: Game) -> bool:
+        d = g.deal
+        first = len(d.tricks) <= 1 and (not d.tricks or 0 not in d.tricks[-1].players)
+        return d.phase == "play" and d.current == 0 and first
+
+    game = await play_until(h, HUMANS, alice_leads_or_plays_to_trick_one, bids={0: 2})
+    assert alice_leads_or_plays_to_trick_one(game), game.deal.phase
+    panel = await h.open_panel("alice")
+    tid, deal = h.table_id(), game.deal.deal_no
+    assert "You may show a poignée of 10" in panel.content
+    button = f"tarot:poig:{tid}:{deal}.1"
+    assert button in json.dumps(panel.components)
+    assert any(s.custom_id == f"tarot:pick:{tid}:{deal}.20" for s in panel.selects())
+    await h.emu.click("alice", panel, custom_id=button)
+    await h.emu.wait_for(lambda: h.game().deal.seats[0].poignee == 1, 10, "the poignée")
+    shown = [code(c) for c in h.game().deal.seats[0].poignee_cards]
+    assert len(shown) == 10 and all(c.startswith("T") for c in shown)
+    table = await h.shows("**alice**: simple poignée")
+    assert "Poignées" in table.text
+    assert all(f"`{label(c, 'en')}`" in table.text for c in shown)  # the trumps, public
+    game = await play_until(h, HUMANS, lambda g: g.deal.phase == "over", bids={0: 2})
+    table = await h.shows("deal 1/4 is over")
+    assert "alice showed a simple poignée." in table.text
+    result = game.history[-1]
+    assert result.poignees[0] == 1
+    rules = TAROT
+    common: dict[str, Any] = {
+        "rules": rules,
+        "camp": camps(4, result.taker, result.partner),
+        "taker": result.taker,
+        "partner": result.partner,
+        "contract": result.contract,
+        "attack_hp": result.attack_hp,
+        "oudlers": result.oudlers,
+        "pab": result.petit_au_bout,
+        "chelem": result.chelem,
+    }
+    scored = deal_outcome(poignees=result.poignees, **common)
+    without = deal_outcome(poignees=[0, 0, 0, 0], **common)
+    assert list(scored.scores) == list(result.scores)
+    assert abs(scored.per_defender - without.per_defender) == rules.poignee_bonus[0] == 20
+    assert f"**alice**: {result.scores[0]:+d} this deal" in table.text
     assert leaks(h, ["alice", "bob"]) == []

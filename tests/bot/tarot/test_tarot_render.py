@@ -12,10 +12,18 @@ import discord
 import pytest
 from pydantic import ValidationError
 
+from bot import games
 from bot.games.tarot import render, rules_for, verbs
 from bot.games.tarot.faces import face, label
 from bot.i18n import catalog
-from bot.ui.cards import is_code
+from bot.ui.cards import (
+    CardEmojis,
+    code_from_emoji_name,
+    codes_in_markup,
+    is_code,
+    read_description,
+)
+from bot.ui.common import closed_message
 from tamalou.core.errors import IllegalAction
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot.cards import DECK, code, from_code
@@ -24,8 +32,10 @@ from tamalou.games.tarot.rules import TAROT3, TAROT5, sans_chien
 from tamalou.games.tarot.scripted import forced_game
 from tamalou.games.tarot.state import Game
 from tests.bot.helpers import custom_ids, live_table
+from tests.cards.fakes import as_text, with_emojis
 
 ROOT = Path(__file__).resolve().parents[3]
+__all__ = ["as_text", "with_emojis"]  # fixtures
 
 
 def table_of(game: Game) -> Any:
@@ -233,3 +243,139 @@ def test_the_rules_and_the_commands_read_in_french_and_english() -> None:
         "tours",
     )
     assert [label(c, "fr") for c in ("T21", "Cs")] == ["A21", "C♠"]  # atout, Cavalier
+
+
+@pytest.mark.parametrize(
+    ("game", "lang", "title"),
+    [
+        ("tarot", "en", "Tarot — table 7 is closed"),
+        ("tarot", "fr", "Tarot — la table 7 est fermée"),
+        ("tamalou", "fr", "Tamalou — la table 7 est fermée"),
+        ("kalooki", "en", "Kalooki — table 7 is closed"),
+    ],
+)
+def test_the_closed_title_names_the_tables_game(game: str, lang: str, title: str) -> None:
+    embed = closed_message(7, lang, "cancelled", games.display_name(game, lang))
+    assert embed.title == title
+
+
+# -- cards as emojis and pictures (issue 14) ------------------------------------------------
+
+
+def first_trick_game() -> Game:
+    """Seat 0 led the King of spades, seat 1 follows with the 3: a trick in progress."""
+    game = forced_game([["Ks", "2h"], ["3s", "4s", "T5"], [], []], dealer=3)
+    bid_round(game, {0: 3})  # Garde sans: no écart
+    apply(game, A.Chelem(0, False, game.now))
+    apply(game, A.Play(0, from_code("Ks"), game.now))
+    apply(game, A.Play(1, from_code("3s"), game.now))
+    return game
+
+
+def test_with_emojis_the_table_and_the_panel_show_cards_as_emojis(
+    with_emojis: CardEmojis,
+) -> None:
+    game = first_trick_game()
+    table = table_of(game)
+    embed, _ = render.table_message(table, "en", game.now)
+    trick = next(f for f in embed.fields if f.name.startswith("Trick"))
+    assert codes_in_markup(trick.value) == ["tRs", "t3s"]  # the trick's cards as emojis
+    assert "`" not in trick.value
+    shown = render.panel(table, 2, "en", game.now)
+    hand = [face(c) for c in render.view(game, 2, game.now).hand]
+    assert codes_in_markup(shown.text) == hand
+    plays = [i for i in shown.view.children if ":play:" in str(getattr(i, "custom_id", ""))]
+    assert plays and all(
+        isinstance(b, discord.ui.Button) and b.emoji is not None and b.label for b in plays
+    )  # the card's emoji on the button, its name as the label (screen readers)
+    names = {code_from_emoji_name(b.emoji.name) for b in plays if isinstance(b, discord.ui.Button)}
+    assert names == {face(code(c)) for c in playable(game, 2)}
+
+
+def test_as_text_the_cards_keep_their_names(as_text: None) -> None:
+    game = first_trick_game()
+    table = table_of(game)
+    embed, _ = render.table_message(table, "en", game.now)
+    trick = next(f for f in embed.fields if f.name.startswith("Trick"))
+    assert "`K♠`" in trick.value and "`3♠`" in trick.value
+    shown = render.panel(table, 2, "en", game.now)
+    assert codes_in_markup(shown.text) == []
+    assert all(
+        getattr(i, "emoji", None) is None for i in shown.view.children
+    )  # no emoji: the text labels only
+
+
+def test_the_panel_carries_the_readers_hand_as_a_picture_and_only_it(as_text: None) -> None:
+    game = first_trick_game()
+    table = table_of(game)
+    for seat in range(4):
+        picture = render.panel(table, seat, "en", game.now).picture
+        hand = [face(c) for c in render.view(game, seat, game.now).hand]  # as the panel sorts it
+        assert sorted(hand) == sorted(face(code(c)) for c in game.deal.seats[seat].hand)
+        assert picture is not None and picture.kind == "hand"
+        assert list(picture.args[0]) == hand
+
+
+def test_the_ecart_chosen_so_far_is_raised_in_the_hand_picture(as_text: None) -> None:
+    game = forced_game([[], [], [], []], dealer=3)
+    bid_round(game, {0: 1})
+    assert game.deal.phase == "ecart"
+    pv_hand = render.view(game, 0, game.now).hand
+    chosen = [c for c in pv_hand if not c.startswith("T") and c[0] not in "K"][:2]
+    picture = render.panel(table_of(game), 0, "en", game.now, chosen).picture
+    assert picture is not None
+    raised = dict(picture.options)["highlight"]
+    assert [pv_hand[i] for i in raised] == chosen
+
+
+async def test_the_table_pictures_the_trick_in_progress_then_the_last_trick() -> None:
+    game = first_trick_game()
+    table = table_of(game)
+    picture = render.table_picture(table, "en", game.now)
+    assert picture is not None and picture.kind == "trick"
+    assert [p[1] for p in picture.args[0]] == ["tRs", "t3s"]
+    assert dict(picture.options)["winner"] is None
+    embed, _ = render.table_message(table, "en", game.now)
+    assert embed.image.url == picture.url
+    for seat in (2, 3):  # the trick is completed: the picture keeps it, its winner framed
+        card = playable(game, seat)[0]
+        apply(game, A.Play(seat, card, game.now))
+    done = render.table_picture(table, "en", game.now)
+    assert done is not None and len(done.args[0]) == 4
+    won = game.deal.tricks[0].winner
+    assert dict(done.options)["winner"] == game.deal.tricks[0].players.index(won)
+    described = read_description((await done.render()).png)
+    assert described is not None
+    assert sorted(described["faces"]) == sorted(p[1] for p in done.args[0])
+
+
+def test_no_trick_picture_before_the_play(as_text: None) -> None:
+    game = forced_game([[], [], [], []], dealer=3)
+    assert render.table_picture(table_of(game), "en", game.now) is None
+
+
+def test_a_panel_too_long_with_emojis_names_its_cards_instead(with_emojis: CardEmojis) -> None:
+    """Three players, every trump in one hand: the hand and the three poignées offered
+    (13, 15, 18 trumps, T-A2) as emojis would pass a message's 2000 characters; the panel
+    names the cards instead, whole, and the buttons keep their emojis."""
+    trumps = [f"T{n}" for n in range(1, 22)]
+    game = forced_game([[*trumps, "EX", "Ks", "Kh"], [], []], rules=sans_chien(TAROT3), dealer=2)
+    bid_round(game, {0: 1})
+    if game.deal.phase == "chelem":
+        apply(game, A.Chelem(0, False, game.now))
+    assert game.deal.phase == "play" and game.deal.current == 0
+    table = table_of(game)
+    shown = render.panel(table, 0, "en", game.now)
+    assert len(shown.text) <= 2000
+    assert "You may show a poignée of 18" in shown.text  # nothing cut off
+    assert codes_in_markup(shown.text) == [] and "`T21`" in shown.text
+    options = [o for i in shown.view.children for o in getattr(i, "options", [])]
+    assert options and all(o.emoji is not None for o in options)  # the selects keep emojis
+    short = render.panel(table, 1, "en", game.now)  # a panel that fits keeps its emojis
+    assert codes_in_markup(short.text)
+
+
+def test_the_events_keep_whole_lines() -> None:
+    lines = ["a" * 600, "b" * 600, "c" * 300]
+    assert render.last_lines(lines, 1024) == "b" * 600 + "\n" + "c" * 300
+    assert render.last_lines(["x" * 2000], 1024) == "x" * 1024
