@@ -106,6 +106,17 @@ def display_name(game_id: str, lang: str) -> str:
     return str(named(lang)) if callable(named) else game_id.capitalize()
 
 
+def forget(game_id: str, table_id: int) -> None:
+    """A table is done with (closed, or its match drawn over): the plugin's optional
+    ``forget(table_id)`` drops what its panels kept in memory for it."""
+    try:
+        drop = getattr(plugin(game_id), "forget", None)
+    except (KeyError, ImportError):
+        drop = None
+    if callable(drop):
+        drop(table_id)
+
+
 def plugins() -> list[GamePlugin]:
     return [plugin(g) for g in REGISTRY]
 

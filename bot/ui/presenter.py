@@ -170,6 +170,7 @@ class DiscordPresenter:
             log.exception("table %s: could not ping the player to play", table.id)
         if table.status not in LIVE:
             self._prune(table.id)  # a finished match: its last message is drawn
+            games.forget(table.row.game, table.id)
 
     async def _edit_later(self, table: LiveTable, wait: float) -> None:
         try:
@@ -291,6 +292,7 @@ class DiscordPresenter:
                 await self._channel(table).send(embed=embed)
         finally:
             self._prune(table.id)
+            games.forget(table.row.game, table.id)
 
     # -- private panels ----------------------------------------------------------------
 

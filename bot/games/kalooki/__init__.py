@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.games import Panel
-from bot.games.kalooki import render, verbs
+from bot.games.kalooki import drafts, render, verbs
 from bot.tables import LiveTable
 from tamalou.games.kalooki.rules import KALOOKI, PRESETS, Rules
 
@@ -48,6 +48,10 @@ class KalookiPlugin:
 
     def rules_for(self, settings: dict[str, Any]) -> Rules:
         return rules_for(settings)
+
+    def forget(self, table_id: int) -> None:
+        """The table is closed or its match is over: its panels' drafts go."""
+        drafts.forget(table_id)
 
     def lobby_message(
         self, table: LiveTable, lang: str, expires_at: int

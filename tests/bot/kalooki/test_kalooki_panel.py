@@ -357,3 +357,18 @@ def test_eight_players_and_a_full_table_fit_one_message() -> None:
     assert len(embed) <= 6000 and len(embed.fields) <= 25
     text = json.dumps(embed.to_dict(), ensure_ascii=False)
     assert f"`#{len(melds)}`" in text  # the last meld is shown
+
+
+def test_a_closed_tables_drafts_are_forgotten() -> None:
+    """The panel's working memory of a table goes with the table (the presenter calls
+    ``bot.games.forget`` when a table closes or its match is drawn over)."""
+    from bot import games
+    from bot.games.kalooki import drafts
+
+    drafts.draft(9_001, 0, 1, 1, 2).melds[0].append(5)
+    drafts.toggle_sort(9_001, 1)
+    drafts.draft(9_002, 0, 1, 1, 2)
+    games.forget("kalooki", 9_001)
+    assert drafts.peek(9_001, 0) is None and drafts.sort_of(9_001, 1) == "suit"
+    assert drafts.peek(9_002, 0) is not None
+    games.forget("tarot", 9_002)  # a game with nothing to forget
