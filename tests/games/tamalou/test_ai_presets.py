@@ -77,3 +77,18 @@ def test_r_a3_medium_values_no_look_on_its_last_turn() -> None:
     assert p.power_value(jack, est) == 1.0
     m.caller = 1
     assert p.power_value(jack, est) == 0.0
+
+
+def test_r_v7_medium_calls_an_unchecked_call_only_when_nearly_sure() -> None:
+    """dutch_sec (R-X7: no threshold, the round ends at once): a known 4 against four
+    unknown cards is a call, a known 18 (likely but not surely lowest) is not; the
+    default game's R-A1 threshold would refuse both (docs/ai.md: call_sure)."""
+    low = _memory(DUTCH_SEC, ["Ah", "2c", "Kh", "Ac"], [None] * 4)
+    high = _memory(DUTCH_SEC, ["5c", "6c", "4c", "3c"], [None] * 4)
+    p = HeuristicPlayer(0, DUTCH_SEC, "t")
+    assert 0.7 < Estimate.of(high).p_win_if_called(high) < p.style.call_sure
+    assert Estimate.of(low).p_win_if_called(low) > p.style.call_sure
+    p.memory = low
+    assert p.should_call(Estimate.of(low))
+    p.memory = high
+    assert not p.should_call(Estimate.of(high))
