@@ -9,6 +9,7 @@ import math
 from dataclasses import dataclass
 
 from tamalou.games.tamalou.ai.memory import HOLE, UNKNOWN, Memory
+from tamalou.games.tamalou.rules import Rules
 
 
 @dataclass(slots=True)
@@ -97,12 +98,18 @@ class Estimate:
         """R-A1: the probability that my total is at most ``threshold``."""
         return sum(p for t, p in self.my_distribution(m).items() if t <= threshold + 1e-9)
 
-    def p_win_if_called(self, m: Memory, improvement: float = 1.5) -> float:
+    def p_win_if_called(self, m: Memory, improvement: float | None = None) -> float:
         """Chance a call now is right and nobody ends strictly lower (R-A2, R-A3, R-M2).
 
-        Opponents play one last turn: their expected total drops by ``improvement``.
+        Opponents play one last turn: their expected total drops by ``improvement``
+        (1.5 by default; none when the call ends the round at once, R-X7). An unchecked
+        call (R-X7) has no threshold.
         """
-        threshold = m.rules.call_threshold
+        threshold = call_threshold(m.rules)
+        # R-M2: the caller wins ties, unless the preset says strictly lowest (koubo)
+        tie = -0.5 if m.rules.scoring.caller_wins_on_tie else 0.5
+        if improvement is None:
+            improvement = 0.0 if m.rules.call_last_round == "never" else 1.5
         opponents = [s for s in m.seats() if s != m.seat]
         p = 0.0
         for t, pt in self.my_distribution(m).items():
@@ -112,10 +119,15 @@ class Estimate:
             for s in opponents:
                 mu, var = self.total_of(m, s)
                 sd = math.sqrt(var + 4.0)
-                z = (t - 0.5 - (mu - improvement)) / sd
-                q *= 1.0 - _phi(z)  # opponent ends at t or above: the caller wins ties
+                z = (t + tie - (mu - improvement)) / sd
+                q *= 1.0 - _phi(z)  # opponent ends at t or above (or strictly above)
             p += q
         return p
+
+
+def call_threshold(rules: Rules) -> float:
+    """R-A1's threshold, or none (infinite) when the call is not checked (R-X7)."""
+    return rules.call_threshold if rules.call_checked else math.inf
 
 
 def _phi(z: float) -> float:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from tamalou.core import cards
 from tamalou.games.tamalou import actions as A
-from tamalou.games.tamalou.ai.estimate import Estimate
+from tamalou.games.tamalou.ai.estimate import Estimate, call_threshold
 from tamalou.games.tamalou.ai.memory import HOLE, UNKNOWN, Memory
 from tamalou.games.tamalou.events import Event
 from tamalou.games.tamalou.rules import Power, Rules
@@ -29,6 +29,9 @@ class Style:
     forget_swaps: bool = False  # a blind swap wipes what it knew of both slots
     call_ok: float = 0.8  # minimal P(total <= 5) to call (R-A1)
     call_win: float = 0.55  # minimal P(call right and nobody lower)
+    #: R-X7, an unchecked call (no threshold): minimal P(nobody lower). Measured in
+    #: docs/ai.md: lower bars call more often and win no more against random
+    call_sure: float = 0.95
     use_queen: bool = True
     use_transmitted: bool = True
     swap_min: float = 1.0  # minimal expected gain of a blind swap (R-P2)
@@ -253,6 +256,15 @@ class HeuristicPlayer(AIPlayer):
                 return value[c] + 0.5  # a card fewer helps in ties too (R-E3)
         return 0.0
 
+    def last_turn(self) -> bool:
+        """Someone else called: this is my last turn (R-A3), what I learn now is worth nothing."""
+        caller = self.memory.caller
+        return caller is not None and caller != self.seat
+
+    def info_weight(self) -> float:
+        """What knowing a card is worth now: nothing on my last turn."""
+        return 0.0 if self.last_turn() else 1.0
+
     def power_value(self, card: int, est: Estimate) -> float:
         """What using ``card``'s power is worth, roughly (R-T5)."""
         power = self.rules.compiled.power[card]
@@ -261,9 +273,9 @@ class HeuristicPlayer(AIPlayer):
         mine = est.mine(self.memory)
         unknown = sum(1 for c in self.memory.row(self.seat) if c == UNKNOWN)
         if power == Power.REPLAY:
-            return 1.5
+            return 1.5 if not self.last_turn() else 0.0
         if power in (Power.LOOK_OWN, Power.LOOK_ANY):
-            return 1.0 if unknown else 0.0
+            return self.info_weight() if unknown else 0.0
         if power == Power.BLIND_SWAP and self.style.use_queen:
             best = max(mine.values(), default=0.0)
             low = min(
@@ -277,7 +289,7 @@ class HeuristicPlayer(AIPlayer):
             )
             return max(0.0, best - low - self.style.swap_min)
         if power == Power.LOOK_OPPONENT:
-            return 0.3
+            return 0.3 * self.info_weight()
         return 0.0
 
     def draw_gain(self, est: Estimate, worst: float) -> float:
@@ -306,8 +318,8 @@ class HeuristicPlayer(AIPlayer):
                 old = row[a.slot - 1] if a.slot <= len(row) else UNKNOWN
                 if old >= 0:
                     gain += self.power_value(old, est) + self.dbl_bonus(old, a.slot)
-                else:
-                    gain += 0.25  # a known card replaces an unknown one: calling gets surer
+                else:  # a known card replaces an unknown one: calling gets surer
+                    gain += 0.25 * self.info_weight()
                 out.append((gain, a))
         return out
 
@@ -383,9 +395,13 @@ class HeuristicPlayer(AIPlayer):
     def should_call(self, est: Estimate) -> bool:
         """R-A1: call from the probability of being at most 5, not from a point estimate."""
         m = self.memory
-        threshold = self.rules.call_threshold
+        if len(m.seats()) < 2:
+            return False  # no opponent in memory yet (events not fed): nothing to compare
+        threshold = call_threshold(self.rules)
         p_ok = est.p_at_most(m, threshold)
         late = max(0, m.my_turns - 20) * 0.02  # a long round: accept a little more risk
         if p_ok < self.style.call_ok - late:
             return False
-        return est.p_win_if_called(m) >= self.style.call_win - late
+        # R-X7: an unchecked call has no threshold to be sure of, only the win itself
+        need = self.style.call_win if self.rules.call_checked else self.style.call_sure
+        return est.p_win_if_called(m) >= need - late
