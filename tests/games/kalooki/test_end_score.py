@@ -35,6 +35,7 @@ def test_k_e1_the_final_discard_empties_the_hand_and_ends_the_round() -> None:
 
 
 def test_k_e2_e3_an_empty_pile_is_refilled_once_from_the_discard_pile() -> None:
+    """K-E2, K-E3: the discard pile minus its top, shuffled (seeded, recorded for the log)."""
     g = forced_game([["2c", "3c"], ["4c", "5c"]], discard=["6h", "7h", "8h", "9h"], first=0)
     g.round.pile = []
     events = play(g, A.Draw(0, T))
@@ -46,6 +47,7 @@ def test_k_e2_e3_an_empty_pile_is_refilled_once_from_the_discard_pile() -> None:
 
 
 def test_k_e4_e5_a_second_exhaustion_voids_the_round_and_the_dealer_redeals() -> None:
+    """K-E4, K-E5: nobody scores, the same dealer redeals the same round, calls reset."""
     g = forced_game([["2c", "3c"], ["4c", "5c"]], discard=["6h", "7h"], first=0)
     r = g.round
     r.pile, r.reshuffles = [], 1

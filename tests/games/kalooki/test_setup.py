@@ -133,6 +133,7 @@ def test_k_r3_deal_options() -> None:
 
 
 def test_k_v1_v2_v3_presets() -> None:
+    """K-V1 kalooki, K-V2 baby, K-V3 classic4."""
     assert set(PRESETS) == {"kalooki", "baby", "classic4"}
     assert len(KALOOKI.rounds) == 9 and (KALOOKI.min_players, KALOOKI.max_players) == (2, 8)
     assert len(BABY.rounds) == 3
