@@ -25,7 +25,7 @@ from bot.ui.cards import display as card_display
 from bot.ui.common import reply
 from bot.ui.errors import answer_error
 from bot.ui.presenter import DiscordPresenter
-from bot.ui.routing import TableButton, TableSelect, carries
+from bot.ui.routing import COMPONENT_TYPES, TableButton, TableSelect, carries, dispatch, route
 
 if TYPE_CHECKING:
     from bot.seasons import Seasons
@@ -81,18 +81,27 @@ class TamalouBot(commands.AutoShardedBot):
         self._item_templates += [i.__discord_ui_compiled_template__ for i in items]
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A component no button of ours matches (a message of an older version): answer it,
-        or Discord shows "This interaction failed"."""
+        """Every click on a table's button or select is routed here (``bot.ui.routing``:
+        discord.py's DynamicItem dispatch rebuilt a View of the whole message per click).
+        A component no item of ours matches (a message of an older version) is answered
+        too, or Discord shows "This interaction failed"."""
         if interaction.type is not discord.InteractionType.component:
             return
         data = cast(dict[str, Any], interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if not any(p.fullmatch(custom_id) for p in self._item_templates):
+        routed = route(custom_id)
+        if routed is None:
+            ours = any(p.fullmatch(custom_id) for p in self._item_templates)
+        else:  # a button's custom id sent as a select's, or the reverse, is no item of ours
+            ours = COMPONENT_TYPES[routed[0]] == data.get("component_type")
+        if not ours:
             await reply(interaction, t(lang_of(interaction.locale), "err.bad_button"))
         elif not carries(interaction.message, custom_id):
             # discord.py drops a click whose button is no longer on the message (a Double
             # of a discard that changed since): it is answered here instead.
             await reply(interaction, t(lang_of(interaction.locale), "err.stale_button"))
+        elif routed is not None:
+            await dispatch(interaction, *routed)
 
     async def setup_hook(self) -> None:
         # SIGTERM (systemd, docker stop) closes as SIGINT does: timers stop, the last moves
@@ -106,7 +115,11 @@ class TamalouBot(commands.AutoShardedBot):
             log.info("card emojis off (TAMALOU_CARD_EMOJIS): cards are shown as text")
         await self.storage.open()
         await self.tree.set_translator(Translator())
-        self.add_dynamic_items(TableButton, TableSelect)
+        # Table items are routed by on_interaction, not by discord.py (its templates are
+        # known for the "not valid" answer only).
+        self._item_templates += [
+            i.__discord_ui_compiled_template__ for i in (TableButton, TableSelect)
+        ]
         for plugin in games.plugins():
             await self.load_extension(plugin.extension)
         for extension in SHARED_EXTENSIONS:

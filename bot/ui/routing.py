@@ -78,18 +78,53 @@ class TableSelect(
         await on_component(interaction, self.game, self.verb, self.table_id, self.arg, values)
 
 
-def carries(message: discord.Message | None, custom_id: str) -> bool:
-    """Whether ``message`` (as Discord sends it with a click) still has that component:
-    discord.py routes a click to a DynamicItem only then."""
+#: the component type of each routed item (Discord's numbers: 2 a button, 3 a string select)
+COMPONENT_TYPES: dict[type[Any], int] = {TableButton: 2, TableSelect: 3}
+
+
+def carries(
+    message: discord.Message | None, custom_id: str, component_type: int | None = None
+) -> bool:
+    """Whether ``message`` (as Discord sends it with a click) still has that component (of
+    that type, when given): discord.py routes a click to a DynamicItem only then."""
     if message is None:
         return False
     stack: list[Any] = list(message.components)
     while stack:
         component = stack.pop()
-        if getattr(component, "custom_id", None) == custom_id:
+        if getattr(component, "custom_id", None) == custom_id and (
+            component_type is None or int(getattr(component, "type", -1)) == component_type
+        ):
             return True
         stack.extend(getattr(component, "children", ()) or ())
     return False
+
+
+def route(custom_id: str) -> tuple[type[TableButton] | type[TableSelect], re.Match[str]] | None:
+    """The table item a custom id names, and its match; None: not one of ours."""
+    for item in (TableButton, TableSelect):
+        match = item.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is not None:
+            return item, match
+    return None
+
+
+async def dispatch(
+    interaction: discord.Interaction,
+    item: type[TableButton] | type[TableSelect],
+    match: re.Match[str],
+) -> None:
+    """A table click, answered without discord.py's DynamicItem dispatch: that rebuilds a
+    whole View from the clicked message (every button of it) for each click, only to find
+    the one item the custom id already names. The caller has checked, as discord.py does,
+    that the message carries a component of that custom id and type."""
+    values: list[str] = []
+    if item is TableSelect:
+        data = cast(dict[str, Any], interaction.data or {})
+        values = [str(v) for v in data.get("values", [])]
+    await on_component(
+        interaction, match["game"], match["verb"], int(match["table"]), match["arg"], values
+    )
 
 
 async def on_component(
