@@ -20,12 +20,13 @@ from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, lang_of, t
 from bot.storage import Storage
 from bot.tables import AiRunner, TableService
+from bot.ui import clicked
 from bot.ui.cards import ALL_CODES, CardEmojis, emoji_png, prerender
 from bot.ui.cards import display as card_display
 from bot.ui.common import reply
 from bot.ui.errors import answer_error
 from bot.ui.presenter import DiscordPresenter
-from bot.ui.routing import COMPONENT_TYPES, TableButton, TableSelect, carries, dispatch, route
+from bot.ui.routing import COMPONENT_TYPES, TableButton, TableSelect, dispatch, route
 
 if TYPE_CHECKING:
     from bot.seasons import Seasons
@@ -55,6 +56,7 @@ class TamalouBot(commands.AutoShardedBot):
             **shards,
         )
         self.config = config
+        clicked.install()  # a clicked message is parsed only if read (bot.ui.clicked)
         self.storage = Storage(config.database, busy_timeout_ms=config.database_busy_ms)
         self.presenter = DiscordPresenter(self)
         self.service = TableService(
@@ -96,7 +98,7 @@ class TamalouBot(commands.AutoShardedBot):
             ours = COMPONENT_TYPES[routed[0]] == data.get("component_type")
         if not ours:
             await reply(interaction, t(lang_of(interaction.locale), "err.bad_button"))
-        elif not carries(interaction.message, custom_id):
+        elif not clicked.carries(interaction, custom_id):
             # discord.py drops a click whose button is no longer on the message (a Double
             # of a discard that changed since): it is answered here instead.
             await reply(interaction, t(lang_of(interaction.locale), "err.stale_button"))

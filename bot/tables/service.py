@@ -514,8 +514,8 @@ class TableService:
         try:
             events += module.apply(game, action)
             entries.append((at, module.action_to_dict(action), user_id))
-        except IllegalAction as exc:
-            error = exc
+        except IllegalAction as exc:  # a refusal: its traceback (this frame) is not kept
+            error = exc.with_traceback(None)
         if entries:
             await self._commit_or_reload(table, entries, events)
         return Outcome(events, error)

@@ -28,8 +28,9 @@ from bot.games import Panel
 from bot.i18n import t
 from bot.storage import display
 from bot.tables import LiveTable
+from bot.ui import clicked
 from bot.ui.cards.display import CardPicture
-from bot.ui.common import closed_message, frozen_view
+from bot.ui.common import closed_message, frozen_view, release_view
 
 if TYPE_CHECKING:
     from bot.app import TamalouBot
@@ -188,30 +189,43 @@ class DiscordPresenter:
                 return
             embed, view, picture = await self._render(table)
             view = frozen_view(view) if view is not None else None
-            key = picture.key if picture is not None else None
-            channel = self._channel(table)
-            if table.row.message_id is not None:
-                extra: dict[str, Any] = {}
-                if self._pictures.get(table.id, UNKNOWN) != key:  # else: already attached
-                    extra["attachments"] = await picture_files(picture)
-                try:
-                    await channel.get_partial_message(table.row.message_id).edit(
-                        embed=embed, view=view, content=None, **extra
-                    )
-                    self._pictures[table.id] = key
-                    return
-                except discord.NotFound:
-                    pass  # deleted by someone: post it again
-            files = await picture_files(picture)
-            extra = {"files": files} if files else {}
-            message = await (
-                channel.send(embed=embed, view=view, **extra)
-                if view
-                else channel.send(embed=embed, **extra)
-            )
-            table.row.message_id = message.id
-            self._pictures[table.id] = key
-            await self.bot.storage.set_table_message(table.id, message.id)
+            try:
+                await self._send_table(table, embed, view, picture)
+            finally:
+                release_view(view)
+
+    async def _send_table(
+        self,
+        table: LiveTable,
+        embed: discord.Embed,
+        view: discord.ui.View | None,
+        picture: CardPicture | None,
+    ) -> None:
+        """Edit the table message (post it again if it is gone). Under the table's lock."""
+        key = picture.key if picture is not None else None
+        channel = self._channel(table)
+        if table.row.message_id is not None:
+            extra: dict[str, Any] = {}
+            if self._pictures.get(table.id, UNKNOWN) != key:  # else: already attached
+                extra["attachments"] = await picture_files(picture)
+            try:
+                await channel.get_partial_message(table.row.message_id).edit(
+                    embed=embed, view=view, content=None, **extra
+                )
+                self._pictures[table.id] = key
+                return
+            except discord.NotFound:
+                pass  # deleted by someone: post it again
+        files = await picture_files(picture)
+        extra = {"files": files} if files else {}
+        message = await (
+            channel.send(embed=embed, view=view, **extra)
+            if view
+            else channel.send(embed=embed, **extra)
+        )
+        table.row.message_id = message.id
+        self._pictures[table.id] = key
+        await self.bot.storage.set_table_message(table.id, message.id)
 
     async def _ping_turn(self, table: LiveTable) -> None:
         """A turn starts: its player is pinged (a mention allowed for them only), unless they
@@ -315,17 +329,33 @@ class DiscordPresenter:
         plugin = games.plugin(table.row.game)
         now = self.bot.service.clock()
         shown = plugin.panel(table, seat, lang, now, **choice)
+        try:
+            await self._send_panel(interaction, table, seat, lang, edit, reuse, shown, now)
+        finally:
+            release_view(shown.view)
+
+    async def _send_panel(
+        self,
+        interaction: discord.Interaction,
+        table: LiveTable,
+        seat: int,
+        lang: str,
+        edit: bool,
+        reuse: bool,
+        shown: Panel,
+        now: int,
+    ) -> None:
         view = frozen_view(shown.view)
         files = await picture_files(shown.picture)
         extra: dict[str, Any] = {"files": files} if files else {}
         key = (table.id, seat)
         opened: OpenPanel | None = None
-        if edit and interaction.message is not None:
+        if edit and (clicked_id := clicked.message_id(interaction)) is not None:
             # the attachments are replaced: an older picture never outlives its panel
             await interaction.edit_original_response(
                 content=shown.text, view=view, attachments=files
             )
-            opened = OpenPanel(interaction.token, interaction.message.id, now, lang)
+            opened = OpenPanel(interaction.token, clicked_id, now, lang)
         elif (
             reuse
             and (old := self._panels.get(key)) is not None
@@ -425,6 +455,7 @@ class DiscordPresenter:
             plugin = games.plugin(table.row.game)
             hidden: Panel = plugin.panel(table, seat, opened.lang, max(clock(), until))
             hid = await self._edit_panel(opened, hidden)  # the picture loses the card too
+            release_view(hidden.view)
         if not hid:
             log.info("table %s: could not hide a timed card panel (token expired?)", table.id)
         await self._forget_timed(table.id, seat, opened)

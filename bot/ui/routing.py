@@ -82,24 +82,6 @@ class TableSelect(
 COMPONENT_TYPES: dict[type[Any], int] = {TableButton: 2, TableSelect: 3}
 
 
-def carries(
-    message: discord.Message | None, custom_id: str, component_type: int | None = None
-) -> bool:
-    """Whether ``message`` (as Discord sends it with a click) still has that component (of
-    that type, when given): discord.py routes a click to a DynamicItem only then."""
-    if message is None:
-        return False
-    stack: list[Any] = list(message.components)
-    while stack:
-        component = stack.pop()
-        if getattr(component, "custom_id", None) == custom_id and (
-            component_type is None or int(getattr(component, "type", -1)) == component_type
-        ):
-            return True
-        stack.extend(getattr(component, "children", ()) or ())
-    return False
-
-
 def route(custom_id: str) -> tuple[type[TableButton] | type[TableSelect], re.Match[str]] | None:
     """The table item a custom id names, and its match; None: not one of ours."""
     for item in (TableButton, TableSelect):
@@ -140,6 +122,10 @@ async def on_component(
         await _component(interaction, game, verb, table_id, arg, values, lang)
     except Exception as exc:
         await answer_error(interaction, exc, f"button {game}:{verb} on table {table_id}")
+        # Answered (and logged when unexpected): its traceback's frames hold the error
+        # (a refusal kept in an outcome), a cycle that kept a click's objects alive until
+        # a garbage collection (issue 16).
+        exc.__traceback__ = None
 
 
 async def _component(

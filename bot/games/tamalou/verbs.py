@@ -13,7 +13,7 @@ import discord
 from bot.games.tamalou import render, variants
 from bot.i18n import t
 from bot.tables import LiveTable, TableError
-from bot.ui import choices
+from bot.ui import choices, clicked
 from bot.ui.common import bot_of, reply, snowflake_ms
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
@@ -123,8 +123,7 @@ async def on_verb(
     # The message a click comes from says what it answers: a click on the player's own
     # panel updates that panel; a panel's button on the public message (never shown there)
     # would overwrite the table message with a player's panel.
-    message = interaction.message
-    from_panel = message is not None and message.flags.ephemeral
+    from_panel = clicked.from_ephemeral(interaction)
     if verb in PANEL_VERBS and not from_panel:
         raise TableError("bad_button")
     # Defer only before a wait (storage, the reorder window): "My cards" and the refusals

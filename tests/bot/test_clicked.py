@@ -1,0 +1,125 @@
+"""``bot.ui.clicked``: the clicked message parsed only when read (issue 16). It reaches into
+discord.py internals; the first test fails if they change (then fix or drop the module)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import inspect
+from pathlib import Path
+from typing import Any
+
+import discord
+import discord.state
+import pytest
+
+from bot.app import TamalouBot
+from bot.config import Config
+from bot.ui import clicked
+from tests.bot.test_routing import button, component_payload, select
+
+
+def test_the_discord_py_internals_it_relies_on_are_unchanged() -> None:
+    """``discord.state`` builds interactions through its global ``Interaction``;
+    ``Interaction._from_data`` sets ``message`` from ``data['message']`` (a slot) and then
+    gives it the interaction's guild. If one of these changes, ``clicked`` must follow."""
+    parse = inspect.getsource(discord.state.ConnectionState.parse_interaction_create)
+    assert "interaction = Interaction(data=data, state=self)" in parse
+    assert discord.state.Interaction in (discord.Interaction, clicked.LazyMessageInteraction)
+    from_data = inspect.getsource(discord.Interaction._from_data)
+    assert "Message(state=self._state, channel=self.channel, data=data['message'])" in from_data
+    assert "self.message.guild = guild" in from_data
+    assert "message" in discord.Interaction.__slots__
+    # clicked._dispatch_view is this function with the message id read from the payload:
+    # if discord.py changes it, compare and port the change, then update the digest.
+    dispatch = inspect.getsource(clicked.DISCORD_DISPATCH_VIEW)
+    assert "message_id = msg.id" in dispatch
+    digest = hashlib.sha256(dispatch.encode()).hexdigest()
+    assert digest == "bc93160d31d71736c177f6f64c1c818de85254a19b73441358b3f7e1608e9b11"
+    assert discord.__version__.startswith("2.7.")
+
+
+async def test_a_view_stored_for_a_message_is_still_dispatched(state: Any) -> None:
+    """The replaced ``dispatch_view`` finds a View stored for the clicked message (by the
+    payload's id) as discord.py does, and persistent ones stored without a message id."""
+    pressed: list[str] = []
+
+    class One(discord.ui.View):
+        def __init__(self, custom_id: str) -> None:
+            super().__init__(timeout=None)
+            item: Any = discord.ui.Button(label="x", custom_id=custom_id)
+
+            async def callback(interaction: discord.Interaction) -> None:
+                pressed.append(custom_id)
+
+            item.callback = callback
+            self.add_item(item)
+
+    state.store_view(One("by-message"), 5000)
+    state.store_view(One("persistent"))
+    for custom_id in ("by-message", "persistent", "nowhere"):
+        payload = component_payload(custom_id, 2, [button(custom_id)])
+        interaction = clicked.LazyMessageInteraction(data=payload, state=state)
+        state._view_store.dispatch_view(2, custom_id, interaction)
+        assert interaction._parsed_message is clicked._UNSET  # not parsed to find the view
+    await asyncio.sleep(0.05)
+    assert sorted(pressed) == ["by-message", "persistent"]
+
+
+@pytest.fixture
+async def state(tmp_path: Path) -> Any:
+    bot = TamalouBot(Config(token="x", database=str(tmp_path / "t.sqlite3")))  # installs it
+    await bot._async_setup_hook()
+    me = {"id": "1000", "username": "bot", "discriminator": "0", "avatar": None}
+    bot._connection.user = discord.ClientUser(state=bot._connection, data=me)  # type: ignore[arg-type]
+    try:
+        yield bot._connection
+    finally:
+        await bot.close()
+
+
+def components(message: discord.Message) -> list[tuple[int, str | None]]:
+    return [
+        (int(child.type.value), getattr(child, "custom_id", None))
+        for row in message.components
+        for child in getattr(row, "children", ())
+    ]
+
+
+@pytest.mark.parametrize("flags", [0, 64])
+async def test_the_lazy_message_is_the_message_discord_py_parses(state: Any, flags: int) -> None:
+    payload = component_payload(
+        "tamalou:draw:42:3", 2, [button("tamalou:draw:42:3"), select("tamalou:qswap:42:3.1")]
+    )
+    payload["message"]["flags"] = flags
+    payload["message"]["embeds"] = [{"title": "Table 42", "description": "x", "color": 5}]
+    eager = discord.Interaction(data=payload, state=state)
+    lazy = clicked.LazyMessageInteraction(data=payload, state=state)
+    assert discord.state.Interaction is clicked.LazyMessageInteraction
+    assert "message" in payload  # the payload is left as it came
+    assert clicked.raw_message(lazy) is payload["message"]
+    assert clicked.message_id(lazy) == clicked.message_id(eager) == 5000
+    assert clicked.from_ephemeral(lazy) is clicked.from_ephemeral(eager) is bool(flags)
+    for custom_id in ("tamalou:draw:42:3", "tamalou:qswap:42:3.1", "tamalou:draw:42:2"):
+        assert clicked.carries(lazy, custom_id) is clicked.carries(eager, custom_id)
+    assert lazy._parsed_message is not None and lazy._parsed_message is not eager.message
+    message, expected = lazy.message, eager.message
+    assert message is not None and expected is not None
+    assert lazy.message is message  # parsed once
+    assert (message.id, message.flags.value, message.channel.id) == (
+        expected.id,
+        expected.flags.value,
+        expected.channel.id,
+    )
+    assert message.guild is not None and expected.guild is not None
+    assert message.guild.id == expected.guild.id == 2000
+    assert components(message) == components(expected)
+    assert [e.to_dict() for e in message.embeds] == [e.to_dict() for e in expected.embeds]
+
+
+async def test_an_interaction_without_a_message_has_none(state: Any) -> None:
+    payload = component_payload("tamalou:draw:42:3", 2, [])
+    del payload["message"]
+    lazy = clicked.LazyMessageInteraction(data=payload, state=state)
+    assert lazy.message is None and clicked.raw_message(lazy) is None
+    assert clicked.message_id(lazy) is None and not clicked.carries(lazy, "tamalou:draw:42:3")
