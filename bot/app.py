@@ -103,7 +103,10 @@ class TamalouBot(commands.AutoShardedBot):
             # of a discard that changed since): it is answered here instead.
             await reply(interaction, t(lang_of(interaction.locale), "err.stale_button"))
         elif routed is not None:
-            await dispatch(interaction, *routed)
+            try:
+                await dispatch(interaction, *routed)
+            finally:
+                clicked.release(interaction)  # answered and handled: nothing reads it now
 
     async def setup_hook(self) -> None:
         # SIGTERM (systemd, docker stop) closes as SIGINT does: timers stop, the last moves
@@ -131,9 +134,12 @@ class TamalouBot(commands.AutoShardedBot):
         log.info("ready to serve %d live tables", count)
         # Long-lived objects (modules, rebuilt tables) leave the collector's generations, and
         # young collections run less often: full collections over them stalled clicks.
+        # A click leaves no reference cycle (bot.ui.clicked.release, release_view): its
+        # objects go by reference counting, and a young collection every 100,000 objects
+        # cost 2-6% of the CPU under load, against 4-5 times that at 20,000 (issue 16).
         gc.collect()
         gc.freeze()
-        gc.set_threshold(20_000, 20, 50)
+        gc.set_threshold(100_000, 20, 50)
         if self.config.sync_commands:
             if self.config.guild_id:
                 guild = discord.Object(self.config.guild_id)

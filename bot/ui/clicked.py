@@ -19,6 +19,7 @@ every helper falls back on ``interaction.message``.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
@@ -69,6 +70,15 @@ class LazyMessageInteraction(discord.Interaction):
     @message.setter
     def message(self, value: Message | None) -> None:
         self._parsed_message = value
+
+
+def release(interaction: discord.Interaction) -> None:
+    """Once a click is answered and handled: its response objects point back at it, a cycle
+    that kept the interaction, its member and its payload alive until a garbage collection
+    (issue 16). Only for an interaction nothing reads any more."""
+    for slot in ("_cs_response", "_cs_followup"):
+        with contextlib.suppress(AttributeError):
+            delattr(interaction, slot)
 
 
 def raw_message(interaction: discord.Interaction) -> dict[str, Any] | None:

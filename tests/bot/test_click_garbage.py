@@ -14,11 +14,15 @@ from typing import Any
 import discord
 import pytest
 
+__all__ = ["bot"]  # a fixture
+
+from bot.app import TamalouBot
 from bot.tables import TableError
 from bot.ui import routing
 from bot.ui.common import frozen_view, release_view, reply
 from tamalou.games.tamalou import actions as A
 from tests.bot.test_presenter import setup
+from tests.bot.test_routing import bot, button, click, component_payload
 from tests.test_service import make, started_table
 
 
@@ -120,3 +124,24 @@ async def test_a_refused_action_keeps_no_traceback(tmp_path: Path) -> None:
         assert outcome.error.__traceback__ is None  # no frame of the service kept alive
     finally:
         await storage.close()
+
+
+async def test_a_routed_click_frees_its_interaction_once_handled(
+    bot: TamalouBot, monkeypatch: pytest.MonkeyPatch, no_collector: None
+) -> None:
+    interactions: list[weakref.ref[Any]] = []
+
+    class Probe:
+        pass
+
+    async def on_component(interaction: Any, *args: Any) -> None:
+        assert not interaction.response.is_done()  # the response is used, as a click does
+        probe = Probe()  # interactions take no weak reference: this lives as long as it
+        interaction.extras["probe"] = probe
+        interactions.append(weakref.ref(probe))
+
+    cid = "tamalou:dbl:42:3.1.2"
+    payload = component_payload(cid, 2, [button(cid)])
+    monkeypatch.setattr(routing, "on_component", on_component)
+    await click(bot, payload, monkeypatch, patch_component=False)
+    assert interactions and interactions[0]() is None

@@ -96,7 +96,9 @@ async def bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
         await bot.close()
 
 
-async def click(bot: TamalouBot, payload: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+async def click(
+    bot: TamalouBot, payload: Any, monkeypatch: pytest.MonkeyPatch, patch_component: bool = True
+) -> dict[str, Any]:
     """Feeds the click to discord.py as the gateway would; returns what was called."""
     seen: dict[str, Any] = {"components": [], "replies": [], "messages": 0}
     parse = discord.message.Message.__init__
@@ -113,7 +115,8 @@ async def click(bot: TamalouBot, payload: Any, monkeypatch: pytest.MonkeyPatch) 
     async def reply(interaction: Any, text: str, *args: Any, **kwargs: Any) -> None:
         seen["replies"].append(text)
 
-    monkeypatch.setattr(routing, "on_component", on_component)
+    if patch_component:
+        monkeypatch.setattr(routing, "on_component", on_component)
     monkeypatch.setattr("bot.app.reply", reply)
     before = asyncio.all_tasks()
     bot._connection.parse_interaction_create(payload)
