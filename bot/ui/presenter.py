@@ -209,8 +209,8 @@ class DiscordPresenter:
             if self._pictures.get(table.id, UNKNOWN) != key:  # else: already attached
                 extra["attachments"] = await picture_files(picture)
             try:
-                await channel.get_partial_message(table.row.message_id).edit(
-                    embed=embed, view=view, content=None, **extra
+                await self._edit_message(
+                    table, table.row.message_id, embed=embed, view=view, content=None, **extra
                 )
                 self._pictures[table.id] = key
                 return
@@ -226,6 +226,14 @@ class DiscordPresenter:
         table.row.message_id = message.id
         self._pictures[table.id] = key
         await self.bot.storage.set_table_message(table.id, message.id)
+
+    async def _edit_message(self, table: LiveTable, message_id: int, **fields: Any) -> None:
+        """``PartialMessage.edit`` without building a ``discord.Message`` from Discord's
+        answer, which nothing reads (issue 16). Its views are frozen: none is stored."""
+        if "content" in fields:  # as PartialMessage.edit: the bot's mentions (none)
+            fields["previous_allowed_mentions"] = self.bot.allowed_mentions
+        with discord.http.handle_message_parameters(**fields) as params:
+            await self.bot.http.edit_message(table.row.channel_id, message_id, params=params)
 
     async def _ping_turn(self, table: LiveTable) -> None:
         """A turn starts: its player is pinged (a mention allowed for them only), unless they
@@ -272,11 +280,7 @@ class DiscordPresenter:
             if old is not None:
                 try:
                     lang = await self.bot.guild_language(table.row.guild_id)
-                    await (
-                        self._channel(table)
-                        .get_partial_message(old)
-                        .edit(content=t(lang, "table.moved"), view=None)
-                    )
+                    await self._edit_message(table, old, content=t(lang, "table.moved"), view=None)
                 except discord.HTTPException:
                     pass
             table.row.message_id = None
@@ -295,10 +299,8 @@ class DiscordPresenter:
             async with self._lock(table.id):  # after an edit in flight, never before it
                 if table.row.message_id is not None:
                     try:
-                        await (
-                            self._channel(table)
-                            .get_partial_message(table.row.message_id)
-                            .edit(embed=embed, view=None, content=None)
+                        await self._edit_message(
+                            table, table.row.message_id, embed=embed, view=None, content=None
                         )
                         return
                     except discord.HTTPException:

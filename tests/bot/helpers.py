@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import discord
@@ -26,3 +27,27 @@ def select_values(view: discord.ui.View) -> list[str]:
     assert len(selects) == 1, custom_ids(view)
     select: Any = selects[0]
     return [o.value for o in select.options]
+
+
+class FakeHttp:
+    """``bot.http`` for a fake bot whose channel records ``PartialMessage.edit`` calls: the
+    presenter edits table messages through ``http.edit_message``; the edit is given back to
+    the channel's partial message as the keywords it came from (embed, view, attachments)."""
+
+    def __init__(self, channel: Any) -> None:
+        self.channel = channel
+
+    async def edit_message(self, channel_id: int, message_id: int, *, params: Any) -> None:
+        payload = params.payload
+        if payload is None:  # with files: the JSON is a part of the multipart body
+            payload = json.loads(params.multipart[0]["value"])
+        kwargs: dict[str, Any] = {}
+        if payload.get("embeds"):
+            kwargs["embed"] = discord.Embed.from_dict(payload["embeds"][0])
+        if "components" in payload:
+            kwargs["view"] = type("Sent", (), {"children": payload["components"]})()
+        if "attachments" in payload:
+            kwargs["attachments"] = list(params.files or [])
+        if "content" in payload:
+            kwargs["content"] = payload["content"]
+        await self.channel.get_partial_message(message_id).edit(**kwargs)

@@ -11,7 +11,7 @@ from typing import Any
 from bot.tables import LiveTable
 from bot.ui.presenter import DiscordPresenter
 from tamalou.games.tamalou.scripted import forced_game
-from tests.bot.helpers import live_table
+from tests.bot.helpers import FakeHttp, live_table
 
 ROWS = [["2h", "3h", "4h", "5h"], ["2s", "3s", "4s", "5s"]]
 
@@ -49,6 +49,8 @@ class Channel:
 class FakeBot:
     def __init__(self, interval_ms: int) -> None:
         self.channel = Channel()
+        self.http = FakeHttp(self.channel)
+        self.allowed_mentions = None
         self.config = type("C", (), {"edit_interval_ms": interval_ms})()
         self.service = type("S", (), {"lobby_timeout_ms": 600_000, "clock": lambda self: 0})()
         self.messages: dict[int, int | None] = {}
@@ -105,3 +107,22 @@ async def test_shutdown_waits_for_an_edit_in_flight() -> None:
     assert not presenter._tasks
     await presenter.table_changed(table)  # after shutdown nothing more is drawn
     assert len(bot.channel.edits) == count + 1
+
+
+async def test_a_table_edit_builds_no_message_from_discords_answer() -> None:
+    """Issue 16: the edit goes through ``http.edit_message``; Discord's answer (the whole
+    message) is not parsed into a ``discord.Message`` nobody reads."""
+    bot, presenter, table = setup(interval_ms=0)
+    await presenter.table_changed(table, at_once=True)  # posted
+    message_id = bot.channel.edits[-1][0]
+    calls: list[tuple[int, int, bool]] = []
+
+    class Http:
+        async def edit_message(self, channel_id: int, mid: int, *, params: Any) -> Any:
+            calls.append((channel_id, mid, bool(params.payload["components"])))
+            return {"id": str(mid), "components": params.payload["components"]}
+
+    bot.http = Http()  # type: ignore[assignment]
+    bot.channel.get_partial_message = None  # type: ignore[assignment,method-assign]
+    await presenter.table_changed(table, at_once=True)
+    assert calls == [(table.row.channel_id, message_id, True)]

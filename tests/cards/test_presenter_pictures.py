@@ -12,7 +12,7 @@ import discord
 from bot.ui.cards import read_description
 from bot.ui.presenter import DiscordPresenter
 from tamalou.games.tamalou.scripted import forced_game
-from tests.bot.helpers import live_table
+from tests.bot.helpers import FakeHttp, live_table
 from tests.cards.test_tamalou_faces import ROWS, round_over
 
 
@@ -46,6 +46,8 @@ class Channel:
 class FakeBot:
     def __init__(self) -> None:
         self.channel = Channel()
+        self.http = FakeHttp(self.channel)
+        self.allowed_mentions = None
         self.config = type("C", (), {"edit_interval_ms": 0})()
         self.service = type("S", (), {"lobby_timeout_ms": 600_000, "clock": lambda self: 0})()
 
