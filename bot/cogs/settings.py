@@ -76,6 +76,7 @@ async def cmd_ping(interaction: discord.Interaction, on: bool) -> None:
     bot = bot_of(interaction)
     guild_id, _ = guild_ids(interaction)
     await display.set_turn_ping(bot.storage, guild_id, interaction.user.id, on)
+    bot.presenter.ping_choice(guild_id, interaction.user.id, on)
     await reply(interaction, t(lang_of(interaction.locale), "ok.ping_on" if on else "ok.ping_off"))
 
 

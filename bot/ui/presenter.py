@@ -82,6 +82,7 @@ class DiscordPresenter:
         self._panels: dict[tuple[int, int], OpenPanel] = {}  # (table, seat) -> open panel
         self._pings: dict[int, tuple[Any, int | None]] = {}  # table -> (its turn, ping msg)
         self._pictures: dict[int, str | None] = {}  # table -> key of its message's picture
+        self._ping_choices: dict[tuple[int, int], bool] = {}  # (guild, member) -> pinged
         self._closing = False
 
     # -- bookkeeping -----------------------------------------------------------------
@@ -257,7 +258,7 @@ class DiscordPresenter:
         if not 0 <= seat < len(seats) or seats[seat].ai_level is not None:
             return
         user_id = seats[seat].user_id
-        if not await display.turn_ping(self.bot.storage, table.row.guild_id, user_id):
+        if not await self.wants_ping(table.row.guild_id, user_id):
             return
         lang = await self.bot.guild_language(table.row.guild_id)
         message = await self._channel(table).send(
@@ -268,6 +269,21 @@ class DiscordPresenter:
         )
         if self._pings.get(table.id, (None, None))[0] == turn:
             self._pings[table.id] = (turn, message.id)
+
+    async def wants_ping(self, guild_id: int, user_id: int) -> bool:
+        """The member's ``/tamalou ping`` choice, read once from storage, then kept: it read
+        the database at every turn (issue 16). Only ``ping_choice`` changes it, called by
+        the command in the process that serves the guild (its shard), so it stays true."""
+        key = (guild_id, user_id)
+        on = self._ping_choices.get(key)
+        if on is None:
+            on = await display.turn_ping(self.bot.storage, guild_id, user_id)
+            on = self._ping_choices.setdefault(key, on)  # a choice made meanwhile wins
+        return on
+
+    def ping_choice(self, guild_id: int, user_id: int, on: bool) -> None:
+        """A member turned their turn pings on or off (stored by the caller)."""
+        self._ping_choices[(guild_id, user_id)] = on
 
     async def match_started(self, table: LiveTable) -> None:
         """The lobby message becomes the table of the first round."""

@@ -126,3 +126,32 @@ async def test_a_table_edit_builds_no_message_from_discords_answer() -> None:
     bot.channel.get_partial_message = None  # type: ignore[assignment,method-assign]
     await presenter.table_changed(table, at_once=True)
     assert calls == [(table.row.channel_id, message_id, True)]
+
+
+async def test_a_members_ping_choice_is_read_once_and_follows_the_command() -> None:
+    """Issue 16: the ``/tamalou ping`` choice is kept, not read at every turn; the command
+    updates it, and a read in flight never overwrites a newer choice."""
+    bot, presenter, _ = setup()
+    reads: list[tuple[int, int]] = []
+    stored = {(1, 7): False}
+    release = asyncio.Event()
+
+    async def fetchval(query: str, guild_id: int, user_id: int) -> Any:
+        reads.append((guild_id, user_id))
+        await release.wait()
+        return stored.get((guild_id, user_id))
+
+    bot.storage.fetchval = fetchval  # type: ignore[attr-defined]
+    release.set()
+    assert await presenter.wants_ping(1, 7) is False
+    assert await presenter.wants_ping(1, 7) is False
+    assert await presenter.wants_ping(1, 8) is True  # never chosen: on
+    assert reads == [(1, 7), (1, 8)]
+    presenter.ping_choice(1, 7, True)
+    assert await presenter.wants_ping(1, 7) is True and len(reads) == 2
+    release.clear()
+    in_flight = asyncio.create_task(presenter.wants_ping(2, 7))  # reads "on" (no row)
+    await asyncio.sleep(0)
+    presenter.ping_choice(2, 7, False)  # the member says no meanwhile
+    release.set()
+    assert await in_flight is False

@@ -228,10 +228,12 @@ def turn_of(table: LiveTable, at: int) -> tuple[int, tuple[int, int]] | None:
     game = table.game
     if game is None:
         return None
-    pv = public_view(game, at)
-    if phase_of(pv) != "play" or pv.current is None:
+    # public facts only (the public view's ``phase`` and ``current``), read without
+    # building the whole public view: this runs at every table edit (issue 16)
+    r = game.round
+    if r.phase != "play" or r.current is None:
         return None
-    return pv.current, (pv.round_no, game.round.turn_started)
+    return r.current, (r.round_no, r.turn_started)
 
 
 def status_line(table: LiveTable, pv: PublicView, lang: str) -> str:
