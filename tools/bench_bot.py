@@ -46,6 +46,7 @@ import json
 import os
 import random
 import shutil
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -85,6 +86,7 @@ from tools.bench_games import (
     prefill_table,
 )
 
+TRACE = bool(os.environ.get("BENCH_TRACE"))  # print the text-only answers (refusals)
 WORK = {"dir": ""}  # databases and bot logs (removed at the end unless --keep)
 BOT_MODULE = {"name": "bot"}  # --bot-module: e.g. a wrapper that profiles bot.__main__
 GOALS = {
@@ -301,6 +303,34 @@ def bot_env(emu: Emulator, db: Path) -> dict[str, str]:
     }
 
 
+def logged_moves(db: Path) -> dict[str, dict[str, int]]:
+    """The actions in a SQLite database's logs, by game and kind (ticks included)."""
+    con = sqlite3.connect(db)
+    try:
+        rows = con.execute(
+            "SELECT m.game, json_extract(a.payload, '$.kind'), count(*) FROM actions a "
+            "JOIN matches m ON m.id = a.match_id GROUP BY 1, 2"
+        ).fetchall()
+    finally:
+        con.close()
+    out: dict[str, dict[str, int]] = {}
+    for game, kind, n in rows:
+        out.setdefault(str(game), {})[str(kind)] = int(n)
+    return out
+
+
+def moves_since(before: dict[str, dict[str, int]], after: dict[str, dict[str, int]]) -> str:
+    """What was committed in between, by game: the games moved on (not only refusals)."""
+    parts = []
+    for game, kinds in sorted(after.items()):
+        new = {k: n - before.get(game, {}).get(k, 0) for k, n in sorted(kinds.items())}
+        new = {k: n for k, n in new.items() if n}
+        total = sum(new.values())
+        detail = ", ".join(f"{k} {n}" for k, n in new.items())
+        parts.append(f"{game} {total}" + (f" ({detail})" if detail else ""))
+    return "; ".join(parts)
+
+
 def logged_at(log_path: Path, needle: str) -> float | None:
     """Wall-clock time of the first log line containing ``needle`` (asctime, ms)."""
     with contextlib.suppress(OSError):
@@ -365,6 +395,8 @@ async def start_and_refresh(
 class Load:
     latencies: list[float] = field(default_factory=list)  # ms, first response
     by_game: dict[str, list[float]] = field(default_factory=dict)  # the same, by game
+    #: clicks followed up, by kind: [clicks, refused (answered with words only)]
+    answers: dict[str, list[int]] = field(default_factory=dict)
     kinds: dict[str, int] = field(default_factory=dict)
     lost: int = 0
     skipped: int = 0
@@ -398,6 +430,7 @@ async def run_load(
     first_request = len(emu.requests)
     pids = [bot.pid for bot in emu.bots if bot.alive]  # the bot's process(es)
     followups: list[tuple[TableInfo, Click]] = []  # a click on the bot's answer (a panel)
+    busy: set[tuple[int, int]] = set()  # (table, player) with a click on a panel to come
     pending: set[asyncio.Task[None]] = set()
     loop = asyncio.get_running_loop()
     budget = {"left": clicks + warmup, "warm": warmup}
@@ -430,9 +463,23 @@ async def run_load(
             )
             if msg is not None and not msg.deleted
         ]
-        if len(followups) < concurrency:
+        kind = click.kind if len(games) == 1 else f"{table.game} {click.kind}"
+        # a refusal is a message of words only; a panel has components or its picture
+        refused = [m for m in answers if not (m.components or m.attachments or m.embeds)]
+        tally = load.answers.setdefault(kind, [0, 0])
+        tally[0] += 1
+        tally[1] += bool(refused)
+        if TRACE and refused:
+            print(f"  refused {kind}: {' | '.join(m.content[:80] for m in refused)}")
+        key = (table.id, click.user.id)
+        if click.chained:
+            busy.discard(key)
+        if len(followups) < concurrency and key not in busy:
+            # a player makes one move at a time: the panels of their other clicks wait
             found = players[table.game].after(table, click, answers, rng)
             if found is not None:
+                found.chained = True
+                busy.add(key)
                 followups.append((table, found))
 
     async def worker() -> None:
@@ -456,6 +503,7 @@ async def run_load(
             except EmulatorError:  # the button changed under the player's finger
                 load.skipped += 1
                 budget["left"] += 1
+                busy.discard((table.id, click.user.id))
                 continue
             if not load.started:
                 load.started = loop.time()
@@ -559,6 +607,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         rss0 = rss_kb(emu.bot.pid)
         await emu.stop_bot()
 
+        before = logged_moves(work / "load.sqlite3")
         times = await start_and_refresh(emu, work / "load.sqlite3", tables, len(tables))
         say(
             f"bot up with {len(tables)} tables: loaded {times['loaded_s']:.2f} s, "
@@ -607,6 +656,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         say(
             "REST calls per click: "
             + ", ".join(f"{k} {v / max(1, load.clicks):.2f}" for k, v in load.requests.items())
+            + "\nrefused / clicks, by kind (warm-up included): "
+            + ", ".join(f"{k} {b}/{a}" for k, (a, b) in sorted(load.answers.items()))
             + f"\nload: {load.clicks} clicks {load.kinds}, skipped {load.skipped}, "
             f"{results['rate']:.0f}/s first responses, p50 {results['p50_ms']:.1f} ms, "
             f"p99 {results['p99_ms']:.1f} ms, max {results['max_ms']:.1f} ms, "
@@ -616,6 +667,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         )
     finally:
         await emu.close(graceful=True)
+    results["moves"] = moves_since(before, logged_moves(work / "load.sqlite3"))
+    say(f"moves committed while the bot ran: {results['moves']}")
 
     # ---- calibration: a trivial discord.py bot, same emulator, same load, same moment
     if args.trivial:
@@ -925,6 +978,7 @@ def summary(args: argparse.Namespace, r: dict[str, Any]) -> str:
         f"   [goal p99 < {GOALS['p99_ms']:.0f}: {mark(r['p99_ms'] < GOALS['p99_ms'])}]",
         f"fully handled (panel, engine, log, edits): {r['drain_rate']:.0f}/s; clicks "
         f"{r['clicks']}, lost {r['lost']}, problems {r['problems'] or 'none'}",
+        f"moves committed while the bot ran: {r['moves']}",
         f"bot CPU {r['cpu_ms_per_click']:.2f} ms a click ({r['cpu_bot']:.0%} of a core); "
         f"emulator and players {r['cpu_emulator']:.0%}; other processes on this machine "
         f"{r['cpu_others']:.0%} of a core",

@@ -70,6 +70,7 @@ class Click:
     custom_id: str
     kind: str
     values: list[str] | None = None  # a select's values; None: a button
+    chained: bool = False  # a click on the bot's answer to the player's previous click
 
 
 # -- prefill -------------------------------------------------------------------------------
