@@ -46,6 +46,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import sqlite3
 import statistics
 import sys
@@ -84,10 +85,13 @@ from tools.bench_games import (
     history_start,
     players_for,
     prefill_table,
+    refusal_patterns,
+    refused,
 )
 
 TRACE = bool(os.environ.get("BENCH_TRACE"))  # print the text-only answers (refusals)
 WORK = {"dir": ""}  # databases and bot logs (removed at the end unless --keep)
+PROFILE: dict[str, str | None] = {"path": None}  # --py-spy: where the profile goes
 BOT_MODULE = {"name": "bot"}  # --bot-module: e.g. a wrapper that profiles bot.__main__
 GOALS = {
     "rate": 500.0,
@@ -395,7 +399,7 @@ async def start_and_refresh(
 class Load:
     latencies: list[float] = field(default_factory=list)  # ms, first response
     by_game: dict[str, list[float]] = field(default_factory=dict)  # the same, by game
-    #: clicks followed up, by kind: [clicks, refused (answered with words only)]
+    #: clicks followed up, by kind: [clicks, refused (answered by the error funnel)]
     answers: dict[str, list[int]] = field(default_factory=dict)
     kinds: dict[str, int] = field(default_factory=dict)
     lost: int = 0
@@ -431,6 +435,8 @@ async def run_load(
     pids = [bot.pid for bot in emu.bots if bot.alive]  # the bot's process(es)
     followups: list[tuple[TableInfo, Click]] = []  # a click on the bot's answer (a panel)
     busy: set[tuple[int, int]] = set()  # (table, player) with a click on a panel to come
+    refusals = refusal_patterns()
+    spies: list[asyncio.subprocess.Process] = []  # --py-spy, during the measured clicks
     pending: set[asyncio.Task[None]] = set()
     loop = asyncio.get_running_loop()
     budget = {"left": clicks + warmup, "warm": warmup}
@@ -464,17 +470,20 @@ async def run_load(
             if msg is not None and not msg.deleted
         ]
         kind = click.kind if len(games) == 1 else f"{table.game} {click.kind}"
-        # a refusal is a message of words only; a panel has components or its picture
-        refused = [m for m in answers if not (m.components or m.attachments or m.embeds)]
+        no = refused(answers, refusals)
         tally = load.answers.setdefault(kind, [0, 0])
         tally[0] += 1
-        tally[1] += bool(refused)
-        if TRACE and refused:
-            print(f"  refused {kind}: {' | '.join(m.content[:80] for m in refused)}")
+        tally[1] += no
+        if TRACE and no:
+            print(f"  refused {kind}: {' | '.join(m.content[:80] for m in answers)}")
         key = (table.id, click.user.id)
         if click.chained:
             busy.discard(key)
-        if len(followups) < concurrency and key not in busy:
+        if (
+            players[table.game].follows(click.kind)
+            and len(followups) < concurrency
+            and (key not in busy)
+        ):
             # a player makes one move at a time: the panels of their other clicks wait
             found = players[table.game].after(table, click, answers, rng)
             if found is not None:
@@ -508,7 +517,7 @@ async def run_load(
             if not load.started:
                 load.started = loop.time()
             answered = await asyncio.wait_for(emu.answered[inter.id], 30)
-            if players[table.game].follows(click.kind) and trivial_cid is None:
+            if trivial_cid is None:
                 task = asyncio.create_task(after(table, click, inter))
                 pending.add(task)
                 task.add_done_callback(pending.discard)
@@ -521,6 +530,8 @@ async def run_load(
                     load.lost = 0
                     load.started = loop.time()
                     load.mark(pids)
+                    if PROFILE["path"] and pids and trivial_cid is None:
+                        spies.append(await start_py_spy(pids[0], PROFILE["path"]))
                 continue
             load.clicks += 1
             load.last_answer = max(load.last_answer, answered if answered == answered else 0)
@@ -545,6 +556,10 @@ async def run_load(
         gc.enable()
         gc.unfreeze()
     load.mark(pids)
+    for spy in spies:
+        with contextlib.suppress(ProcessLookupError):
+            spy.send_signal(signal.SIGINT)  # py-spy writes its file and exits
+        await asyncio.wait_for(spy.wait(), 60)
     # drain: every click handled (defer, engine, log commit, panel, table edit)
     await asyncio.gather(
         *(asyncio.wait_for(f, 60) for f in emu.finished.values()), return_exceptions=True
@@ -556,6 +571,27 @@ async def run_load(
     for task in list(pending):
         task.cancel()
     return load
+
+
+async def start_py_spy(pid: int, path: str) -> asyncio.subprocess.Process:
+    """py-spy sampling the bot (collapsed stacks, by function) until SIGINT."""
+    exe = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    return await asyncio.create_subprocess_exec(
+        exe,
+        "record",
+        "--pid",
+        str(pid),
+        "--rate",
+        "200",
+        "--format",
+        "raw",
+        "--function",
+        "--nonblocking",
+        "--output",
+        path,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
 
 
 # -- the run --------------------------------------------------------------------------------
@@ -1059,6 +1095,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bot-module", default="bot", help="module the launcher runs")
     p.add_argument("--keep", action="store_true", help="keep the databases and bot logs")
+    p.add_argument(
+        "--py-spy",
+        metavar="FILE",
+        default=None,
+        help="profile the bot during the measured clicks of the load (py-spy, collapsed "
+        "stacks; summary: python -m tools.bench_profile FILE)",
+    )
     p.add_argument("--quick", action="store_true", help="small smoke run")
     args = p.parse_args(argv)
     games = tuple(dict.fromkeys(g.strip() for g in (args.mix or args.games).split(",") if g))
@@ -1079,6 +1122,7 @@ def main(argv: list[str] | None = None) -> int:
             args.tables, args.clicks, args.warmup = 30, 800, 100
             args.restart_tables, args.trivial = 60, 400
     BOT_MODULE["name"] = args.bot_module
+    PROFILE["path"] = args.py_spy
     try:
         results = asyncio.run(asyncio.wait_for(bench(args), 1200))
     finally:

@@ -21,11 +21,13 @@ components the emulator holds), never from the bot's state.
 from __future__ import annotations
 
 import random
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.games.tarot.render import PICK_PLAY, PICK_POIGNEE
+from bot.i18n import catalog
 from bot.tables import LiveTable, TableService
 from tamalou.games.tamalou import actions as TA
 from tamalou.games.tamalou.engine import legal_actions as tamalou_legal
@@ -171,6 +173,23 @@ def history_start(game_id: str, turns: int) -> int:
 
 
 # -- clicks ----------------------------------------------------------------------------------
+
+
+def refusal_patterns(lang: str = "en") -> re.Pattern[str]:
+    """Every refusal the error funnel may answer (``err.*``, ``illegal.*``, a game's
+    ``<game>.illegal.*``), as one pattern; the emulator's members speak English."""
+    texts = [
+        text
+        for key, text in catalog(lang).items()
+        if key.startswith(("err.", "illegal.")) or ".illegal." in key or ".err." in key
+    ]
+    parts = [".*?".join(re.escape(p) for p in re.split(r"\{[^}]*\}", text)) for text in texts]
+    return re.compile("|".join(f"(?:{p})" for p in sorted(parts, key=len, reverse=True)))
+
+
+def refused(answers: list[Message], pattern: re.Pattern[str]) -> bool:
+    """Whether the bot answered the click with a refusal."""
+    return any(not m.components and pattern.fullmatch(m.content.strip()) for m in answers)
 
 
 def _verb(custom_id: str | None) -> str:
