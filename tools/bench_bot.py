@@ -475,7 +475,8 @@ async def run_load(
         tally[0] += 1
         tally[1] += no
         if TRACE and no:
-            print(f"  refused {kind}: {' | '.join(m.content[:80] for m in answers)}")
+            said = [m.content[:80] for m in answers if not m.components and m.content]
+            print(f"  refused {kind}: {' | '.join(said)}")
         key = (table.id, click.user.id)
         if click.chained:
             busy.discard(key)
