@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import tamalou.games
 from bot import games
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, lang_of, t
@@ -61,6 +62,7 @@ class TamalouBot(commands.AutoShardedBot):
             self.storage,
             self.presenter,
             rules_for=games.rules_for,
+            load_game=tamalou.games.load,
             reorder_ms=config.reorder_ms,
             ai_delay_ms=config.ai_delay_ms,
             lobby_timeout_s=config.lobby_timeout_s,

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 import pytest
 
+import tamalou.games
 from bot.games.kalooki import drafts, render, verbs
 from bot.storage import SeatRow, TableRow
 from bot.tables import LiveTable, TableError
@@ -26,7 +27,7 @@ TID = 7
 def live(game: Game, table_id: int = TID) -> LiveTable:
     seats = [SeatRow(i, 100 + i, f"p{i}") for i in range(game.players)]
     row = TableRow(table_id, 1, 10, 100, "playing", {}, None, 0, 0, seats, "kalooki")
-    return LiveTable(row, game.rules, game=game)
+    return LiveTable(row, game.rules, tamalou.games.load(row.game), game=game)
 
 
 def ids(view: discord.ui.View) -> list[str]:
