@@ -148,6 +148,10 @@ class TamalouBot(commands.AutoShardedBot):
         if self._refreshed:
             return
         self._refreshed = True
+        try:  # before any table is drawn (and its player pinged) again
+            await self.presenter.restore_pings()
+        except Exception:
+            log.exception("could not read the turn pings back: a turn may be pinged twice")
         for table in list(self.service.tables.values()):
             await self.presenter.table_changed(table, at_once=True)
         for table in await self.service.unshown_finals():  # killed before its last message
