@@ -1,6 +1,6 @@
 """Seeded rounds or whole matches between AI levels, to measure their strength.
 
-    python -m tamalou.arena medium random                   # 300 matches (the default)
+    python -m tamalou.arena medium random                   # 400 matches (the default)
     python -m tamalou.arena --rules koubo --matches 400 --seed 1 medium random
     python -m tamalou.arena --rounds 2000 --seed 1 medium easy   # single rounds
 
@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 
 MAX_STEPS = 4_000  # a round still running after this many steps is a shared draw
 MATCH_MAX_STEPS = 200_000  # a match still running after this many steps is unfinished
-DEFAULT_MATCHES = 300
+DEFAULT_MATCHES = 400
 
 
 @dataclass(slots=True)
