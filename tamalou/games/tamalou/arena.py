@@ -9,8 +9,10 @@ own match rules (R-M3, R-X16: over the target, reaching it, a fixed number of ro
 elimination, a grand winner), the engine dealing each next round (``NextRound``); a match's
 win is place 1 of the match (the engine's winners: the lowest cumulative score, or the last
 one in); a shared first place is split between the players who share it. Match ``i`` is
-seeded ``S:i`` and seats the levels rotated by ``i``; a match still running after
-``MATCH_MAX_STEPS`` steps counts as unfinished.
+seeded ``S:i`` and seats the levels rotated by ``i``; a match still running after 200,000
+steps counts as unfinished. The report gives the rounds per match and, per level, the match
+win rate with a 95% Wilson interval, the mean final match score, and per round the calls,
+right calls, turn-1 calls and doubles.
 
 **Round mode** (``--rounds N``): each round is a single round (not a match) with the seats
 rotated between levels; a round's win is place 1 (R-E3), a shared place 1 split.
