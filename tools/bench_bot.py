@@ -60,6 +60,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import tamalou.games
+
 if __package__ in (None, ""):  # python tools/bench_bot.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -229,7 +231,12 @@ async def prefill(
     await storage.open()
     clock = {"now": 0}
     service = TableService(
-        storage, NullPresenter(), rules_for=rules_for, reorder_ms=0, clock=lambda: clock["now"]
+        storage,
+        NullPresenter(),
+        rules_for=rules_for,
+        load_game=tamalou.games.load,
+        reorder_ms=0,
+        clock=lambda: clock["now"],
     )
     members = emu.members
     out: list[TableInfo] = []
