@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import tamalou.games
 from bot import games
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, lang_of, t
@@ -63,6 +64,7 @@ class TamalouBot(commands.AutoShardedBot):
             self.storage,
             self.presenter,
             rules_for=games.rules_for,
+            load_game=tamalou.games.load,
             reorder_ms=config.reorder_ms,
             ai_delay_ms=config.ai_delay_ms,
             lobby_timeout_s=config.lobby_timeout_s,
@@ -167,6 +169,10 @@ class TamalouBot(commands.AutoShardedBot):
         if self._refreshed:
             return
         self._refreshed = True
+        try:  # before any table is drawn (and its player pinged) again
+            await self.presenter.restore_pings()
+        except Exception:
+            log.exception("could not read the turn pings back: a turn may be pinged twice")
         for table in list(self.service.tables.values()):
             await self.presenter.table_changed(table, at_once=True)
         for table in await self.service.unshown_finals():  # killed before its last message

@@ -7,6 +7,7 @@ the guild's preferred locale is en-US and no server language is stored.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -344,6 +345,40 @@ async def test_a_turn_start_pings_its_player_only_and_a_member_may_turn_it_off(
     await emu.wait_for(lambda: pings(h), 10, "alice's new ping")
     assert [p.mentions for p in pings(h)] == [[alice.id]]
     assert bob.id not in pings(h)[0].mentions
+
+
+async def test_a_restart_neither_pings_a_turn_twice_nor_leaves_its_ping_behind(
+    harness: BotHarness,
+) -> None:
+    """The pings lived in the bot's memory: after a restart the player to play was pinged
+    again for the same turn, and the old ping stayed when the turn moved on. The ping and
+    its turn are stored (migration 007) and read back before the tables are drawn."""
+    h, emu = harness, harness.emu
+    await h.start(seeds=[plain_first_turn(2)])
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    await emu.wait_for(lambda: pings(h), 10, "alice's ping")
+    (first,) = pings(h)
+    await emu.wait_for(lambda: h.sql("SELECT * FROM turn_pings"), 10, "the stored ping")
+    posted = len(emu.requests_to("POST", "/messages"))
+    edits = len(emu.requests_to("PATCH", f"/messages/{h.table_message().id}"))
+    await h.restart()
+    await emu.wait_for(
+        lambda: len(emu.requests_to("PATCH", f"/messages/{h.table_message().id}")) > edits,
+        10,
+        "the table drawn again at start",
+    )
+    await asyncio.sleep(0.5)  # a ping would follow its table's edit at once
+    assert [p.id for p in pings(h)] == [first.id]  # the same turn: no second ping
+    assert not [r for r in emu.requests_to("POST", "/messages")[posted:] if "<@" in str(r.body)]
+    await emu.click("alice", h.table_message(), "Draw")
+    await emu.click("alice", h.panel("alice"), "Throw it")
+    await emu.wait_for(
+        lambda: [p.mentions for p in pings(h)] == [[emu.member("bob").id]], 10, "bob's ping"
+    )
+    assert first.id not in [m.id for m in emu.channel_messages()]  # alice's ping is gone
+    (row,) = h.sql("SELECT * FROM turn_pings")
+    assert row["message_id"] == pings(h)[0].id
 
 
 async def test_r_a4_a_failed_calls_reveal_ends_on_time_in_public_and_in_the_callers_panel(

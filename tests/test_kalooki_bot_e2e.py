@@ -466,7 +466,8 @@ def test_the_leak_scan_catches_a_card_shown_to_the_wrong_reader() -> None:
 
 async def test_kalooki_commands_lobby_refusals_and_another_games_table(k: Kalooki) -> None:
     """/kalooki rules in the reader's language; /kalooki without a table, or where the
-    channel's table plays Tamalou, is refused in words; the lobby's buttons and commands
+    channel's table plays Tamalou, is refused in words, as /tamalou and /tarot are at a
+    Kalooki table; the lobby's buttons and commands
     (join, add an AI, kick, leave); a started table's buttons and /kalooki hand; cancel."""
     h, emu = k.h, k.emu
     await h.start()
@@ -489,6 +490,10 @@ async def test_kalooki_commands_lobby_refusals_and_another_games_table(k: Kalook
     await emu.slash("dave", "kalooki new", preset="classic4", turn_seconds=60)
     lobby = k.table_message()
     assert "Classic (4 rounds)" in lobby.text and "60 s per turn" in lobby.text
+    for other in ("tamalou", "tarot"):  # another game's seat commands never touch it
+        await emu.slash("erin", f"{other} join")
+        assert "plays kalooki: use /kalooki" in emu.last_ephemeral("erin").content
+    assert "erin" not in k.table_message().text
     await k.click("erin", lobby, "Join")
     await emu.slash("bob", "kalooki join")
     await k.click("dave", k.table_message(), "Add AI")

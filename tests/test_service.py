@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import tamalou.games
 from bot.games import rules_for
 from bot.storage import Storage, StorageBusy
 from bot.tables import LiveTable, TableError, TableService
@@ -51,7 +52,12 @@ async def make(
     await storage.open()
     clock = Clock()
     service = TableService(
-        storage, Presenter(), rules_for=rules_for, reorder_ms=reorder_ms, clock=clock
+        storage,
+        Presenter(),
+        rules_for=rules_for,
+        load_game=tamalou.games.load,
+        reorder_ms=reorder_ms,
+        clock=clock,
     )
     return service, storage, clock
 
@@ -200,7 +206,12 @@ async def _replayed(tmp_path: Path, table_id: int) -> dict[str, object]:
     storage = Storage(tmp_path / "t.sqlite3")
     await storage.open()
     service = TableService(
-        storage, Presenter(), rules_for=rules_for, reorder_ms=0, clock=lambda: T0
+        storage,
+        Presenter(),
+        rules_for=rules_for,
+        load_game=tamalou.games.load,
+        reorder_ms=0,
+        clock=lambda: T0,
     )
     await service.load()
     game = service.tables[table_id].game
@@ -288,7 +299,14 @@ async def test_a_table_whose_log_does_not_replay_never_blocks_its_channel(
     await storage.close()
     storage = Storage(tmp_path / "t.sqlite3")
     await storage.open()
-    fresh = TableService(storage, Presenter(), rules_for=rules_for, reorder_ms=0, clock=lambda: T0)
+    fresh = TableService(
+        storage,
+        Presenter(),
+        rules_for=rules_for,
+        load_game=tamalou.games.load,
+        reorder_ms=0,
+        clock=lambda: T0,
+    )
     await fresh.load()
     assert table.id not in fresh.tables
     again = await fresh.open_table(1, 10, 100, "p0", {})

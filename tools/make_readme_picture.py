@@ -13,6 +13,7 @@ import argparse
 import asyncio
 from pathlib import Path
 
+import tamalou.games
 from bot.games.tamalou import render
 from bot.storage import SeatRow, TableRow
 from bot.tables import LiveTable
@@ -40,7 +41,7 @@ def reveal_table() -> LiveTable:
         apply(game, A.Tick(due))
     seats = [SeatRow(i, 100 + i, name) for i, name in enumerate(NAMES)]
     row = TableRow(1, 1, 10, 100, "playing", {}, None, 0, 0, seats)
-    return LiveTable(row, game.rules, game=game)
+    return LiveTable(row, game.rules, tamalou.games.load(row.game), game=game)
 
 
 async def draw(out: Path) -> int:

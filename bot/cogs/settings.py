@@ -10,11 +10,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.tamalou import options, variants
-from bot.games.tamalou.commands import guild_ids
 from bot.games.tamalou.options import TURN_MAX_S, TURN_MIN_S
 from bot.i18n import lang_of, ls, t
 from bot.storage import display
 from bot.ui.common import bot_of, reply
+from bot.ui.lobby import guild_ids
 from tamalou.games.tamalou.rules import TAMALOU
 
 

@@ -1,4 +1,5 @@
-"""What each seat did in one finished match, from its replayed action log."""
+"""What each seat did in one finished match, from its action log replayed through the game
+protocol (any game: its rounds, its final totals and winners, and the counters it offers)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,6 @@ from typing import Any
 
 from bot.storage import MatchRow
 from tamalou.games import load
-from tamalou.games.tamalou import events as E
-from tamalou.games.tamalou.codec import action_from_dict
-from tamalou.games.tamalou.engine import apply, new_game
-from tamalou.games.tamalou.rules import Rules
 
 log = logging.getLogger(__name__)
 
@@ -53,29 +50,23 @@ def analyse_match(
     rounds: list[tuple[Sequence[float], Sequence[int]]] = []
     final: tuple[Sequence[float], Sequence[int]] | None = None
     try:
-        if match.game != "tamalou":
-            raise ValueError(f"no replay for the game {match.game!r}: rounds from round_scores")
-        rules = Rules.model_validate(match.rules)
-        game, _ = new_game(
-            rules, len(seats), match.seed, match.started_at, [not s.human for s in seats]
-        )
+        module = load(match.game)
+        rules = module.rules_from_dict(match.rules)
+        ai = [not s.human for s in seats]
+        state, events = module.new_game(rules, len(seats), match.seed, match.started_at, ai)
         for payload in actions:
-            for e in apply(game, action_from_dict(payload)):
-                if isinstance(e, E.Called):
-                    if e.right:
-                        seats[e.player].calls_right += 1
-                    else:
-                        seats[e.player].calls_wrong += 1
-                elif isinstance(e, E.Doubled):
-                    seats[e.player].doubles += 1
-                elif isinstance(e, E.DoubleMissed):
-                    seats[e.player].doubles_missed += 1
-                elif isinstance(e, E.RoundEnded):
-                    rounds.append((e.scores, e.places))
-                    if e.match_over:
-                        final = (e.cumulative, e.winners)
+            events.extend(module.apply(state, module.action_from_dict(payload)))
+        if not module.match_over(state):
+            raise ValueError("the log stops before the end of the match")
+        rounds = [(r.scores, r.places) for r in module.round_summaries(events)]
+        final = module.match_result(state)
+        counters = getattr(module, "seat_stats", _nothing)(events, len(seats))
+        for s, counted in zip(seats, counters, strict=True):
+            for name in _COUNTED:
+                setattr(s, name, getattr(s, name) + counted.get(name, 0))
     except Exception:
         log.warning("match %s: the action log does not replay", match.id, exc_info=True)
+        rounds, final = [], None
     if final is None:
         log.warning("match %s: rounds taken from round_scores", match.id)
         by_round: dict[int, tuple[list[float], list[int]]] = {}
@@ -103,6 +94,15 @@ def analyse_match(
         s.rank = 1 + sum(1 for c in cumulative if better(c, mine) != mine)
         s.won = s.seat in winners
     return seats
+
+
+#: the game-specific counters a season keeps (``GameModule.seat_stats``, optional)
+_COUNTED = ("calls_right", "calls_wrong", "doubles", "doubles_missed")
+
+
+def _nothing(events: Sequence[Any], players: int) -> list[dict[str, int]]:
+    """A game that counts none of them."""
+    return [{} for _ in range(players)]
 
 
 def lower_score_wins(game: str) -> bool:

@@ -36,6 +36,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("season_results", "match_id, user_id"),
     ("member_prefs", "guild_id, user_id"),
     ("open_panels", "table_id, seat, message_id"),
+    ("turn_pings", "table_id"),
 )
 # Tables whose ``id`` comes from an identity (SQLite AUTOINCREMENT) column.
 IDENTITY_TABLES = ("tables", "matches", "seasons")

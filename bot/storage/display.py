@@ -1,12 +1,15 @@
-"""What the displays need to survive a restart (migration 006): timed private panels still
-to hide, tables whose final message was not drawn, and members' turn-ping preference.
+"""What the displays need to survive a restart (migrations 006, 007): timed private panels
+still to hide, tables whose final message was not drawn, members' turn-ping preference and
+each table's ping message with the turn it was for.
 
 Written once for both backends, like :mod:`bot.storage.base` (``?`` placeholders).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from typing import Any
 
 from bot.storage.base import Storage
 from bot.storage.rows import MatchRow, match_from_row
@@ -107,3 +110,52 @@ async def set_turn_ping(storage: Storage, guild_id: int, user_id: int, on: bool)
         user_id,
         1 if on else 0,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPing:
+    """The message that pinged a table's player for ``turn`` (the game's turn key)."""
+
+    table_id: int
+    turn: Any
+    message_id: int
+    channel_id: int
+    guild_id: int = 0  # read from the table (which process owns it)
+
+
+def _tuples(value: Any) -> Any:
+    """JSON arrays back to the tuples a turn key is made of."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+async def save_turn_ping(storage: Storage, ping: TurnPing) -> None:
+    await storage.execute(
+        "INSERT INTO turn_pings (table_id, turn, message_id, channel_id) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (table_id) DO UPDATE SET turn = excluded.turn, "
+        "message_id = excluded.message_id, channel_id = excluded.channel_id",
+        ping.table_id,
+        json.dumps(ping.turn),
+        ping.message_id,
+        ping.channel_id,
+    )
+
+
+async def drop_turn_ping(storage: Storage, table_id: int) -> None:
+    await storage.execute("DELETE FROM turn_pings WHERE table_id = ?", table_id)
+
+
+async def turn_pings(storage: Storage) -> list[TurnPing]:
+    rows = await storage.fetch(
+        "SELECT p.table_id, p.turn, p.message_id, p.channel_id, t.guild_id "
+        "FROM turn_pings p JOIN tables t ON t.id = p.table_id ORDER BY p.table_id"
+    )
+    return [
+        TurnPing(
+            int(r["table_id"]),
+            _tuples(json.loads(r["turn"])),
+            int(r["message_id"]),
+            int(r["channel_id"]),
+            int(r["guild_id"]),
+        )
+        for r in rows
+    ]

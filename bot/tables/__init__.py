@@ -1,7 +1,9 @@
 """The game-agnostic table service: lobby, seats, ordering, action log, timers, AI seats.
 
 Never imports a game (``tamalou.games.*``) nor a bot game plugin (``bot.games.*``): a
-table's game is reached through ``tamalou.games.load(table.row.game)`` only.
+table's game is reached through the game protocol, by the ``load_game`` and ``rules_for``
+the bot gives the service (the registries ``tamalou.games.load`` and
+``bot.games.rules_for``).
 """
 
 from bot.tables.ai import AiRunner, AiSeat
@@ -9,6 +11,7 @@ from bot.tables.clock import Clock, SeedSource, random_seed, wall_clock_ms
 from bot.tables.errors import TableError
 from bot.tables.service import (
     LiveTable,
+    LoadGame,
     MatchSeat,
     Outcome,
     Presenter,
@@ -22,6 +25,7 @@ __all__ = [
     "AiSeat",
     "Clock",
     "LiveTable",
+    "LoadGame",
     "MatchSeat",
     "Outcome",
     "Presenter",

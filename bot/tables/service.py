@@ -1,6 +1,7 @@
 """Live tables: lobby, seats, ordering, the action log, timers and AI seats. No Discord here,
 and no game either: every game is reached through the game protocol
-(:class:`tamalou.core.protocol.GameModule`, loaded by ``tamalou.games.load(table.game)``).
+(:class:`tamalou.core.protocol.GameModule`), which the bot gives as ``load_game`` (the
+registry's ``tamalou.games.load``).
 
 The Discord layer turns clicks into calls on :class:`TableService` and renders what it
 publishes through the :class:`Presenter` it is given. Every rule is decided by the engine;
@@ -17,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import functools
 import heapq
 import itertools
 import logging
@@ -28,7 +28,6 @@ from typing import Any, Literal, Protocol, cast
 
 from pydantic import BaseModel
 
-import tamalou.games
 from bot.storage import MatchRow, RoundRecord, SeatRow, Storage, StorageBusy, TableRow, display
 from bot.tables.ai import AiRunner, AiSeat
 from bot.tables.clock import Clock, SeedSource, random_seed, wall_clock_ms
@@ -48,6 +47,8 @@ NEW_MESSAGE_EVENTS = frozenset({"round_started", "deal_started"})
 TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
 #: a table's settings (from ``/<game> new``) -> the game's rules model
 RulesFor = Callable[[str, dict[str, Any]], BaseModel]
+#: a game id -> the game's engine module (the protocol)
+LoadGame = Callable[[str], GameModule]
 
 #: one log entry: (time, the action as JSON, the user who asked; None for the clock or an AI)
 Entry = tuple[int, dict[str, Any], int | None]
@@ -88,6 +89,7 @@ class Outcome:
 class LiveTable:
     row: TableRow
     rules: BaseModel  # from the table's settings, by its game's plugin
+    module: GameModule  # the table's game (it never changes)
     match: MatchRow | None = None
     game: Any = None  # the game's state (the protocol's opaque ``state``)
     logged: int = 0  # actions in the log of the current match
@@ -106,10 +108,6 @@ class LiveTable:
     @property
     def status(self) -> TableStatus:
         return cast(TableStatus, self.row.status)
-
-    @functools.cached_property
-    def module(self) -> GameModule:
-        return tamalou.games.load(self.row.game)  # a table's game never changes
 
     @property
     def seats(self) -> list[SeatRow]:
@@ -138,6 +136,7 @@ class TableService:
         presenter: Presenter,
         *,
         rules_for: RulesFor,
+        load_game: LoadGame,
         reorder_ms: int = 250,
         ai_delay_ms: int = 1500,
         lobby_timeout_s: int = 600,
@@ -149,6 +148,7 @@ class TableService:
         self.storage = storage
         self.presenter = presenter
         self.rules_for = rules_for
+        self.load_game = load_game
         self.reorder_ms = reorder_ms
         self.ai_delay_ms = ai_delay_ms
         self.lobby_timeout_ms = lobby_timeout_s * 1000
@@ -215,11 +215,11 @@ class TableService:
             log.exception("table %s: could not close it either", table_id)
 
     def _live(self, row: TableRow) -> LiveTable:
-        return LiveTable(row, self.rules_for(row.game, row.settings))
+        return LiveTable(row, self.rules_for(row.game, row.settings), self.load_game(row.game))
 
     async def _rebuild(self, table: LiveTable, match: MatchRow) -> None:
         """The match folded from its log; AI seats fed the same streams again (their memory)."""
-        module = tamalou.games.load(match.game)
+        module = self.load_game(match.game)
         rules = module.rules_from_dict(match.rules)
         seats = [MatchSeat.from_dict(s) for s in match.seats]
         ai = [s.ai_level is not None for s in seats]
@@ -286,7 +286,7 @@ class TableService:
         )
         if row is None:
             raise TableError("table_exists")
-        table = LiveTable(row, rules)
+        table = LiveTable(row, rules, self.load_game(game))
         self._register(table)
         return table
 

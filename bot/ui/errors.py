@@ -34,7 +34,10 @@ def error_text(lang: str, error: BaseException, what: str) -> str:
     """What the user reads for ``error``; logs the traceback when it was not expected."""
     cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if isinstance(cause, TableError):
-        return t(lang, f"err.{cause.reason}", **cause.detail)
+        detail = dict(cause.detail)
+        if isinstance(detail.get("option"), str):  # a command option, by its name in lang
+            detail["option"] = t(lang, f"optname.{detail['option']}")
+        return t(lang, f"err.{cause.reason}", **detail)
     if isinstance(cause, IllegalAction):
         return refusal_text(lang, cause)
     if isinstance(cause, app_commands.MissingPermissions):

@@ -250,6 +250,7 @@ class DiscordPresenter:
         if last_message is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self._channel(table).get_partial_message(last_message).delete()
+            await display.drop_turn_ping(self.bot.storage, table.id)
         if turn is None or table.status != "playing":
             self._pings.pop(table.id, None)
             return
@@ -269,6 +270,8 @@ class DiscordPresenter:
         )
         if self._pings.get(table.id, (None, None))[0] == turn:
             self._pings[table.id] = (turn, message.id)
+            ping = display.TurnPing(table.id, turn, message.id, table.row.channel_id)
+            await display.save_turn_ping(self.bot.storage, ping)  # a restart pings it once
 
     async def wants_ping(self, guild_id: int, user_id: int) -> bool:
         """The member's ``/tamalou ping`` choice, read once from storage, then kept: it read
@@ -406,6 +409,21 @@ class DiscordPresenter:
                 self._hide_later(opened, table, seat, shown.hide_at),
                 f"panel-hide-{table.id}-{seat}",
             )
+
+    async def restore_pings(self) -> None:
+        """At start, before the tables are drawn again: each live table's ping and the turn it
+        was for, so that turn is not pinged twice and the ping goes when the turn does; the
+        ping of a table closed meanwhile is deleted. Other processes' tables are theirs."""
+        for ping in await display.turn_pings(self.bot.storage):
+            if not self.bot.service.owns(ping.guild_id):
+                continue
+            table = self.bot.service.tables.get(ping.table_id)
+            if table is not None and table.status == "playing":
+                self._pings[table.id] = (ping.turn, ping.message_id)
+                continue
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.http.delete_message(ping.channel_id, ping.message_id)
+            await display.drop_turn_ping(self.bot.storage, ping.table_id)
 
     async def restore_hides(self) -> int:
         """At start: every timed display still open is hidden when its time comes (at once

@@ -89,6 +89,10 @@ class GameModule(Protocol):
 
     def match_over(self, state: Any) -> bool: ...
 
+    def match_result(self, state: Any) -> tuple[Sequence[float], Sequence[int]]:
+        """A finished match's final totals (one per seat) and the seats of its winners."""
+        ...
+
     def now(self, state: Any) -> int: ...
 
     def display_moments(self, state: Any) -> set[int]:

@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+import tamalou.games
 from bot.storage import SeatRow, TableRow
 from bot.tables import LiveTable
 from tamalou.games.tamalou.state import Game
@@ -15,7 +16,7 @@ from tamalou.games.tamalou.state import Game
 def live_table(game: Game, table_id: int = 7) -> LiveTable:
     seats = [SeatRow(i, 100 + i, f"p{i}") for i in range(game.players)]
     row = TableRow(table_id, 1, 10, 100, "playing", {}, None, 0, 0, seats)
-    return LiveTable(row, game.rules, game=game)
+    return LiveTable(row, game.rules, tamalou.games.load(row.game), game=game)
 
 
 def custom_ids(view: discord.ui.View) -> list[str]:

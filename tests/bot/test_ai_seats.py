@@ -1,6 +1,7 @@
 """Slow AI levels think away from the event loop: four hard AIs searching at once do not
-stall the other tables (event-loop lag p99 under 20 ms), and thinking in a worker leaves
-the AI exactly as thinking here would."""
+stall the other tables (event-loop lag p99 under 20 ms, or under the machine's own lag + 15 ms
+on a loaded machine, and always under one search's time), and thinking in a worker leaves the
+AI exactly as thinking here would."""
 
 from __future__ import annotations
 
@@ -87,6 +88,14 @@ async def test_four_hard_ais_thinking_do_not_stall_the_event_loop() -> None:
                 await asyncio.sleep(0.002)
                 lags.append((time.perf_counter() - t0 - 0.002) * 1000)
 
+        # the machine's own lag first (other jobs on a shared machine), with nothing to think
+        watching = asyncio.create_task(monitor())
+        await asyncio.sleep(0.4)
+        done.set()
+        await watching
+        baseline = statistics.quantiles(lags, n=100)[98]
+        lags.clear()
+        done.clear()
         watching = asyncio.create_task(monitor())
         for _ in range(2):
             await asyncio.gather(
@@ -101,7 +110,9 @@ async def test_four_hard_ais_thinking_do_not_stall_the_event_loop() -> None:
         await runner.close()
     p99 = statistics.quantiles(lags, n=100)[98]
     assert len(lags) > 20
-    assert p99 < 20, f"event-loop lag p99 {p99:.1f} ms"
+    # a search on the loop holds it alone_ms (> 20 ms) at each decision
+    bar = max(20.0, baseline + 15.0)
+    assert p99 < min(bar, alone_ms), f"event-loop lag p99 {p99:.1f} ms (machine {baseline:.1f})"
 
 
 WORKER_SCRIPT = """

@@ -8,6 +8,7 @@ import pytest
 from bot.games.tamalou import options, verbs
 from bot.i18n import t
 from bot.tables import TableError
+from bot.ui.errors import error_text
 from tamalou.games.tamalou.rules import Rules
 
 
@@ -32,6 +33,16 @@ def test_an_option_out_of_its_range_is_refused_with_the_range(name: str, value: 
     low, high = options.RANGES[name]
     text = t("en", "err.bad_option", **refused.value.detail)
     assert f"between {low} and {high}" in text
+
+
+def test_the_refusal_names_the_option_as_the_reader_sees_it() -> None:
+    """The range answer named the option in English for a French reader too."""
+    with pytest.raises(TableError) as refused:
+        options.checked("turn_seconds", 0)
+    low, high = options.RANGES["turn_seconds"]
+    french = error_text("fr", refused.value, "test")
+    assert french == f"secondes_tour doit être entre {low} et {high}."
+    assert error_text("en", refused.value, "test").startswith("turn_seconds must be between")
 
 
 def test_every_value_in_range_makes_valid_rules() -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import tamalou.games
 from bot.config import Config, ConfigError, shard_of, shard_settings
 from bot.games import rules_for
 from bot.storage import SeatRow, Storage
@@ -69,7 +70,12 @@ async def test_each_process_loads_and_times_only_its_own_tables(tmp_path: Path) 
     for shard in (0, 1):
         config = Config(token="x", shard_ids=(shard,), shard_count=2)
         service = TableService(
-            storage, Presenter(), rules_for=rules_for, clock=Clock(), owns=config.owns
+            storage,
+            Presenter(),
+            rules_for=rules_for,
+            load_game=tamalou.games.load,
+            clock=Clock(),
+            owns=config.owns,
         )
         await service.load()
         processes.append(service)

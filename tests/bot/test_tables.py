@@ -8,6 +8,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+import tamalou.games
 from bot.games import rules_for
 from bot.storage import Storage
 from bot.tables import LiveTable, TableService
@@ -58,6 +59,7 @@ async def make(
         storage,
         presenter or Presenter(),
         rules_for=rules_for,
+        load_game=tamalou.games.load,
         reorder_ms=0,
         clock=clock,
         seeds=lambda: "fixed-seed",

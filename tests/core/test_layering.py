@@ -1,5 +1,6 @@
 """DESIGN.md's layering, read from the source: engines never reach Discord or the bot, the
-shared core never reaches a game, a game never reaches another, and no module-level import
+shared core and the table service never reach a game, a game never reaches another, and no
+module-level import
 cycle exists anywhere (imports inside functions or ``if TYPE_CHECKING:`` are not followed)."""
 
 from __future__ import annotations
@@ -79,6 +80,17 @@ def test_the_core_never_imports_a_game_and_games_never_import_each_other() -> No
             game = name.split(".")[2]
             others = [d for d in deps if d.startswith("bot.games.") and d.split(".")[2] != game]
             assert not others, name
+
+
+def test_the_table_service_and_the_shared_ui_never_import_a_game() -> None:
+    """bot/tables reaches a game only through what the bot injects (``load_game``,
+    ``rules_for``); bot/ui, bot/storage and bot/seasons through the plugin registry."""
+    for name, deps in graph().items():
+        if name.startswith("bot.tables"):
+            assert not [d for d in deps if d.startswith(("tamalou.games", "bot.games"))], name
+        if name.startswith(("bot.ui", "bot.storage", "bot.seasons", "bot.tables")):
+            games = [d for d in deps if d.startswith(("tamalou.games.", "bot.games."))]
+            assert not games, name
 
 
 def test_no_module_level_import_cycle() -> None:

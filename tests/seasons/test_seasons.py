@@ -30,6 +30,7 @@ from bot.seasons import (
 )
 from bot.seasons import store as seasons_store
 from bot.storage import MatchRow, RoundRecord, Row, SeatRow, Storage
+from tamalou.core.drivers import random_playout
 from tamalou.games import load
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
@@ -543,6 +544,58 @@ async def test_rounds_fall_back_to_round_scores_when_the_log_does_not_replay(
     assert [r.rounds for r in results] == [len(ended)] * 3
     assert [r.score_sum for r in results] == [sum(e.scores[s] for e in ended) for s in range(3)]
     assert sum(r.won for r in results) >= 1
+
+
+class Recording:
+    """A game module whose ``apply`` keeps the log the table service would store, and the
+    events it returned."""
+
+    def __init__(self, module: Any) -> None:
+        self.module = module
+        self.log: list[dict[str, Any]] = []
+        self.events: list[Any] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.module, name)
+
+    def apply(self, state: Any, action: Any) -> list[Any]:
+        events = list(self.module.apply(state, action))  # an illegal action raises: not logged
+        self.log.append(self.module.action_to_dict(action))
+        self.events += events
+        return events
+
+
+@pytest.mark.parametrize(
+    ("game", "preset", "players"), [("kalooki", "baby", 3), ("tarot", "tarot3", 3)]
+)
+def test_every_games_match_is_replayed_from_its_log(
+    game: str, preset: str, players: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Kalooki and tarot matches are read from their own log, as Tamalou's are: rounds,
+    final totals and winners through the game protocol, not from ``round_scores`` (K-P3,
+    T-M3), and no warning logged."""
+    module = Recording(load(game))
+    rules = module.PRESETS[preset]
+    state, _ = module.new_game(rules, players, "s1", 0, [False] * players)
+    random_playout(module, state, players, random.Random(3))
+    assert module.match_over(state)
+    rounds = module.round_summaries(module.events)
+    assert len(rounds) >= 2
+    seats = [{"user_id": 100 + i, "name": f"p{i}", "ai_level": None} for i in range(players)]
+    row = MatchRow(1, 1, 1, "s1", rules.model_dump(mode="json"), seats, 0, 10, "finished", game)
+    with caplog.at_level("WARNING"):
+        results = analyse_match(row, module.log, [])  # no round_scores at all
+    assert not caplog.records
+    totals, winners = module.match_result(state)
+    assert winners and [r.won for r in results] == [i in winners for i in range(players)]
+    assert [r.rounds for r in results] == [len(rounds)] * players
+    assert [r.rounds_won for r in results] == [
+        sum(r.places[i] == 1 for r in rounds) for i in range(players)
+    ]
+    assert [r.score_sum for r in results] == [
+        sum(r.scores[i] for r in rounds) for i in range(players)
+    ]
+    assert [float(t) for t in totals] == pytest.approx([r.score_sum for r in results])
 
 
 # -- end to end: the real bot through the Discord emulator --------------------------------------

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+import tamalou.games
 from bot.games import rules_for
 from bot.storage import SeatRow, Storage
 from bot.storage import postgres as pg_backend
@@ -49,7 +50,12 @@ async def service_on(target: str) -> tuple[TableService, Storage]:
     storage = Storage(target)
     await storage.open()
     service = TableService(
-        storage, Presenter(), rules_for=rules_for, clock=Clock(), seeds=lambda: "s"
+        storage,
+        Presenter(),
+        rules_for=rules_for,
+        load_game=tamalou.games.load,
+        clock=Clock(),
+        seeds=lambda: "s",
     )
     await service.load()
     return service, storage

@@ -17,7 +17,13 @@ from bot.seasons import Seasons
 from bot.storage import SeatRow, Storage, StorageError
 from bot.storage.copy import CopyMismatch, copy_database, verify_database
 from bot.storage.dialect import TABLES
-from bot.storage.display import TimedPanel, save_timed_panel, set_turn_ping
+from bot.storage.display import (
+    TimedPanel,
+    TurnPing,
+    save_timed_panel,
+    save_turn_ping,
+    set_turn_ping,
+)
 from tests.seasons.test_seasons import humans, store_match
 from tests.storage.backends import fresh_database
 
@@ -39,6 +45,7 @@ async def filled(target: str) -> Storage:
     await storage.set_guild_settings(4242, "fr", 45)
     await set_turn_ping(storage, 4242, 1, False)
     await save_timed_panel(storage, TimedPanel(table.id, 0, "tok", 77, 5, 5_005, "fr"))
+    await save_turn_ping(storage, TurnPing(table.id, (1, (2, 3_000)), 78, 9))
     return storage
 
 

@@ -28,6 +28,8 @@ class Draft:
     extra: list[int] = field(default_factory=list)
     #: the last refusal to show: (meld number or 0, reason)
     refusal: tuple[int, str] | None = None
+    #: the card whose lay-offs the panel lists, when all of them are too many for one list
+    lay_card: int | None = None
 
 
 _drafts: dict[tuple[int, int], Draft] = {}

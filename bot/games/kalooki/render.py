@@ -675,6 +675,18 @@ def panel_view(
         )
         row += 1
     lays = [a for a in mine if isinstance(a, A.LayOff | A.ShiftJoker)]
+    if len(lays) > MAX_OPTIONS:  # too many for one list: the card first, then where
+        by_card = {a.card for a in lays}
+        v.add_item(
+            discord.ui.Select(
+                custom_id=cid("pick", tid, f"{rnd}.5"),
+                placeholder=t(lang, "kalooki.select.lay_card")[:150],
+                options=[option(c, c == d.lay_card) for c in hand if c in by_card][:MAX_OPTIONS],
+                row=row,
+            )
+        )
+        row += 1
+        lays = [a for a in lays if a.card == d.lay_card]
     if lays:
         v.add_item(
             discord.ui.Select(

@@ -33,7 +33,7 @@ VERBS = PANEL_VERBS | TABLE_VERBS
 #: a table verb sent from the panel carries one more number (a 1): its answer edits the panel
 PANEL_ARITY = {"draw": 2, "take": 2, "next": 2, "call": 3}
 #: ``pick`` selects: what the second number of the argument names
-PICK_DISCARD, PICK_LAY_OFF, PICK_MELD, PICK_NEW_MELD = 1, 2, 3, 4
+PICK_DISCARD, PICK_LAY_OFF, PICK_MELD, PICK_NEW_MELD, PICK_LAY_CARD = 1, 2, 3, 4, 5
 
 
 def ints(arg: str | None) -> list[int]:
@@ -177,6 +177,9 @@ async def panel_step(
         case "pick" if len(parts) == 2 and parts[1] == PICK_NEW_MELD:
             d.extra = [c for c in cards_of(values) if c in hand]
             d.refusal = None
+        case "pick" if len(parts) == 2 and parts[1] == PICK_LAY_CARD:
+            picked = [c for c in cards_of(values) if c in hand]
+            d.lay_card = picked[0] if picked else None
         case "lay":
             refusal = render.check_draft(game, seat, pub.contract, d)
             if refusal is None:

@@ -20,8 +20,8 @@ from bot.games.tamalou.options import (
     TURN_MIN_S,
 )
 from bot.i18n import lang_of, ls, t
-from bot.tables import LiveTable, TableError
-from bot.ui.common import bot_of, reply, seat_name
+from bot.ui.common import bot_of, reply
+from bot.ui.lobby import add_seat_commands, group_cog, guild_ids
 from tamalou.games.tamalou import AI_LEVELS
 from tamalou.games.tamalou.rules import TAMALOU
 
@@ -32,18 +32,6 @@ tamalou_group = app_commands.Group(
     description=ls("Play Tamalou, the card game, in this channel", "cmd.tamalou.desc"),
     guild_only=True,
 )
-
-
-def guild_ids(interaction: discord.Interaction) -> tuple[int, int]:
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise TableError("guild_only")
-    return interaction.guild_id, interaction.channel_id
-
-
-def here(interaction: discord.Interaction) -> tuple[str, LiveTable]:
-    """The user's language and the live table of the channel (or a refusal)."""
-    table = bot_of(interaction).service.table_in(guild_ids(interaction)[1])
-    return lang_of(interaction.locale), table
 
 
 @tamalou_group.command(
@@ -97,88 +85,6 @@ async def cmd_new(
 
 
 @tamalou_group.command(
-    name=ls("join", "cmd.join"), description=ls("Sit at the table of this channel", "cmd.join.desc")
-)
-async def cmd_join(interaction: discord.Interaction) -> None:
-    lang, table = here(interaction)
-    await bot_of(interaction).service.join(
-        table, interaction.user.id, interaction.user.display_name
-    )
-    await reply(interaction, t(lang, "ok.joined", id=table.id))
-
-
-@tamalou_group.command(
-    name=ls("leave", "cmd.leave"),
-    description=ls("Leave the table before it starts", "cmd.leave.desc"),
-)
-async def cmd_leave(interaction: discord.Interaction) -> None:
-    lang, table = here(interaction)
-    await bot_of(interaction).service.leave(table, interaction.user.id)
-    await reply(interaction, t(lang, "ok.left", id=table.id))
-
-
-@tamalou_group.command(
-    name=ls("start", "cmd.start"), description=ls("Deal the first round (host)", "cmd.start.desc")
-)
-async def cmd_start(interaction: discord.Interaction) -> None:
-    lang, table = here(interaction)
-    await interaction.response.defer(ephemeral=True)
-    await bot_of(interaction).service.start(table, interaction.user.id)
-    await reply(interaction, t(lang, "ok.started", id=table.id))
-
-
-@tamalou_group.command(
-    name=ls("addbot", "cmd.addbot"), description=ls("Seat an AI player (host)", "cmd.addbot.desc")
-)
-@app_commands.describe(level=ls("How strong the AI plays", "opt.level"))
-@app_commands.choices(
-    level=[app_commands.Choice(name=ls(lv, f"level.{lv}"), value=lv) for lv in AI_LEVELS]
-)
-@app_commands.rename(level=ls("level", "optname.level"))
-async def cmd_addbot(interaction: discord.Interaction, level: str = "medium") -> None:
-    lang, table = here(interaction)
-    seat = await bot_of(interaction).service.add_ai(table, interaction.user.id, level)
-    await reply(interaction, t(lang, "ok.ai_added", name=seat_name(seat, lang)))
-
-
-@tamalou_group.command(
-    name=ls("kick", "cmd.kick"),
-    description=ls("Remove a player from the lobby (host)", "cmd.kick.desc"),
-)
-@app_commands.describe(seat=ls("Seat number to free", "opt.seat"))
-@app_commands.rename(seat=ls("seat", "optname.seat"))
-async def cmd_kick(interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8]) -> None:
-    lang, table = here(interaction)
-    removed = await bot_of(interaction).service.kick(table, interaction.user.id, seat - 1)
-    await reply(interaction, t(lang, "ok.kicked", name=seat_name(removed, lang)))
-
-
-@tamalou_group.command(
-    name=ls("cancel", "cmd.cancel"),
-    description=ls("Close the table of this channel (host or Manage Server)", "cmd.cancel.desc"),
-)
-async def cmd_cancel(interaction: discord.Interaction) -> None:
-    lang, table = here(interaction)
-    perms = interaction.permissions
-    if table.row.host_id != interaction.user.id and not perms.manage_guild:
-        raise TableError("host_only")
-    await interaction.response.defer(ephemeral=True)
-    await bot_of(interaction).service.cancel(table, "cancelled")
-    await reply(interaction, t(lang, "ok.cancelled", id=table.id))
-
-
-@tamalou_group.command(
-    name=ls("hand", "cmd.hand"), description=ls("Open your private panel again", "cmd.hand.desc")
-)
-async def cmd_hand(interaction: discord.Interaction) -> None:
-    lang, table = here(interaction)
-    bot = bot_of(interaction)
-    seat = bot.service.seat_for(table, interaction.user.id)
-    await interaction.response.defer(ephemeral=True)
-    await bot.presenter.show_panel(interaction, table, seat, lang, edit=False)
-
-
-@tamalou_group.command(
     name=ls("rules", "cmd.rules"), description=ls("The rules in short", "cmd.rules.desc")
 )
 @app_commands.describe(variant=ls("The house rule the table plays", "opt.variant"))
@@ -193,18 +99,8 @@ async def cmd_rules(interaction: discord.Interaction, variant: str | None = None
     await reply(interaction, text)
 
 
-class TamalouCog(commands.Cog):
-    """Owns the ``/tamalou`` group while loaded."""
-
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    async def cog_load(self) -> None:
-        self.bot.tree.add_command(tamalou_group)
-
-    async def cog_unload(self) -> None:
-        self.bot.tree.remove_command(tamalou_group.name)
+add_seat_commands(tamalou_group, GAME, AI_LEVELS)
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(TamalouCog(bot))
+    await bot.add_cog(group_cog(tamalou_group, "TamalouCog")(bot))

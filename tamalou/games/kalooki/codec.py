@@ -1,64 +1,26 @@
-"""JSON in and out, at the boundary: actions, events and the whole game state.
-
-Validation lives here (pydantic ``TypeAdapter``), never on the per-action hot path.
+"""JSON in and out, at the boundary: actions, events (the shared :mod:`tamalou.core.codec`)
+and the whole game state.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import json
 from typing import Any
 
 from pydantic import TypeAdapter
 
+from tamalou.core.codec import Codec, decode, dumps, json_loads
 from tamalou.games.kalooki import actions as A
 from tamalou.games.kalooki import events as E
 from tamalou.games.kalooki.rules import Rules
 from tamalou.games.kalooki.state import Game, RoundResult, RoundState
 
-_EVENT_TYPES: dict[str, type] = {t.kind: t for t in E.Event.__args__}
-_action_adapters: dict[str, TypeAdapter[Any]] = {
-    k: TypeAdapter(t) for k, t in A.ACTION_TYPES.items()
-}
-_event_adapters: dict[str, TypeAdapter[Any]] = {k: TypeAdapter(t) for k, t in _EVENT_TYPES.items()}
-
-
-def action_to_dict(action: A.Action) -> dict[str, Any]:
-    return {"kind": action.kind, **dataclasses.asdict(action)}
-
-
-def action_from_dict(data: dict[str, Any]) -> A.Action:
-    """Validate untrusted data into an action (``ValueError`` if it is not one)."""
-    data = dict(data)
-    kind = data.pop("kind", None)
-    adapter = _action_adapters.get(kind) if isinstance(kind, str) else None
-    if adapter is None:
-        raise ValueError(f"unknown action kind {kind!r}")
-    result: A.Action = adapter.validate_python(data, strict=False)
-    return result
-
-
-def action_to_json(action: A.Action) -> str:
-    return json.dumps(action_to_dict(action), separators=(",", ":"))
-
-
-def action_from_json(text: str) -> A.Action:
-    return action_from_dict(json.loads(text))
-
-
-def event_to_dict(event: E.Event) -> dict[str, Any]:
-    return {"kind": event.kind, **dataclasses.asdict(event)}
-
-
-def event_from_dict(data: dict[str, Any]) -> E.Event:
-    data = dict(data)
-    kind = data.pop("kind", None)
-    adapter = _event_adapters.get(kind) if isinstance(kind, str) else None
-    if adapter is None:
-        raise ValueError(f"unknown event kind {kind!r}")
-    result: E.Event = adapter.validate_python(data)
-    return result
-
+_CODEC: Codec[A.Action, E.Event] = Codec(A.ACTION_TYPES, E.Event.__args__)
+action_to_dict = _CODEC.action_to_dict
+action_from_dict = _CODEC.action_from_dict
+action_to_json = _CODEC.action_to_json
+action_from_json = _CODEC.action_from_json
+event_to_dict = _CODEC.event_to_dict
+event_from_dict = _CODEC.event_from_dict
 
 _round_adapter = TypeAdapter(RoundState)
 _result_adapter = TypeAdapter(list[RoundResult])
@@ -81,7 +43,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     }
 
 
-def game_from_dict(data: dict[str, Any]) -> Game:
+def _game_from_dict(data: dict[str, Any]) -> Game:
     return Game(
         rules=Rules.model_validate(data["rules"]),
         seed=data["seed"],
@@ -98,9 +60,14 @@ def game_from_dict(data: dict[str, Any]) -> Game:
     )
 
 
+def game_from_dict(data: dict[str, Any]) -> Game:
+    """Validate data into a game state (``ValueError`` if it is not one)."""
+    return decode(data, "a game state", _game_from_dict)
+
+
 def game_to_json(game: Game) -> str:
-    return json.dumps(game_to_dict(game), separators=(",", ":"))
+    return dumps(game_to_dict(game))
 
 
 def game_from_json(text: str) -> Game:
-    return game_from_dict(json.loads(text))
+    return game_from_dict(json_loads(text, "a game"))

@@ -51,6 +51,21 @@ def round_summaries(events: Sequence[E.Event]) -> list[RoundSummary]:
     ]
 
 
+def seat_stats(events: Sequence[E.Event], players: int) -> list[dict[str, int]]:
+    """Per seat, what a season's stats count (optional part of the protocol): calls right and
+    wrong (R-A2), doubles made and missed (R-D1, R-D5)."""
+    stats = [dict.fromkeys(("calls_right", "calls_wrong", "doubles", "doubles_missed"), 0)]
+    stats += [dict(stats[0]) for _ in range(players - 1)]
+    for e in events:
+        if isinstance(e, E.Called):
+            stats[e.player]["calls_right" if e.right else "calls_wrong"] += 1
+        elif isinstance(e, E.Doubled):
+            stats[e.player]["doubles"] += 1
+        elif isinstance(e, E.DoubleMissed):
+            stats[e.player]["doubles_missed"] += 1
+    return stats
+
+
 def standings(game: Game) -> list[int]:
     """R-M3: each seat's match place by cumulative score (1 = best; ties share a place)."""
     return match_places(game.cumulative)
@@ -58,6 +73,10 @@ def standings(game: Game) -> list[int]:
 
 def match_over(game: Game) -> bool:
     return game.over
+
+
+def match_result(game: Game) -> tuple[list[float], list[int]]:
+    return [float(c) for c in game.cumulative], list(game.winners)
 
 
 def now(game: Game) -> int:
@@ -93,6 +112,7 @@ __all__ = [
     "legal_actions",
     "make_ai",
     "match_over",
+    "match_result",
     "new_game",
     "next_deadline",
     "now",
@@ -100,6 +120,7 @@ __all__ = [
     "public_view",
     "round_summaries",
     "rules_from_dict",
+    "seat_stats",
     "standings",
     "step",
     "stream_for",

@@ -1,11 +1,24 @@
-"""Seeded rounds between AI levels, to measure their strength.
+"""Seeded rounds or whole matches between AI levels, to measure their strength.
 
-    python -m tamalou.arena --rounds 2000 --seed 1 medium easy
+    python -m tamalou.arena medium random                   # 400 matches (the default)
+    python -m tamalou.arena --rules koubo --matches 400 --seed 1 medium random
+    python -m tamalou.arena --rounds 2000 --seed 1 medium easy   # single rounds
 
-Each round is a single round (not a match) with the seats rotated between levels. Time
-advances 1–3 s per step (no real sleeping); at every step each AI may first double, then
-whoever has a turn action plays it. A round's win is place 1 (R-E3); a shared place 1 is
-split between the players who share it (two players tied first get half a win each).
+**Match mode** (the default, ``--matches N``): each match is played whole by the preset's
+own match rules (R-M3, R-X16: over the target, reaching it, a fixed number of rounds,
+elimination, a grand winner), the engine dealing each next round (``NextRound``); a match's
+win is place 1 of the match (the engine's winners: the lowest cumulative score, or the last
+one in); a shared first place is split between the players who share it. Match ``i`` is
+seeded ``S:i`` and seats the levels rotated by ``i``; a match still running after 200,000
+steps counts as unfinished. The report gives the rounds per match and, per level, the match
+win rate with a 95% Wilson interval, the mean final match score, and per round the calls,
+right calls, turn-1 calls and doubles.
+
+**Round mode** (``--rounds N``): each round is a single round (not a match) with the seats
+rotated between levels; a round's win is place 1 (R-E3), a shared place 1 split.
+
+In both, time advances 1–3 s per step (no real sleeping); at every step each AI may first
+double, then whoever has a turn action plays it.
 """
 
 from __future__ import annotations
@@ -20,22 +33,26 @@ from dataclasses import dataclass, field
 
 from tamalou.core.errors import IllegalAction
 from tamalou.games.tamalou import events as E
-from tamalou.games.tamalou.actions import Action, Double, Tick
+from tamalou.games.tamalou.actions import Action, Double, NextRound, Tick
 from tamalou.games.tamalou.ai import LEVELS, AIPlayer, make_player
 from tamalou.games.tamalou.engine import apply, legal_actions, new_game
 from tamalou.games.tamalou.rules import PRESETS, TAMALOU, Rules
+from tamalou.games.tamalou.state import Game
 from tamalou.games.tamalou.views import view
 
 log = logging.getLogger(__name__)
 
 MAX_STEPS = 4_000  # a round still running after this many steps is a shared draw
+MATCH_MAX_STEPS = 200_000  # a match still running after this many steps is unfinished
+DEFAULT_MATCHES = 400
 
 
 @dataclass(slots=True)
 class LevelStats:
-    seats: int = 0  # seat-rounds played
+    seats: int = 0  # seat-rounds played (round mode) or seat-matches played (match mode)
+    rounds: int = 0  # seat-rounds played (both modes)
     wins: float = 0.0
-    score: float = 0.0
+    score: float = 0.0  # round scores (round mode) or final cumulative scores (match mode)
     calls: int = 0  # seat-rounds with at least one call
     right_calls: int = 0
     turn1_calls: int = 0
@@ -59,41 +76,71 @@ class LevelStats:
         half = 1.96 * math.sqrt(var / n)
         return (max(0.0, mean - half), min(1.0, mean + half))
 
+    def wilson(self) -> tuple[float, float]:
+        """A 95% Wilson score interval on the win share (match mode: near 0 or 1 the normal
+        interval collapses to a point; a split win only narrows the true spread)."""
+        n = len(self.win_samples)
+        if n == 0:
+            return (0.0, 1.0)
+        p = sum(self.win_samples) / n
+        z = 1.96
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return (max(0.0, centre - half), min(1.0, centre + half))
+
 
 @dataclass(slots=True)
 class ArenaResult:
     levels: list[str]
     stats: dict[str, LevelStats]
-    rounds: int
+    rounds: int  # rounds asked (round mode) or rounds played in finished matches (match mode)
     unfinished: int
-    head_to_head: float  # first level's win share in the rounds played
+    head_to_head: float  # first level's win share in the rounds (or matches) played
+    matches: int = 0  # matches asked (match mode; 0 in round mode)
+    round_counts: list[int] = field(default_factory=list)  # rounds of each finished match
 
 
-def play_round(
-    levels: Sequence[str],
-    seed: str,
-    rules: Rules,
-    stats: dict[str, LevelStats],
-    budget_ms: float | None = 50.0,
-    max_iterations: int | None = None,
-) -> list[float] | None:
-    """Play one seeded round; return each seat's win share (None: unfinished)."""
-    n = len(levels)
-    clock = random.Random(f"{seed}:clock")
-    game, ev = new_game(rules, n, seed=seed, at=0, ai=[True] * n)
-    players: list[AIPlayer] = [
-        make_player(lv, s, rules, f"{seed}:{s}", budget_ms=budget_ms, max_iterations=max_iterations)
-        for s, lv in enumerate(levels)
-    ]
-    turns = [0] * n
-    called = [False] * n
-    right = [False] * n
-    turn1 = [False] * n
-    ended: list[E.RoundEnded] = []
+class _Table:
+    """One seeded game between AI players, played step by step like the bot would."""
 
-    def feed(events: list[E.Event]) -> None:
-        for p in players:
+    def __init__(
+        self,
+        levels: Sequence[str],
+        seed: str,
+        rules: Rules,
+        stats: dict[str, LevelStats],
+        budget_ms: float | None,
+        max_iterations: int | None,
+    ) -> None:
+        n = len(levels)
+        self.levels = list(levels)
+        self.stats = stats
+        self.clock = random.Random(f"{seed}:clock")
+        self.game: Game
+        self.game, ev = new_game(rules, n, seed=seed, at=0, ai=[True] * n)
+        self.players: list[AIPlayer] = [
+            make_player(
+                lv, s, rules, f"{seed}:{s}", budget_ms=budget_ms, max_iterations=max_iterations
+            )
+            for s, lv in enumerate(levels)
+        ]
+        self.now = 0
+        self.steps = 0
+        self.ended: list[E.RoundEnded] = []
+        self._new_round()
+        self.feed(ev)
+
+    def _new_round(self) -> None:
+        n = len(self.levels)
+        self.turns = [0] * n
+        self.called = [False] * n
+        self.right = [False] * n
+        self.turn1 = [False] * n
+
+    def feed(self, events: list[E.Event]) -> None:
+        for p in self.players:
             p.observe(events)
+        turns, called, right, turn1 = self.turns, self.called, self.right, self.turn1
         for e in events:
             if isinstance(e, E.TurnStarted) and not e.extra:
                 turns[e.player] += 1
@@ -107,71 +154,145 @@ def play_round(
                 if turns[e.player] == 1:
                     turn1[e.player] = True
             elif isinstance(e, E.RoundEnded):
-                ended.append(e)
+                self.ended.append(e)
+                self._count_round(e)
 
-    def timed(seat: int, fn: str, *args: object) -> object:
+    def _count_round(self, end: E.RoundEnded) -> None:
+        for s, lv in enumerate(self.levels):
+            if self.game.round.seats[s].out:
+                continue  # R-X16: eliminated before this round: not dealt in it
+            st = self.stats[lv]
+            st.rounds += 1
+            st.calls += self.called[s]
+            st.right_calls += self.right[s]
+            st.turn1_calls += self.turn1[s]
+
+    def _timed(self, seat: int, fn: str, *args: object) -> object:
         t0 = time.perf_counter()
-        out = getattr(players[seat], fn)(*args)
+        out = getattr(self.players[seat], fn)(*args)
         dt = time.perf_counter() - t0
         if fn == "decide":  # the double check is cheap; time the turn decisions
-            st = stats[levels[seat]]
+            st = self.stats[self.levels[seat]]
             st.decisions += 1
             st.decide_s += dt
             st.decide_max_s = max(st.decide_max_s, dt)
         return out
 
-    def act(action: Action) -> None:
+    def _act(self, action: Action) -> None:
         try:
-            feed(apply(game, action))
+            self.feed(apply(self.game, action))
         except IllegalAction as exc:  # an AI bug: record it, never crash a long run
             log.warning("illegal action %r: %r", action, exc)
 
-    feed(ev)
-    now = 0
-    for _ in range(MAX_STEPS):
-        if game.round.phase == "over":
-            break
-        now += clock.randint(1_000, 3_000)
-        feed(apply(game, Tick(now)))
-        if game.round.phase == "over":
-            break
-        order = list(range(n))
-        clock.shuffle(order)
-        for s in order:  # the race for doubles (R-D4): whoever wants one presses
+    def play_round(self, max_steps: int) -> bool:
+        """Play the current round to its end within ``max_steps`` steps; True if it ended."""
+        game = self.game
+        n = len(self.levels)
+        clock = self.clock
+        while self.steps < max_steps:
             if game.round.phase == "over":
-                break
-            d = timed(s, "wants_double", view(game, s, now), now)
-            if isinstance(d, Double):
-                act(d)
-        # then one move: every peek in the peek phase, else the current player's move
-        for s in range(n):
+                return True
+            self.steps += 1
+            self.now += clock.randint(1_000, 3_000)
+            now = self.now
+            self.feed(apply(game, Tick(now)))
             if game.round.phase == "over":
-                break
-            legal = [a for a in legal_actions(game, s) if not isinstance(a, Double)]
-            if not legal:
-                continue
-            a = timed(s, "decide", view(game, s, now), legal, now)
-            if a is not None:
-                act(a)  # type: ignore[arg-type]
-                if game.round.phase != "peek":
+                return True
+            order = list(range(n))
+            clock.shuffle(order)
+            for s in order:  # the race for doubles (R-D4): whoever wants one presses
+                if game.round.phase == "over":
                     break
-    if not ended:
+                d = self._timed(s, "wants_double", view(game, s, now), now)
+                if isinstance(d, Double):
+                    self._act(d)
+            # then one move: every peek in the peek phase, else the current player's move
+            for s in range(n):
+                if game.round.phase == "over":
+                    break
+                legal = [a for a in legal_actions(game, s) if not isinstance(a, Double)]
+                if not legal:
+                    continue
+                a = self._timed(s, "decide", view(game, s, now), legal, now)
+                if a is not None:
+                    self._act(a)  # type: ignore[arg-type]
+                    if game.round.phase != "peek":
+                        break
+        return game.round.phase == "over"
+
+    def next_round(self) -> None:
+        """Deal the match's next round (R-M1), asked by the first seat still in."""
+        game = self.game
+        self._new_round()
+        due = game.next_round_deadline
+        if due is not None and due <= self.now:
+            self.feed(apply(game, Tick(self.now)))  # the engine deals it itself
+            return
+        seat = next(i for i in range(game.players) if not (game.out and game.out[i]))
+        self.feed(apply(game, NextRound(seat, self.now)))
+
+
+def _split(firsts: Sequence[int], n: int) -> list[float]:
+    return [1.0 / len(firsts) if i in firsts else 0.0 for i in range(n)]
+
+
+def play_round(
+    levels: Sequence[str],
+    seed: str,
+    rules: Rules,
+    stats: dict[str, LevelStats],
+    budget_ms: float | None = 50.0,
+    max_iterations: int | None = None,
+) -> list[float] | None:
+    """Play one seeded round; return each seat's win share (None: unfinished)."""
+    table = _Table(levels, seed, rules, stats, budget_ms, max_iterations)
+    table.play_round(MAX_STEPS)
+    if not table.ended:
         return None
-    end = ended[-1]
-    firsts = [i for i, p in enumerate(end.places) if p == 1]
-    shares = [1.0 / len(firsts) if i in firsts else 0.0 for i in range(n)]
+    end = table.ended[-1]
+    shares = _split([i for i, p in enumerate(end.places) if p == 1], len(levels))
     for s, lv in enumerate(levels):
         st = stats[lv]
         st.seats += 1
         st.wins += shares[s]
         st.win_samples.append(shares[s])
         st.score += end.scores[s]
-        st.calls += called[s]
-        st.right_calls += right[s]
-        st.turn1_calls += turn1[s]
-        st.doubles_tried += players[s].memory.doubles_tried
-        st.doubles_won += players[s].memory.doubles_won
+        st.doubles_tried += table.players[s].memory.doubles_tried
+        st.doubles_won += table.players[s].memory.doubles_won
     return shares
+
+
+def play_match(
+    levels: Sequence[str],
+    seed: str,
+    rules: Rules,
+    stats: dict[str, LevelStats],
+    budget_ms: float | None = 50.0,
+    max_iterations: int | None = None,
+    max_steps: int = MATCH_MAX_STEPS,
+) -> tuple[list[float], Game] | None:
+    """Play one seeded match to its end by ``rules``' match rules (R-M, R-X16).
+
+    Return each seat's win share (place 1 of the match, shared places split) and the
+    finished game, or None if the match was still running after ``max_steps`` steps.
+    """
+    table = _Table(levels, seed, rules, stats, budget_ms, max_iterations)
+    game = table.game
+    while not game.over:
+        if not table.play_round(max_steps):
+            return None
+        if not game.over:
+            table.next_round()
+    shares = _split(game.winners, len(levels))
+    for s, lv in enumerate(levels):
+        st = stats[lv]
+        st.seats += 1
+        st.wins += shares[s]
+        st.win_samples.append(shares[s])
+        st.score += game.cumulative[s]
+        st.doubles_tried += table.players[s].memory.doubles_tried
+        st.doubles_won += table.players[s].memory.doubles_won
+    return shares, game
 
 
 def run(
@@ -202,7 +323,48 @@ def run(
     return ArenaResult(list(levels), stats, rounds, unfinished, first_share / max(1, played))
 
 
+def run_matches(
+    levels: Sequence[str],
+    matches: int,
+    seed: int | str,
+    rules: Rules = TAMALOU,
+    budget_ms: float | None = 50.0,
+    max_iterations: int | None = None,
+    first: int = 0,
+    max_steps: int = MATCH_MAX_STEPS,
+) -> ArenaResult:
+    """``matches`` seeded whole matches; match ``i`` (seed ``S:i``) seats ``levels`` rotated
+    by ``i``. ``first`` skips to match ``first`` (two runs (0, N) and (N, N) are one of 2N).
+    """
+    n = len(levels)
+    stats = {lv: LevelStats() for lv in levels}
+    unfinished = 0
+    first_share = 0.0
+    counts: list[int] = []
+    for i in range(first, first + matches):
+        seated = [levels[(s + i) % n] for s in range(n)]
+        out = play_match(seated, f"{seed}:{i}", rules, stats, budget_ms, max_iterations, max_steps)
+        if out is None:
+            unfinished += 1
+            continue
+        shares, game = out
+        counts.append(len(game.history))
+        first_share += shares[(-i) % n]  # the seat of the first level given
+    played = matches - unfinished
+    return ArenaResult(
+        list(levels),
+        stats,
+        sum(counts),
+        unfinished,
+        first_share / max(1, played),
+        matches=matches,
+        round_counts=counts,
+    )
+
+
 def report(result: ArenaResult) -> str:
+    if result.matches:
+        return _report_matches(result)
     lines = [
         f"{result.rounds} rounds, {result.unfinished} unfinished",
         f"{'level':8} {'win rate':>9} {'95% interval':>15} {'mean score':>11} {'calls':>6} "
@@ -222,27 +384,79 @@ def report(result: ArenaResult) -> str:
     return "\n".join(lines)
 
 
+def _report_matches(result: ArenaResult) -> str:
+    counts = result.round_counts
+    mean = sum(counts) / len(counts) if counts else 0.0
+    spread = f" (min {min(counts)}, max {max(counts)})" if counts else ""
+    lines = [
+        f"{result.matches} matches, {result.unfinished} unfinished, "
+        f"{mean:.2f} rounds per match{spread}",
+        f"{'level':8} {'win rate':>9} {'95% interval':>15} {'match score':>11} {'calls':>6} "
+        f"{'right':>6} {'turn-1':>7} {'doubles/rd':>10} {'dbl ok':>7} {'ms/decide':>10} {'max ms':>8}",
+    ]
+    for lv, st in result.stats.items():
+        lo, hi = st.wilson()
+        seats = max(1, st.seats)
+        rounds = max(1, st.rounds)
+        ok = st.doubles_won / st.doubles_tried if st.doubles_tried else 0.0
+        lines.append(
+            f"{lv:8} {st.win_rate():9.3f} {f'[{lo:.3f}, {hi:.3f}]':>15} {st.score / seats:11.2f} "
+            f"{st.calls / rounds:6.3f} {st.right_calls / rounds:6.3f} "
+            f"{st.turn1_calls / rounds:7.3f} {st.doubles_tried / rounds:10.2f} {ok:7.3f} "
+            f"{1000 * st.decide_s / max(1, st.decisions):10.3f} {1000 * st.decide_max_s:8.1f}"
+        )
+    lines.append(
+        f"{result.levels[0]} vs {result.levels[1]}: match win rate {result.head_to_head:.3f}"
+    )
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m tamalou.arena", description=__doc__)
-    parser.add_argument("--rounds", type=int, default=200)
+    parser = argparse.ArgumentParser(
+        prog="python -m tamalou.arena",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--matches",
+        type=int,
+        default=None,
+        help=f"whole matches by the preset's match rules (the default: {DEFAULT_MATCHES})",
+    )
+    mode.add_argument("--rounds", type=int, default=None, help="single rounds instead of matches")
     parser.add_argument("--seed", default="1")
     parser.add_argument("--rules", default="tamalou", choices=sorted(PRESETS))
     parser.add_argument("--budget-ms", type=float, default=50.0, help="hard: ms per decision")
     parser.add_argument("--iterations", type=int, default=None, help="hard: rollouts cap")
-    parser.add_argument("--first", type=int, default=0, help="first round number (to split)")
+    parser.add_argument(
+        "--first", type=int, default=0, help="first match (or round) number (to split a run)"
+    )
     parser.add_argument("levels", nargs="+", choices=LEVELS)
     args = parser.parse_args(argv)
     if not 2 <= len(args.levels) <= 5:
         parser.error("give 2 to 5 levels")
-    result = run(
-        args.levels,
-        args.rounds,
-        args.seed,
-        PRESETS[args.rules],
-        budget_ms=args.budget_ms if args.budget_ms > 0 else None,
-        max_iterations=args.iterations,
-        first=args.first,
-    )
+    budget = args.budget_ms if args.budget_ms > 0 else None
+    if args.rounds is not None:
+        result = run(
+            args.levels,
+            args.rounds,
+            args.seed,
+            PRESETS[args.rules],
+            budget_ms=budget,
+            max_iterations=args.iterations,
+            first=args.first,
+        )
+    else:
+        result = run_matches(
+            args.levels,
+            args.matches if args.matches is not None else DEFAULT_MATCHES,
+            args.seed,
+            PRESETS[args.rules],
+            budget_ms=budget,
+            max_iterations=args.iterations,
+            first=args.first,
+        )
     print(report(result))
 
 

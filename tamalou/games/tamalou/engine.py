@@ -1406,6 +1406,8 @@ def _turn_actions(game: Game, r: RoundState, p: int, at: int) -> list[A.Action]:
     if r.stage == "power":
         if r.looked is not None:  # R-X3: swap the looked card with one of yours, or pass
             t, ts = r.looked
+            if ts not in _slots(r.seats[t]):  # doubled away meanwhile (R-D1): nothing to swap
+                return [A.Pass(p, at)]
             return [*(A.Swap(p, s, t, ts, at) for s in _slots(r.seats[p])), A.Pass(p, at)]
         options = _power_actions(game, r, p, r.power, at)
         return options if r.power_must and options else [*options, A.Pass(p, at)]

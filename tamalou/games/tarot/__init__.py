@@ -72,6 +72,10 @@ def match_over(game: Game) -> bool:
     return game.over
 
 
+def match_result(game: Game) -> tuple[list[float], list[int]]:
+    return [float(c) for c in game.cumulative], list(game.winners)
+
+
 def now(game: Game) -> int:
     return game.now
 
@@ -104,6 +108,7 @@ __all__ = [
     "legal_actions",
     "make_ai",
     "match_over",
+    "match_result",
     "new_game",
     "next_deadline",
     "now",

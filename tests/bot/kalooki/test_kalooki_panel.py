@@ -10,6 +10,7 @@ from typing import Any
 import discord
 import pytest
 
+import tamalou.games
 from bot.games.kalooki import drafts, render, verbs
 from bot.storage import SeatRow, TableRow
 from bot.tables import LiveTable, TableError
@@ -26,7 +27,7 @@ TID = 7
 def live(game: Game, table_id: int = TID) -> LiveTable:
     seats = [SeatRow(i, 100 + i, f"p{i}") for i in range(game.players)]
     row = TableRow(table_id, 1, 10, 100, "playing", {}, None, 0, 0, seats, "kalooki")
-    return LiveTable(row, game.rules, game=game)
+    return LiveTable(row, game.rules, tamalou.games.load(row.game), game=game)
 
 
 def ids(view: discord.ui.View) -> list[str]:
@@ -168,6 +169,44 @@ def test_k_l7_a_joker_shift_is_offered_in_the_lay_off_select() -> None:
     assert "6♥ for the joker of #2 (p1)" in [o.label for o in options]
     action = verbs.build_action("pick", 0, [1, 2], [render.lay_off_value(shifts[0])], game.now)
     assert action == shifts[0]
+
+
+def test_k_l4_more_lay_offs_than_one_list_holds_are_reached_card_first() -> None:
+    """A select holds 25 options: with more lay-offs the panel asks for the card first, then
+    lists where that card goes; every lay-off stays reachable."""
+    melds = [
+        (1, 3, ["3s", "3h", "3d"]),
+        (1, 3, ["4s", "4h", "4d"]),
+        (1, 3, ["9s", "9h", "9d"]),
+        (1, 3, ["10s", "10h", "10d"]),
+        (0, 4, ["5c@1", "6c@1", "7c@1", "8c@1"]),
+        (0, 4, ["5h", "6h", "7h", "8h"]),
+        (0, 4, ["5s", "6s", "7s", "8s@1"]),
+        (0, 3, ["Js", "Jh", "Jd"]),
+    ]
+    hand = ["JK", "3c@1", "3s@1", "4c@1", "4s@1", "9c", "9s@1", "10c", "10s@1", "Jc", "Js@1"]
+    game = laid_down_with([*hand, "Qs", "Qh", "9h@1", "4h@1", "10d@1", "Jd@1"], melds)
+    legal = [a for a in legal_actions(game, 0) if isinstance(a, A.LayOff | A.ShiftJoker)]
+    assert len(legal) > render.MAX_OPTIONS
+    table = live(game)
+    shown = render.panel(table, 0, "en", game.now)
+    first = select(shown.view, ":pick:7:1.5")
+    assert sorted(int(o.value) for o in first.options) == sorted({a.card for a in legal})
+    assert ":pick:7:1.2" not in " ".join(ids(shown.view))  # no list cut at 25
+    reached = []
+    for option in first.options:
+        d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
+        d.lay_card = int(option.value)  # what picking the card does (verbs.panel_step)
+        view = render.panel(table, 0, "en", game.now).view
+        assert [
+            o.default for o in select(view, ":pick:7:1.5").options if o.value == option.value
+        ] == [True]
+        for o in select(view, ":pick:7:1.2").options:
+            action = verbs.build_action("pick", 0, [1, 2], [o.value], game.now)
+            assert action.card == int(option.value)
+            reached.append(action)
+    assert sorted(map(repr, reached)) == sorted(repr(a) for a in legal)
+    assert len(shown.view.children) <= 25 and max(i.row or 0 for i in shown.view.children) <= 4
 
 
 def called_game() -> Game:

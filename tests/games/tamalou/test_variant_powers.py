@@ -158,6 +158,21 @@ def test_r_x3_look_then_swap_may_stop_after_the_look() -> None:
     assert not has(ev, E.SwapShown)
 
 
+def test_r_x3_no_swap_is_offered_once_the_looked_card_was_doubled_away() -> None:
+    """R-X3 with R-D1: the looked card's owner doubles it away before the swap; its slot is
+    empty, so no swap of it is offered (only the pass), and one sent is refused."""
+    rows = [["Ac", "7c", "8c", "9c"], ["Ad", "10d", "8d", "9d"]]
+    game = game_with(rows, pile=["10h"], rules=TAMOUL)  # tamoul 10: look-then-swap
+    _throw(game, T0)
+    apply(game, A.Look(0, 1, 2, T0 + 1))
+    assert legal_kinds(game, 0) >= {"swap", "pass"}
+    apply(game, A.Double(1, 2, game.round.seq, T0 + 2))
+    assert game.round.seats[1].row[1] is None
+    assert [a.kind for a in legal_actions(game, 0) if a.kind not in A.DOUBLE_KINDS] == ["pass"]
+    refused(game, A.Swap(0, 1, 1, 2, T0 + 3), "empty_slot")
+    assert has(apply(game, A.Pass(0, T0 + 3)), E.PowerPassed)
+
+
 # -- R-X4 give the top, R-X5 must powers -----------------------------------------------------
 
 

@@ -1,0 +1,149 @@
+"""The seat commands every game's slash group has: join, leave, start, addbot, kick, cancel
+and hand. A game's ``commands.py`` makes its group, adds its own ``new`` and ``rules``, then
+calls :func:`add_seat_commands`; the seasons Cog adds ``leaderboard``, ``stats`` and
+``season …`` later. Nothing here knows a game: the channel's table must be of the group's
+game, and the panel is the plugin's (through the presenter)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import lang_of, ls, t
+from bot.tables import LiveTable, TableError
+from bot.ui.common import bot_of, reply, seat_name
+
+
+def guild_ids(interaction: discord.Interaction) -> tuple[int, int]:
+    """The guild and channel of a command (commands are guild only)."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise TableError("guild_only")
+    return interaction.guild_id, interaction.channel_id
+
+
+def table_here(interaction: discord.Interaction, game: str) -> tuple[str, LiveTable]:
+    """The user's language and the channel's live table of ``game``; a refusal in words
+    when the channel has no table (``err.no_<game>_table``) or one of another game."""
+    service = bot_of(interaction).service
+    channel = guild_ids(interaction)[1]
+    if channel not in service.by_channel:
+        raise TableError(f"no_{game}_table")
+    table = service.table_in(channel)
+    if table.row.game != game:
+        raise TableError("other_game", game=table.row.game)
+    return lang_of(interaction.locale), table
+
+
+def add_seat_commands(
+    group: app_commands.Group,
+    game: str,
+    ai_levels: Sequence[str],
+    *,
+    started: str = "ok.started",
+    default_level: str = "medium",
+) -> None:
+    """Add join, leave, start, addbot, kick, cancel and hand to ``group`` for ``game``.
+
+    ``started``: the catalogue key of the host's answer to ``start`` (``{id}``: the table).
+    """
+
+    @group.command(
+        name=ls("join", "cmd.join"),
+        description=ls("Sit at the table of this channel", "cmd.join.desc"),
+    )
+    async def cmd_join(interaction: discord.Interaction) -> None:
+        lang, table = table_here(interaction, game)
+        await bot_of(interaction).service.join(
+            table, interaction.user.id, interaction.user.display_name
+        )
+        await reply(interaction, t(lang, "ok.joined", id=table.id))
+
+    @group.command(
+        name=ls("leave", "cmd.leave"),
+        description=ls("Leave the table before it starts", "cmd.leave.desc"),
+    )
+    async def cmd_leave(interaction: discord.Interaction) -> None:
+        lang, table = table_here(interaction, game)
+        await bot_of(interaction).service.leave(table, interaction.user.id)
+        await reply(interaction, t(lang, "ok.left", id=table.id))
+
+    @group.command(
+        name=ls("start", "cmd.start"),
+        description=ls("Deal the first round (host)", "cmd.start.desc"),
+    )
+    async def cmd_start(interaction: discord.Interaction) -> None:
+        lang, table = table_here(interaction, game)
+        await interaction.response.defer(ephemeral=True)
+        await bot_of(interaction).service.start(table, interaction.user.id)
+        await reply(interaction, t(lang, started, id=table.id))
+
+    @group.command(
+        name=ls("addbot", "cmd.addbot"),
+        description=ls("Seat an AI player (host)", "cmd.addbot.desc"),
+    )
+    @app_commands.describe(level=ls("How strong the AI plays", "opt.level"))
+    @app_commands.choices(
+        level=[app_commands.Choice(name=ls(lv, f"level.{lv}"), value=lv) for lv in ai_levels]
+    )
+    @app_commands.rename(level=ls("level", "optname.level"))
+    async def cmd_addbot(interaction: discord.Interaction, level: str = default_level) -> None:
+        lang, table = table_here(interaction, game)
+        seat = await bot_of(interaction).service.add_ai(table, interaction.user.id, level)
+        await reply(interaction, t(lang, "ok.ai_added", name=seat_name(seat, lang)))
+
+    @group.command(
+        name=ls("kick", "cmd.kick"),
+        description=ls("Remove a player from the lobby (host)", "cmd.kick.desc"),
+    )
+    @app_commands.describe(seat=ls("Seat number to free", "opt.seat"))
+    @app_commands.rename(seat=ls("seat", "optname.seat"))
+    async def cmd_kick(
+        interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8]
+    ) -> None:
+        lang, table = table_here(interaction, game)
+        removed = await bot_of(interaction).service.kick(table, interaction.user.id, seat - 1)
+        await reply(interaction, t(lang, "ok.kicked", name=seat_name(removed, lang)))
+
+    @group.command(
+        name=ls("cancel", "cmd.cancel"),
+        description=ls(
+            "Close the table of this channel (host or Manage Server)", "cmd.cancel.desc"
+        ),
+    )
+    async def cmd_cancel(interaction: discord.Interaction) -> None:
+        lang, table = table_here(interaction, game)
+        if table.row.host_id != interaction.user.id and not interaction.permissions.manage_guild:
+            raise TableError("host_only")
+        await interaction.response.defer(ephemeral=True)
+        await bot_of(interaction).service.cancel(table, "cancelled")
+        await reply(interaction, t(lang, "ok.cancelled", id=table.id))
+
+    @group.command(
+        name=ls("hand", "cmd.hand"),
+        description=ls("Open your private panel again", "cmd.hand.desc"),
+    )
+    async def cmd_hand(interaction: discord.Interaction) -> None:
+        lang, table = table_here(interaction, game)
+        bot = bot_of(interaction)
+        seat = bot.service.seat_for(table, interaction.user.id)
+        await interaction.response.defer(ephemeral=True)
+        await bot.presenter.show_panel(interaction, table, seat, lang, edit=False)
+
+
+def group_cog(group: app_commands.Group, name: str) -> type[commands.Cog]:
+    """A Cog class named ``name`` that puts ``group`` on the tree while it is loaded."""
+
+    class GroupCog(commands.Cog, name=name):
+        def __init__(self, bot: commands.Bot) -> None:
+            self.bot = bot
+
+        async def cog_load(self) -> None:
+            self.bot.tree.add_command(group)
+
+        async def cog_unload(self) -> None:
+            self.bot.tree.remove_command(group.name)
+
+    return GroupCog
