@@ -2,6 +2,7 @@
 
     .venv/bin/python -m tools.bench_bot            # the figures of docs/benchmarks.md
     .venv/bin/python -m tools.bench_bot --quick    # a smoke run in about 30 s
+    .venv/bin/python -m tools.bench_bot --games kalooki,tarot   # the table mix (issue 16)
 
 What it does, all on 127.0.0.1, bounded in clicks and in time:
 
@@ -32,7 +33,10 @@ What it does, all on 127.0.0.1, bounded in clicks and in time:
    suite's throwaway one (tests/storage/backends.py: the Debian package's binaries, or
    ``TAMALOU_TEST_PG``).
 
-The summary is printed on the last lines.
+``--games`` (or ``--mix``) shares the tables out between Tamalou, Kalooki and tarot
+(``tools/bench_games.py``: each game's prefill and the clicks its players make); the
+default is Tamalou alone. The summary is printed on the last lines, with issue 16's goals:
+the bot's CPU a click over the trivial bot's, p99, memory a table, restart.
 """
 
 from __future__ import annotations
@@ -46,6 +50,8 @@ import json
 import os
 import random
 import shutil
+import signal
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -65,8 +71,6 @@ from bot.games import rules_for
 from bot.storage import Storage
 from bot.storage.copy import copy_database
 from bot.tables import LiveTable, TableService
-from tamalou.games.tamalou import actions as A
-from tamalou.games.tamalou.engine import legal_actions
 from tests.emulator import (
     Emulator,
     EmulatorError,
@@ -74,11 +78,26 @@ from tests.emulator import (
     Interaction,
     MemberSpec,
     Message,
-    User,
 )
+from tests.emulator.model import EPHEMERAL, walk_components
 from tools import bench_pictures
+from tools.bench_games import (
+    GAMES,
+    SETTINGS,
+    TABLE_MARKERS,
+    Click,
+    Players,
+    TableInfo,
+    history_start,
+    players_for,
+    prefill_table,
+    refusal_patterns,
+    refused,
+)
 
+TRACE = bool(os.environ.get("BENCH_TRACE"))  # print the text-only answers (refusals)
 WORK = {"dir": ""}  # databases and bot logs (removed at the end unless --keep)
+PROFILE: dict[str, str | None] = {"path": None}  # --py-spy: where the profile goes
 BOT_MODULE = {"name": "bot"}  # --bot-module: e.g. a wrapper that profiles bot.__main__
 GOALS = {
     "rate": 500.0,
@@ -87,6 +106,9 @@ GOALS = {
     "restart_s": 5.0,
     "two_processes": 1.6,  # two processes' throughput over one's (PostgreSQL)
 }
+#: issue 16, for Tamalou and for the Kalooki and tarot table mix, in one run beside the
+#: trivial bot: CPU a click over the trivial bot's, p99, memory a table, restart of 1,000
+GOALS_16 = {"cpu_ratio": 1.3, "p99_ms": 60.0, "kb_per_table": 60.0, "restart_s": 3.0}
 
 
 # -- the emulator, with cheap per-interaction signals ------------------------------------
@@ -104,6 +126,26 @@ class BenchEmulator(Emulator):
         self.sent_at: dict[int, float] = {}
         self.answered: dict[int, asyncio.Future[float]] = {}
         self.finished: dict[int, asyncio.Future[None]] = {}
+        #: channel -> what marks its table message (``tools.bench_games.TABLE_MARKERS``)
+        self.watch: dict[int, tuple[str, ...]] = {}
+        #: channel -> the newest table message the bot posted there (a new round posts one)
+        self.latest: dict[int, Message] = {}
+
+    def _record(self, msg: Message, action: str) -> None:
+        super()._record(msg, action)
+        markers = self.watch.get(msg.channel_id)
+        if (
+            markers
+            and action == "create"
+            and msg.recipient_id is None
+            and not msg.flags & EPHEMERAL
+            and any(
+                m in (c.get("custom_id") or "")
+                for c in walk_components(msg.components)
+                for m in markers
+            )
+        ):
+            self.latest[msg.channel_id] = msg
 
     async def deliver(self, inter: Interaction) -> Interaction:
         loop = asyncio.get_running_loop()
@@ -173,18 +215,17 @@ class NullPresenter:
         return None
 
 
-@dataclass
-class TableInfo:
-    id: int
-    channel_id: int
-    users: list[User]
-    message: Message | None = None
-
-
 async def prefill(
-    db: Path, emu: Emulator, count: int, players: int, turns: int, seed: int
+    db: Path,
+    emu: BenchEmulator,
+    count: int,
+    players: int,
+    turns: int,
+    seed: int,
+    games: tuple[str, ...] = ("tamalou",),
 ) -> list[TableInfo]:
-    """``count`` live tables in mid-round, one per channel, seated with emulator members."""
+    """``count`` live tables in mid-round, one per channel, seated with emulator members;
+    table ``i`` plays ``games[i % len(games)]`` (``tools.bench_games``)."""
     rng = random.Random(seed)
     storage = Storage(db)
     await storage.open()
@@ -199,37 +240,26 @@ async def prefill(
     )
     members = emu.members
     out: list[TableInfo] = []
-    real_now = int(time.time() * 1000)
     channels = [c for g in emu.guilds.values() for c in g.channels]
     for i, channel in enumerate(channels[:count]):
+        game_id = games[i % len(games)]
         # the table's history runs up to about now, so its turn clock is still running
-        clock["now"] = real_now - (10 + 2 * turns) * 1000
+        clock["now"] = history_start(game_id, turns)
         users = members[i * players : (i + 1) * players]
-        settings = {"target": 100, "turn_seconds": 45, "max_players": 5}
         assert channel.guild_id is not None
         table = await service.open_table(
-            channel.guild_id, channel.id, users[0].id, users[0].name, settings
+            channel.guild_id,
+            channel.id,
+            users[0].id,
+            users[0].name,
+            dict(SETTINGS[game_id]),
+            game=game_id,
         )
         for user in users[1:]:
             await service.join(table, user.id, user.name)
-        await service.start(table, users[0].id)
-        for seat, user in enumerate(users):
-            await service.act(table, A.Peek(seat, clock["now"]), user.id)
-        clock["now"] += 6000
-        await service.tick(table)  # the peek phase ends
-        for _ in range(turns):
-            game = table.game
-            if game is None or game.over or game.round.phase != "play":
-                break
-            clock["now"] += 1000
-            seat = game.round.current
-            legal = [a for a in legal_actions(game, seat, clock["now"]) if a.kind != "call"]
-            if not legal:
-                break
-            draws = [a for a in legal if a.kind == "draw"]
-            action = draws[0] if draws else rng.choice(legal)
-            await service.act(table, action, users[seat].id)
-        out.append(TableInfo(table.id, channel.id, list(users)))
+        await prefill_table(service, table, game_id, list(users), turns, rng, clock)
+        out.append(TableInfo(table.id, channel.id, list(users), game=game_id))
+        emu.watch[channel.id] = TABLE_MARKERS[game_id]
     await storage.close()
     return out
 
@@ -288,6 +318,34 @@ def bot_env(emu: Emulator, db: Path) -> dict[str, str]:
     }
 
 
+def logged_moves(db: Path) -> dict[str, dict[str, int]]:
+    """The actions in a SQLite database's logs, by game and kind (ticks included)."""
+    con = sqlite3.connect(db)
+    try:
+        rows = con.execute(
+            "SELECT m.game, json_extract(a.payload, '$.kind'), count(*) FROM actions a "
+            "JOIN matches m ON m.id = a.match_id GROUP BY 1, 2"
+        ).fetchall()
+    finally:
+        con.close()
+    out: dict[str, dict[str, int]] = {}
+    for game, kind, n in rows:
+        out.setdefault(str(game), {})[str(kind)] = int(n)
+    return out
+
+
+def moves_since(before: dict[str, dict[str, int]], after: dict[str, dict[str, int]]) -> str:
+    """What was committed in between, by game: the games moved on (not only refusals)."""
+    parts = []
+    for game, kinds in sorted(after.items()):
+        new = {k: n - before.get(game, {}).get(k, 0) for k, n in sorted(kinds.items())}
+        new = {k: n for k, n in new.items() if n}
+        total = sum(new.values())
+        detail = ", ".join(f"{k} {n}" for k, n in new.items())
+        parts.append(f"{game} {total}" + (f" ({detail})" if detail else ""))
+    return "; ".join(parts)
+
+
 def logged_at(log_path: Path, needle: str) -> float | None:
     """Wall-clock time of the first log line containing ``needle`` (asctime, ms)."""
     with contextlib.suppress(OSError):
@@ -307,7 +365,8 @@ def table_messages(emu: Emulator, tables: list[TableInfo]) -> int:
         if info is None or msg.recipient_id is not None or msg.deleted:
             continue
         newer = info.message is None or msg.id >= info.message.id
-        if newer and "tamalou:draw:" in json.dumps(msg.components):
+        components = json.dumps(msg.components)
+        if newer and any(m in components for m in TABLE_MARKERS[info.game]):
             info.message = msg
     return sum(1 for t in tables if t.message is not None)
 
@@ -350,6 +409,9 @@ async def start_and_refresh(
 @dataclass
 class Load:
     latencies: list[float] = field(default_factory=list)  # ms, first response
+    by_game: dict[str, list[float]] = field(default_factory=dict)  # the same, by game
+    #: clicks followed up, by kind: [clicks, refused (answered by the error funnel)]
+    answers: dict[str, list[int]] = field(default_factory=dict)
     kinds: dict[str, int] = field(default_factory=dict)
     lost: int = 0
     skipped: int = 0
@@ -382,57 +444,64 @@ async def run_load(
     load = Load()
     first_request = len(emu.requests)
     pids = [bot.pid for bot in emu.bots if bot.alive]  # the bot's process(es)
-    followups: list[tuple[User, Message, str]] = []  # a drawer's "Replace n" to press
+    followups: list[tuple[TableInfo, Click]] = []  # a click on the bot's answer (a panel)
+    busy: set[tuple[int, int]] = set()  # (table, player) with a click on a panel to come
+    refusals = refusal_patterns()
+    spies: list[asyncio.subprocess.Process] = []  # --py-spy, during the measured clicks
     pending: set[asyncio.Task[None]] = set()
     loop = asyncio.get_running_loop()
     budget = {"left": clicks + warmup, "warm": warmup}
     deadline = loop.time() + seconds
+    games = sorted({t.game for t in tables})
+    players: dict[str, Players] = {
+        g: players_for(g, max(len(t.users) for t in tables)) for g in games
+    }
 
-    def choose() -> tuple[User, Message, str, str] | None:
+    def choose() -> tuple[TableInfo, Click] | None:
         if followups:
-            user, msg, cid = followups.pop()
-            return user, msg, cid, "replace"
+            return followups.pop()
         table = rng.choice(tables)
         if trivial_cid is not None and table.message is not None:
-            return rng.choice(table.users), table.message, trivial_cid, "trivial"
-        msg = table.message
+            return table, Click(rng.choice(table.users), table.message, trivial_cid, "trivial")
+        msg = emu.latest.get(table.channel_id, table.message)
         if msg is None:
             return None
-        buttons = {
-            b.custom_id.split(":")[1]: b for b in msg.buttons() if b.custom_id and not b.disabled
-        }
-        doubles = [
-            b
-            for b in msg.buttons()
-            if b.custom_id and b.custom_id.startswith("tamalou:dbl:") and not b.disabled
-        ]
-        roll = rng.random()
-        user = rng.choice(table.users)
-        if roll < 0.25 and "draw" in buttons:
-            return user, msg, buttons["draw"].custom_id or "", "draw"
-        if roll < 0.40 and doubles:
-            return user, msg, rng.choice(doubles).custom_id or "", "double"
-        if "hand" in buttons:
-            return user, msg, buttons["hand"].custom_id or "", "my cards"
-        return None
+        click = players[table.game].choose(table, msg, rng)
+        return None if click is None else (table, click)
 
-    async def after(inter: Interaction) -> None:
-        """Once handled: a drawer presses "Replace n" on the panel the bot sent them."""
+    async def after(table: TableInfo, click: Click, inter: Interaction) -> None:
+        """Once handled: the player's next click on what the bot answered (their panel)."""
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(emu.finished[inter.id], 30)
-        for msg in (
-            emu.messages.get(m) for m in [inter.response_message_id, *inter.followup_ids] if m
+        answers = [
+            msg
+            for msg in (
+                emu.messages.get(m) for m in [inter.response_message_id, *inter.followup_ids] if m
+            )
+            if msg is not None and not msg.deleted
+        ]
+        kind = click.kind if len(games) == 1 else f"{table.game} {click.kind}"
+        no = refused(answers, refusals)
+        tally = load.answers.setdefault(kind, [0, 0])
+        tally[0] += 1
+        tally[1] += no
+        if TRACE and no:
+            said = [m.content[:80] for m in answers if not m.components and m.content]
+            print(f"  refused {kind}: {' | '.join(said)}")
+        key = (table.id, click.user.id)
+        if click.chained:
+            busy.discard(key)
+        if (
+            players[table.game].follows(click.kind)
+            and len(followups) < concurrency
+            and (key not in busy)
         ):
-            if msg is None:
-                continue
-            reps = [
-                b.custom_id
-                for b in msg.buttons()
-                if b.custom_id and b.custom_id.startswith("tamalou:rep:")
-            ]
-            if reps and len(followups) < concurrency:
-                followups.append((emu.users[inter.user_id], msg, rng.choice(reps)))
-                return
+            # a player makes one move at a time: the panels of their other clicks wait
+            found = players[table.game].after(table, click, answers, rng)
+            if found is not None:
+                found.chained = True
+                busy.add(key)
+                followups.append((table, found))
 
     async def worker() -> None:
         while budget["left"] > 0 and loop.time() < deadline:
@@ -441,37 +510,51 @@ async def run_load(
                 load.skipped += 1
                 await asyncio.sleep(0)
                 continue
-            user, msg, cid, kind = picked
+            table, click = picked
             budget["left"] -= 1
             try:
-                inter = await emu.click(user, msg, custom_id=cid, wait=False)
+                if click.values is None:
+                    inter = await emu.click(
+                        click.user, click.message, custom_id=click.custom_id, wait=False
+                    )
+                else:
+                    inter = await emu.select(
+                        click.user, click.message, click.custom_id, click.values, wait=False
+                    )
             except EmulatorError:  # the button changed under the player's finger
                 load.skipped += 1
                 budget["left"] += 1
+                busy.discard((table.id, click.user.id))
                 continue
             if not load.started:
                 load.started = loop.time()
             answered = await asyncio.wait_for(emu.answered[inter.id], 30)
+            if trivial_cid is None:
+                task = asyncio.create_task(after(table, click, inter))
+                pending.add(task)
+                task.add_done_callback(pending.discard)
             if budget["warm"] > 0:
                 budget["warm"] -= 1
                 if budget["warm"] == 0:
                     load.latencies.clear()
                     load.kinds.clear()
+                    load.by_game.clear()
                     load.lost = 0
                     load.started = loop.time()
                     load.mark(pids)
+                    if PROFILE["path"] and pids and trivial_cid is None:
+                        spies.append(await start_py_spy(pids[0], PROFILE["path"]))
                 continue
             load.clicks += 1
             load.last_answer = max(load.last_answer, answered if answered == answered else 0)
             if answered != answered:  # nan: expired
                 load.lost += 1
             else:
-                load.latencies.append((answered - emu.sent_at[inter.id]) * 1000)
+                ms = (answered - emu.sent_at[inter.id]) * 1000
+                load.latencies.append(ms)
+                load.by_game.setdefault(table.game, []).append(ms)
+            kind = click.kind if len(games) == 1 else f"{table.game} {click.kind}"
             load.kinds[kind] = load.kinds.get(kind, 0) + 1
-            if kind in ("draw", "my cards"):
-                task = asyncio.create_task(after(inter))
-                pending.add(task)
-                task.add_done_callback(pending.discard)
 
     # The emulator keeps a deep copy of every message version: a full collection of that
     # heap stalls its loop for up to half a second, which the clicks would then measure.
@@ -485,6 +568,10 @@ async def run_load(
         gc.enable()
         gc.unfreeze()
     load.mark(pids)
+    for spy in spies:
+        with contextlib.suppress(ProcessLookupError):
+            spy.send_signal(signal.SIGINT)  # py-spy writes its file and exits
+        await asyncio.wait_for(spy.wait(), 60)
     # drain: every click handled (defer, engine, log commit, panel, table edit)
     await asyncio.gather(
         *(asyncio.wait_for(f, 60) for f in emu.finished.values()), return_exceptions=True
@@ -496,6 +583,27 @@ async def run_load(
     for task in list(pending):
         task.cancel()
     return load
+
+
+async def start_py_spy(pid: int, path: str) -> asyncio.subprocess.Process:
+    """py-spy sampling the bot (collapsed stacks, by function) until SIGINT."""
+    exe = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    return await asyncio.create_subprocess_exec(
+        exe,
+        "record",
+        "--pid",
+        str(pid),
+        "--rate",
+        "200",
+        "--format",
+        "raw",
+        "--function",
+        "--nonblocking",
+        "--output",
+        path,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
 
 
 # -- the run --------------------------------------------------------------------------------
@@ -529,7 +637,13 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     try:
         t0 = time.perf_counter()
         tables = await prefill(
-            work / "load.sqlite3", emu, args.tables, args.players, args.turns, args.seed
+            work / "load.sqlite3",
+            emu,
+            args.tables,
+            args.players,
+            args.turns,
+            args.seed,
+            args.games,
         )
         say(f"prefilled {len(tables)} live tables in {time.perf_counter() - t0:.1f} s")
 
@@ -541,6 +655,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         rss0 = rss_kb(emu.bot.pid)
         await emu.stop_bot()
 
+        before = logged_moves(work / "load.sqlite3")
         times = await start_and_refresh(emu, work / "load.sqlite3", tables, len(tables))
         say(
             f"bot up with {len(tables)} tables: loaded {times['loaded_s']:.2f} s, "
@@ -573,6 +688,10 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         results["max_ms"] = max(load.latencies, default=float("nan"))
         results["lost"] = load.lost
         results["kinds"] = load.kinds
+        results["by_game"] = {
+            g: {"clicks": len(v), "p50_ms": pct(v, 0.50), "p99_ms": pct(v, 0.99)}
+            for g, v in sorted(load.by_game.items())
+        }
         results["drain_rate"] = load.clicks / max(1e-9, load.drained - load.started)
         assert emu.bot is not None
         results["rss_after_load_kb"] = rss_kb(emu.bot.pid)
@@ -585,6 +704,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         say(
             "REST calls per click: "
             + ", ".join(f"{k} {v / max(1, load.clicks):.2f}" for k, v in load.requests.items())
+            + "\nrefused / clicks, by kind (warm-up included): "
+            + ", ".join(f"{k} {b}/{a}" for k, (a, b) in sorted(load.answers.items()))
             + f"\nload: {load.clicks} clicks {load.kinds}, skipped {load.skipped}, "
             f"{results['rate']:.0f}/s first responses, p50 {results['p50_ms']:.1f} ms, "
             f"p99 {results['p99_ms']:.1f} ms, max {results['max_ms']:.1f} ms, "
@@ -594,6 +715,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         )
     finally:
         await emu.close(graceful=True)
+    results["moves"] = moves_since(before, logged_moves(work / "load.sqlite3"))
+    say(f"moves committed while the bot ran: {results['moves']}")
 
     # ---- calibration: a trivial discord.py bot, same emulator, same load, same moment
     if args.trivial:
@@ -625,6 +748,10 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             t0, bot0, _, _ = load.cpu_marks[0]
             t1, bot1, _, _ = load.cpu_marks[-1]
             results["trivial_cpu_ms_per_click"] = (bot1 - bot0) * 1000 / max(1, load.clicks)
+            if "cpu_ms_per_click" in results:
+                results["cpu_ratio"] = results["cpu_ms_per_click"] / max(
+                    1e-9, results["trivial_cpu_ms_per_click"]
+                )
             say(
                 f"trivial bot: {results['trivial_rate']:.0f}/s, p50 "
                 f"{results['trivial_p50_ms']:.1f} ms, p99 {results['trivial_p99_ms']:.1f} ms, "
@@ -647,6 +774,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 args.players,
                 args.turns,
                 args.seed + 1,
+                args.games,
             )
             say(f"prefilled {len(big)} live tables in {time.perf_counter() - t0:.1f} s")
             await emu.start_bot(
@@ -752,7 +880,9 @@ async def scale(args: argparse.Namespace, work: Path, rng: random.Random) -> dic
     await emu.start()
     try:
         lite = work / "scale.sqlite3"
-        tables = await prefill(lite, emu, args.scale_tables, args.players, args.turns, args.seed)
+        tables = await prefill(
+            lite, emu, args.scale_tables, args.players, args.turns, args.seed, args.games
+        )
         shards = {(t.channel_id and emu.channels[t.channel_id].guild_id) for t in tables}
         say(f"scale: {len(tables)} live tables in {len(shards)} guilds on 2 shards")
         for backend, processes in SCALE_RUNS:
@@ -835,6 +965,49 @@ def scale_summary(r: dict[str, Any]) -> list[str]:
     return lines
 
 
+def games_title(games: tuple[str, ...]) -> str:
+    names = [g.capitalize() for g in games]
+    if len(names) == 1:
+        return names[0]
+    return f"{', '.join(names[:-1])} and {names[-1]} mix"
+
+
+def issue16_lines(args: argparse.Namespace, r: dict[str, Any]) -> list[str]:
+    """Issue 16's goals, against this run's figures (the CPU ratio needs the trivial bot)."""
+
+    def mark(ok: bool) -> str:
+        return "ok" if ok else "MISSED"
+
+    g = GOALS_16
+    lines = [f"issue 16 goals ({games_title(args.games)}):"]
+    if "cpu_ratio" in r:
+        lines.append(
+            f"  CPU ratio bot/trivial: {r['cpu_ratio']:.2f} ({r['cpu_ms_per_click']:.2f} / "
+            f"{r['trivial_cpu_ms_per_click']:.2f} ms a click)   [goal <= {g['cpu_ratio']}: "
+            f"{mark(r['cpu_ratio'] <= g['cpu_ratio'])}]"
+        )
+    else:
+        lines.append("  CPU ratio bot/trivial: not measured (--trivial 0)")
+    lines.append(
+        f"  p99 {r['p99_ms']:.1f} ms at {args.concurrency} clicks in flight over "
+        f"{args.tables} live tables   [goal < {g['p99_ms']:.0f} ms: "
+        f"{mark(r['p99_ms'] < g['p99_ms'])}]"
+    )
+    per_table = r.get("kb_per_table", r["kb_per_table_200"])
+    counted = args.restart_tables if "kb_per_table" in r else args.tables
+    lines.append(
+        f"  memory per live table: {per_table:.1f} kB ({counted} tables)   [goal <= "
+        f"{g['kb_per_table']:.0f} kB: {mark(per_table <= g['kb_per_table'])}]"
+    )
+    if "restart_loaded_s" in r:
+        lines.append(
+            f"  restart of {args.restart_tables} live tables: all rebuilt "
+            f"{r['restart_loaded_s']:.2f} s   [goal <= {g['restart_s']:.0f} s: "
+            f"{mark(r['restart_loaded_s'] <= g['restart_s'])}]"
+        )
+    return lines
+
+
 def summary(args: argparse.Namespace, r: dict[str, Any]) -> str:
     def mark(ok: bool) -> str:
         return "ok" if ok else "MISSED"
@@ -845,20 +1018,30 @@ def summary(args: argparse.Namespace, r: dict[str, Any]) -> str:
         )
     lines = [
         "",
-        f"== Tamalou bot load benchmark: {args.tables} live tables, {args.players} players "
-        f"each, {args.concurrency} concurrent clicks, default settings ==",
+        f"== {games_title(args.games)} bot load benchmark: {args.tables} live tables, "
+        f"{args.players} players each, {args.concurrency} concurrent clicks, default settings ==",
         f"interactions/s (first response): {r['rate']:.0f}   "
         f"[goal >= {GOALS['rate']:.0f}: {mark(r['rate'] >= GOALS['rate'])}]",
         f"latency click -> first response: p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms"
         f"   [goal p99 < {GOALS['p99_ms']:.0f}: {mark(r['p99_ms'] < GOALS['p99_ms'])}]",
         f"fully handled (panel, engine, log, edits): {r['drain_rate']:.0f}/s; clicks "
         f"{r['clicks']}, lost {r['lost']}, problems {r['problems'] or 'none'}",
+        f"moves committed while the bot ran: {r['moves']}",
         f"bot CPU {r['cpu_ms_per_click']:.2f} ms a click ({r['cpu_bot']:.0%} of a core); "
         f"emulator and players {r['cpu_emulator']:.0%}; other processes on this machine "
         f"{r['cpu_others']:.0%} of a core",
         f"memory per live table: {r['kb_per_table_200']:.1f} kB ({args.tables} tables)",
         *bench_pictures.lines(r.get("pictures", {})),
     ]
+    if len(r.get("by_game", {})) > 1:
+        lines.insert(
+            5,
+            "by game: "
+            + "; ".join(
+                f"{g} {v['clicks']} clicks, p50 {v['p50_ms']:.1f} ms, p99 {v['p99_ms']:.1f} ms"
+                for g, v in r["by_game"].items()
+            ),
+        )
     if "trivial_rate" in r:
         lines.insert(
             5,
@@ -878,6 +1061,7 @@ def summary(args: argparse.Namespace, r: dict[str, Any]) -> str:
             f"s, every message refreshed {r['restart_refreshed_s']:.2f} s   [goal < "
             f"{GOALS['restart_s']:.0f} s: {mark(r['restart_loaded_s'] < GOALS['restart_s'])}]"
         )
+    lines += issue16_lines(args, r)
     if "scale" in r:
         lines.append(f"scale: {args.scale_tables} live tables in two guilds on two shards")
         lines += scale_summary(r["scale"])
@@ -902,21 +1086,55 @@ def main(argv: list[str] | None = None) -> int:
         help="clicks on a trivial discord.py bot first, for scale (0: skip)",
     )
     p.add_argument(
-        "--scale-tables", type=int, default=100, help="tables of the scale runs (0: skip)"
+        "--scale-tables",
+        type=int,
+        default=None,
+        help="tables of the scale runs (0: skip; default 100 for Tamalou alone, else 0)",
     )
     p.add_argument("--scale-clicks", type=int, default=3000, help="measured clicks a run")
     p.add_argument("--scale-seconds", type=float, default=30.0, help="time limit a run")
     p.add_argument("--only-scale", action="store_true", help="the scale runs only")
+    p.add_argument(
+        "--games",
+        default="tamalou",
+        help="games of the live tables, shared out in turn (e.g. tamalou,kalooki,tarot)",
+    )
+    p.add_argument(
+        "--mix",
+        default=None,
+        help="the same as --games (e.g. --mix kalooki,tarot: the Kalooki and tarot table mix)",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bot-module", default="bot", help="module the launcher runs")
     p.add_argument("--keep", action="store_true", help="keep the databases and bot logs")
+    p.add_argument(
+        "--py-spy",
+        metavar="FILE",
+        default=None,
+        help="profile the bot during the measured clicks of the load (py-spy, collapsed "
+        "stacks; summary: python -m tools.bench_profile FILE)",
+    )
     p.add_argument("--quick", action="store_true", help="small smoke run")
     args = p.parse_args(argv)
+    games = tuple(dict.fromkeys(g.strip() for g in (args.mix or args.games).split(",") if g))
+    unknown = [g for g in games if g not in GAMES]
+    if not games or unknown:
+        p.error(f"--games: one or more of {', '.join(GAMES)} (not {', '.join(unknown)})")
+    args.games = games
+    alone = games == ("tamalou",)
+    if args.scale_tables is None:
+        args.scale_tables = 100 if alone else 0
     if args.quick:
         args.tables, args.clicks, args.warmup, args.restart_tables = 40, 1000, 100, 100
         args.restarts, args.trivial = 1, 500
-        args.scale_tables, args.scale_clicks, args.scale_seconds = 40, 600, 15.0
+        if alone:
+            args.scale_tables, args.scale_clicks, args.scale_seconds = 40, 600, 15.0
+        else:  # the mix: about 20 s, no scale runs
+            args.scale_clicks, args.scale_seconds = 600, 15.0
+            args.tables, args.clicks, args.warmup = 30, 800, 100
+            args.restart_tables, args.trivial = 60, 400
     BOT_MODULE["name"] = args.bot_module
+    PROFILE["path"] = args.py_spy
     try:
         results = asyncio.run(asyncio.wait_for(bench(args), 1200))
     finally:
