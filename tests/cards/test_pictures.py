@@ -161,3 +161,26 @@ def test_prerendered_faces_are_the_ones_pictures_use() -> None:
     render_hand(["Kc", "T7"], per_row=1)
     after = art.card_image.cache_info()
     assert before.currsize == 2 and after.misses == before.misses and after.hits >= 2
+
+
+@pytest.mark.parametrize("background", [(0, 0, 0, 0), (200, 30, 30, 255), (20, 90, 200, 128)])
+def test_placing_a_face_is_pixel_for_pixel_compositing_it(
+    background: tuple[int, int, int, int],
+) -> None:
+    # Issue 16: a face's opaque core is copied and only its edges blended; the pixels are
+    # exactly those of alpha_composite over any background, for every face (holes too).
+    from bot.ui.cards.codes import ALL_CODES
+
+    for code in ALL_CODES:
+        expected = Image.new("RGBA", (140, 190), background)
+        placed = expected.copy()
+        expected.alpha_composite(art.card_image(code), (7, 9))
+        pictures._place(placed, code, 7, 9)
+        assert ImageChops.difference(expected, placed).getbbox() is None, code
+
+
+def test_a_face_with_no_opaque_core_is_composited_whole() -> None:
+    _, core, edges = pictures._parts("HO")  # a hole is an outline: nothing to copy
+    assert core is None and edges == ((0, 0, *art.CARD_SIZE),)
+    _, core, _ = pictures._parts("7c")
+    assert core is not None and core[0].getchannel("A").getextrema() == (255, 255)
