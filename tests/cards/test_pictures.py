@@ -135,9 +135,9 @@ async def test_async_rendering_runs_in_a_worker_thread(monkeypatch: pytest.Monke
     threads: list[threading.Thread] = []
     encode = art.encode_png
 
-    def spy(img: Image.Image, info: object = None) -> bytes:
+    def spy(img: Image.Image, info: object = None, **options: int) -> bytes:
         threads.append(threading.current_thread())
-        return encode(img, info)  # type: ignore[arg-type]
+        return encode(img, info, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(art, "encode_png", spy)
     result = await render_hand_async(["2s", "3s", "4s", "5s"], per_row=3)
@@ -184,3 +184,63 @@ def test_a_face_with_no_opaque_core_is_composited_whole() -> None:
     assert core is None and edges == ((0, 0, *art.CARD_SIZE),)
     _, core, _ = pictures._parts("7c")
     assert core is not None and core[0].getchannel("A").getextrema() == (255, 255)
+
+
+def _composited(codes: list[str], **options: object) -> Image.Image:
+    rows = [("", tuple(codes))]
+    return pictures._draw_rows(
+        rows,
+        per_row=pictures.DEFAULT_PER_ROW,
+        overlap=True,
+        highlight=frozenset((0, i) for i in options.get("highlight", ())),  # type: ignore[attr-defined]
+        captions=None,
+        palette=False,
+    )
+
+
+@pytest.mark.parametrize("codes", [KALOOKI_22, TAROT_18, ["BK", "HO", "7c"], ["BT", "T1"]])
+def test_a_hand_of_one_deck_is_composed_in_its_palette_and_looks_the_same(
+    codes: list[str],
+) -> None:
+    # Issue 16: a hand of one deck is composed straight into the deck's palette (no
+    # reduction per picture); only the anti-aliasing of overlapped corners may differ.
+    pictures.clear_cache()
+    hand = render_hand(codes)
+    with Image.open(io.BytesIO(hand.png)) as img:
+        assert img.mode == "P"
+    assert read_description(hand.png) == hand.description
+    shown, exact = _decode(hand.png), _composited(codes)
+    diff = ImageChops.difference(shown, exact)
+    assert max(ImageStat.Stat(diff).mean) < 2.5  # of 255 (a back's lattice: 1.8)
+    far = sum(1 for px in diff.getdata() if max(px) > 24)
+    # overlapped corners, and the lattice of a back (fewer greens in the tarot palette)
+    assert far < 0.05 * shown.width * shown.height
+
+
+def test_raised_cards_are_raised_in_a_palette_picture_too() -> None:
+    codes = ["7c", "8c", "9c", "10c"]
+    flat = _decode(render_hand(codes).png)
+    raised = _decode(render_hand(codes, highlight=[1]).png)
+    assert raised.height == flat.height + pictures.LIFT
+    diff = ImageChops.difference(raised, _composited(codes, highlight=[1]))
+    assert max(ImageStat.Stat(diff).mean) < 1.5
+
+
+def test_a_hand_mixing_decks_or_with_captions_is_composited_then_reduced() -> None:
+    mixed = render_hand(["7c", "T1"])  # no palette holds both: the RGBA path
+    assert mixed.description["faces"] == ["7c", "T1"]
+    assert read_description(mixed.png) == mixed.description
+    assert pictures._deck_of([("", ("7c", "T1"))]) is None
+    assert pictures._deck_of([("", ("7c", "BK", "HO"))]) == "french"
+    assert pictures._deck_of([("", ("T1", "BT", "HO"))]) == "tarot"
+    row = render_hand(["7c", "BK"], captions=["1", "2"], overlap=False)
+    assert read_description(row.png) == row.description  # captions: composited, reduced
+
+
+def test_prerender_builds_the_palette_of_each_deck_it_draws() -> None:
+    pictures.clear_faces()
+    pictures.prerender(["Kc", "HO"])  # a French face: the French palette; a hole is in both
+    assert pictures._deck.cache_info().currsize == 1
+    before = pictures._deck.cache_info().misses
+    render_hand(["Kc", "Qd"])
+    assert pictures._deck.cache_info().misses == before
