@@ -182,8 +182,8 @@ def test_placing_a_face_is_pixel_for_pixel_compositing_it(
 def test_a_face_with_no_opaque_core_is_composited_whole() -> None:
     _, core, edges = pictures._parts("HO")  # a hole is an outline: nothing to copy
     assert core is None and edges == ((0, 0, *art.CARD_SIZE),)
-    _, core, _ = pictures._parts("7c")
-    assert core is not None and core[0].getchannel("A").getextrema() == (255, 255)
+    img, core, _ = pictures._parts("7c")
+    assert core is not None and img.crop(core).getchannel("A").getextrema() == (255, 255)
 
 
 def _composited(codes: list[str], **options: object) -> Image.Image:
@@ -212,7 +212,9 @@ def test_a_hand_of_one_deck_is_composed_in_its_palette_and_looks_the_same(
     shown, exact = _decode(hand.png), _composited(codes)
     diff = ImageChops.difference(shown, exact)
     assert max(ImageStat.Stat(diff).mean) < 2.5  # of 255 (a back's lattice: 1.8)
-    far = sum(1 for px in diff.getdata() if max(px) > 24)
+    r, g, b, a = diff.split()
+    worst = ImageChops.lighter(ImageChops.lighter(r, g), ImageChops.lighter(b, a))
+    far = worst.point([0] * 25 + [1] * 231).histogram()[1]  # pixels off by more than 24
     # overlapped corners, and the lattice of a back (fewer greens in the tarot palette)
     assert far < 0.05 * shown.width * shown.height
 

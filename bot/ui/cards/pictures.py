@@ -173,10 +173,11 @@ def _finish(kind: str, rows: Sequence[Row], canvas: Image.Image) -> PictureResul
 
 
 @functools.cache
-def _parts(code: str) -> tuple[Image.Image, tuple[Image.Image, int, int] | None, tuple[Box, ...]]:
-    """A face split for a cheap composition: ``(image, core, edges)``. ``core`` is the image
-    of the largest centred rectangle where the face is fully opaque and its offset (copied
-    with a plain ``paste``: the same pixels as compositing it), ``edges`` the boxes around it, composited over what is
+def _parts(code: str) -> tuple[Image.Image, Box | None, tuple[Box, ...]]:
+    """A face split for a cheap composition: ``(image, core, edges)``. ``core`` is the box of
+    the largest centred rectangle where the face is fully opaque (copied with a plain
+    ``paste``: the same pixels as compositing it; not kept cropped: 66 kB a face),
+    ``edges`` the boxes around it, composited over what is
     beneath (the rounded corners). ``core`` is ``None`` for a face without one (a hole)."""
     img = art.card_image(code)
     w, h = img.size
@@ -201,8 +202,7 @@ def _parts(code: str) -> tuple[Image.Image, tuple[Image.Image, int, int] | None,
     while y1 < h and full(y1):
         y1 += 1
     edges = [(0, 0, w, y0), (0, y1, w, h), (0, y0, x0, y1), (x1, y0, w, y1)]
-    core = (img.crop((x0, y0, x1, y1)), x0, y0)
-    return img, core, tuple(b for b in edges if b[0] < b[2] and b[1] < b[3])
+    return img, (x0, y0, x1, y1), tuple(b for b in edges if b[0] < b[2] and b[1] < b[3])
 
 
 def _place(canvas: Image.Image, code: str, x: int, y: int) -> None:
@@ -210,7 +210,7 @@ def _place(canvas: Image.Image, code: str, x: int, y: int) -> None:
     opaque core is copied, only the edges are blended."""
     img, core, edges = _parts(code)
     if core is not None:
-        canvas.paste(core[0], (x + core[1], y + core[2]))
+        canvas.paste(img.crop(core), (x + core[0], y + core[1]))  # a crop: ~10 µs
     for box in edges:
         canvas.alpha_composite(img, (x + box[0], y + box[1]), box)
 
