@@ -228,15 +228,55 @@ def test_raised_cards_are_raised_in_a_palette_picture_too() -> None:
     assert max(ImageStat.Stat(diff).mean) < 1.5
 
 
-def test_a_hand_mixing_decks_or_with_captions_is_composited_then_reduced() -> None:
+def test_a_hand_mixing_decks_is_composited_then_reduced() -> None:
     mixed = render_hand(["7c", "T1"])  # no palette holds both: the RGBA path
+    with Image.open(io.BytesIO(mixed.png)) as img:
+        assert img.mode == "P"  # reduced when encoded
     assert mixed.description["faces"] == ["7c", "T1"]
     assert read_description(mixed.png) == mixed.description
     assert pictures._deck_of([("", ("7c", "T1"))]) is None
     assert pictures._deck_of([("", ("7c", "BK", "HO"))]) == "french"
     assert pictures._deck_of([("", ("T1", "BT", "HO"))]) == "tarot"
+
+
+def _close(shown: Image.Image, exact: Image.Image) -> None:
+    assert shown.size == exact.size
+    diff = ImageChops.difference(shown, exact)
+    assert max(ImageStat.Stat(diff).mean) < 1.0
+
+
+def test_labels_captions_and_the_winners_frame_are_drawn_in_the_palette_too() -> None:
+    # Issue 16: tricks, labelled tables and captioned rows take the palette path as well;
+    # a pill's text has PILL_LEVELS + 1 shades, so it stays close to the composited one.
+    pictures.clear_cache()
+    plays = [("alice", "t7h"), ("bob", "T5"), ("Chloé", "tRh"), ("dave", "EX")]
+    trick = render_trick(plays, winner=1)
+    assert read_description(trick.png) == trick.description
+    _close(_decode(trick.png), _decode(pictures._trick(tuple(plays), 1, False).png))
+    rows = (("alice", ("7c", "Kd", "HO")), ("bob", ("JK", "BK")))
+    table = render_table(rows)
+    _close(_decode(table.png), _decode(pictures._table(rows, 11, False, False).png))
     row = render_hand(["7c", "BK"], captions=["1", "2"], overlap=False)
-    assert read_description(row.png) == row.description  # captions: composited, reduced
+    exact = pictures._draw_rows(
+        [("", ("7c", "BK"))],
+        per_row=11,
+        overlap=False,
+        highlight=frozenset(),
+        captions=("1", "2"),
+        palette=False,
+    )
+    _close(_decode(row.png), exact)
+    for picture in (trick, table, row):
+        with Image.open(io.BytesIO(picture.png)) as img:
+            assert img.mode == "P"
+
+
+def test_a_label_is_drawn_once_then_reused() -> None:
+    pictures.clear_faces()
+    render_trick([("alice", "T1"), ("bob", "T2")])
+    drawn = pictures._palette_pill.cache_info().misses
+    render_trick([("bob", "T3"), ("alice", "T4")])  # the same names, other cards
+    assert pictures._palette_pill.cache_info().misses == drawn
 
 
 def test_prerender_builds_the_palette_of_each_deck_it_draws() -> None:

@@ -46,6 +46,7 @@ PILL_FG = (255, 255, 255)
 WIN_EDGE = (230, 170, 20, 255)
 DEFAULT_PER_ROW = 11
 CACHE_SIZE = 256
+PILL_CACHE = 512  # labels drawn (player names, slot numbers): about 3 kB each
 PNG_LEVEL = 3  # zlib level of pictures: 3 encodes 3× faster than 7 for about 15% more bytes
 OPAQUE_FROM = 128  # in a palette picture, a face's pixel covers what is beneath from this alpha
 #: the faces a palette picture may hold: one palette a deck, built once (``_deck``)
@@ -136,18 +137,22 @@ def _drawable(label: str) -> str:
     return "".join(out)
 
 
-def _pill(canvas: Image.Image, x: int, y: int, label: str, *, centre: bool = False) -> None:
+def _pill_geometry(x: int, label: str, centre: bool) -> tuple[str, int, int, int, int]:
+    """``(drawable label, left x, width, text dx, text dy)`` of a pill at ``x``."""
     font = art._font(18)
     label = _drawable(label)
     left, top, right, bottom = (round(v) for v in font.getbbox(label))
     w = right - left + 16
     if centre:
         x -= w // 2
+    return label, x, w, 8 - left, (PILL_H - 2 - (bottom - top)) // 2 - top
+
+
+def _pill(canvas: Image.Image, x: int, y: int, label: str, *, centre: bool = False) -> None:
+    label, x, w, dx, dy = _pill_geometry(x, label, centre)
     d = ImageDraw.Draw(canvas)
     d.rounded_rectangle((x, y, x + w, y + PILL_H - 2), 8, fill=PILL_BG)
-    d.text(
-        (x + 8 - left, y + (PILL_H - 2 - (bottom - top)) // 2 - top), label, font=font, fill=PILL_FG
-    )
+    d.text((x + dx, y + dy), label, font=art._font(18), fill=PILL_FG)
 
 
 def _chunks(cards: tuple[str, ...], per_row: int) -> list[tuple[str, ...]]:
@@ -222,6 +227,20 @@ class _Deck:
     palette: bytes  # RGBA entries
     clear: int  # the index of the fully transparent colour
     faces: dict[str, tuple[Image.Image, Image.Image]]  # code -> ("P" face, "1" mask)
+    extra: int  # the index of _EXTRA's first colour: the pill's ramp, then the winner's edge
+
+
+def _blend(a: tuple[int, ...], b: tuple[int, ...], k: int, n: int) -> tuple[int, ...]:
+    return tuple(round(x + (y - x) * k / n) for x, y in zip(a, b, strict=True))
+
+
+#: colours every deck palette holds besides its faces': a pill's background blended toward
+#: its text colour in PILL_LEVELS steps (the text's anti-aliasing), then the winner's edge
+PILL_LEVELS = 16
+_EXTRA: tuple[tuple[int, ...], ...] = (
+    *(_blend(PILL_BG, (*PILL_FG, 255), k, PILL_LEVELS) for k in range(PILL_LEVELS + 1)),
+    WIN_EDGE,
+)
 
 
 @functools.cache
@@ -233,7 +252,9 @@ def _deck(name: str) -> _Deck:
     strip = Image.new("RGBA", (w * len(codes), h + 1), (0, 0, 0, 0))  # + a clear row
     for i, code in enumerate(codes):
         strip.paste(art.card_image(code), (i * w, 0))
-    reduced = strip.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    reduced = strip.quantize(
+        colors=256 - len(_EXTRA), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
     clear = reduced.getpixel((0, h))
     assert isinstance(clear, int)
     faces = {}
@@ -241,11 +262,71 @@ def _deck(name: str) -> _Deck:
         alpha = art.card_image(code).getchannel("A")
         mask = alpha.point([0] * OPAQUE_FROM + [255] * (256 - OPAQUE_FROM)).convert("1")
         faces[code] = (reduced.crop((i * w, 0, (i + 1) * w, h)), mask)
-    palette = bytearray(reduced.getpalette("RGBA") or b"")
+    palette = bytearray(reduced.getpalette("RGBA") or b"")[: 4 * (256 - len(_EXTRA))]
     for a in range(3, len(palette), 4):  # the reduction leaves the paper at alpha 254
         if palette[a] >= 240:
             palette[a] = 255
-    return _Deck(bytes(palette), clear, faces)
+    extra = len(palette) // 4
+    palette += bytes(v for colour in _EXTRA for v in colour)
+    return _Deck(bytes(palette), clear, faces, extra)
+
+
+class _Canvas:
+    """Where a picture is drawn: composited in RGBA (reduced to a palette when encoded)."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.image = Image.new("RGBA", size, (0, 0, 0, 0))
+
+    def card(self, code: str, x: int, y: int) -> None:
+        _place(self.image, code, x, y)
+
+    def pill(self, x: int, y: int, label: str, *, centre: bool = False) -> None:
+        _pill(self.image, x, y, label, centre=centre)
+
+    def frame(self, box: Box) -> None:
+        ImageDraw.Draw(self.image).rounded_rectangle(box, 14, outline=WIN_EDGE, width=5)
+
+
+class _PaletteCanvas(_Canvas):
+    """Drawn straight into a deck's palette: no reduction per picture. A face's pixel covers
+    what is beneath it from alpha OPAQUE_FROM (only the anti-aliasing of an overlapped
+    rounded corner differs from compositing); a pill's text has PILL_LEVELS + 1 shades."""
+
+    def __init__(self, size: tuple[int, int], deck: _Deck) -> None:
+        self.deck = deck
+        self.image = Image.new("P", size, deck.clear)
+        self.image.putpalette(deck.palette, "RGBA")
+
+    def card(self, code: str, x: int, y: int) -> None:
+        img, mask = self.deck.faces[code]
+        self.image.paste(img, (x, y), mask)
+
+    def pill(self, x: int, y: int, label: str, *, centre: bool = False) -> None:
+        img, shape = _palette_pill(label, self.deck.extra)
+        self.image.paste(img, (x - (img.width - 1) // 2 if centre else x, y), shape)
+
+    def frame(self, box: Box) -> None:
+        edge = self.deck.extra + PILL_LEVELS + 1
+        ImageDraw.Draw(self.image).rounded_rectangle(box, 14, outline=edge, width=5)
+
+
+@functools.lru_cache(maxsize=PILL_CACHE)
+def _palette_pill(label: str, base: int) -> tuple[Image.Image, Image.Image]:
+    """A pill in palette indexes (``base``: its ramp's first index) and its shape, as a
+    ``paste`` source and mask: the same for a label every time (a player's name)."""
+    label, _, w, dx, dy = _pill_geometry(0, label, False)
+    size = (w + 1, PILL_H - 1)
+    shape = Image.new("1", size, 0)
+    ImageDraw.Draw(shape).rounded_rectangle((0, 0, w, PILL_H - 2), 8, fill=1)
+    ink = Image.new("L", size, 0)
+    ImageDraw.Draw(ink).text((dx, dy), label, font=art._font(18), fill=255)
+    shades = ink.point([base + round(v * PILL_LEVELS / 255) for v in range(256)])
+    return Image.frombytes("P", size, shades.tobytes()), shape
+
+
+def _canvas(size: tuple[int, int], rows: Sequence[Row], palette: bool) -> _Canvas:
+    deck = _deck_of(rows) if palette else None
+    return _Canvas(size) if deck is None else _PaletteCanvas(size, _deck(deck))
 
 
 def _deck_of(rows: Sequence[Row]) -> str | None:
@@ -265,8 +346,8 @@ def _draw_rows(
     captions: tuple[str, ...] | None,
     palette: bool = True,
 ) -> Image.Image:
-    """The picture's pixels: straight into a deck's palette ("P") when it shows only cards
-    of one deck and ``palette`` is true, else composited in RGBA (reduced when encoded)."""
+    """The picture's pixels: straight into a deck's palette ("P") when it shows cards of one
+    deck and ``palette`` is true, else composited in RGBA (reduced when encoded)."""
     step = OVERLAP_STEP if overlap else CARD_W + GAP
     lift = LIFT if highlight else 0
     layout: list[tuple[str, list[tuple[str, ...]]]] = [
@@ -276,45 +357,25 @@ def _draw_rows(
     labelled = any(label for label, _ in rows)
     line_h = lift + CARD_H + (PILL_H + 4 if captions else 0) + GAP
     height = sum((PILL_H + 4 if labelled else 0) + len(lines) * line_h for _, lines in layout)
-    size = (width + 2 * MARGIN, height - GAP + 2 * MARGIN)
-    deck = _deck_of(rows) if palette and not labelled and not captions else None
-    if deck is not None:
-        # Cards only: composed straight into the deck's palette (no reduction per picture).
-        # A face's pixel covers what is beneath it from alpha OPAQUE_FROM: only the
-        # anti-aliasing of an overlapped rounded corner differs from compositing.
-        d = _deck(deck)
-        canvas = Image.new("P", size, d.clear)
-        canvas.putpalette(d.palette, "RGBA")
-        y = MARGIN
-        for r, (_, lines) in enumerate(layout):
-            i = 0
-            for line in lines:
-                for k, code in enumerate(line):
-                    up = 0 if (r, i) in highlight else lift
-                    img, mask = d.faces[code]
-                    canvas.paste(img, (MARGIN + k * step, y + up), mask)
-                    i += 1
-                y += line_h
-        return canvas
-    canvas = Image.new("RGBA", size, (0, 0, 0, 0))
+    canvas = _canvas((width + 2 * MARGIN, height - GAP + 2 * MARGIN), rows, palette)
     y = MARGIN
     for r, (label, lines) in enumerate(layout):
         if labelled:
             if label:
-                _pill(canvas, MARGIN, y, label)
+                canvas.pill(MARGIN, y, label)
             y += PILL_H + 4
         i = 0
         for line in lines:
             for k, code in enumerate(line):
                 x = MARGIN + k * step
                 up = 0 if (r, i) in highlight else lift
-                _place(canvas, code, x, y + up)
+                canvas.card(code, x, y + up)
                 if captions:
                     centre = x + (step // 2 if overlap and k < len(line) - 1 else CARD_W // 2)
-                    _pill(canvas, centre, y + lift + CARD_H + 4, captions[i], centre=True)
+                    canvas.pill(centre, y + lift + CARD_H + 4, captions[i], centre=True)
                 i += 1
             y += line_h
-    return canvas
+    return canvas.image
 
 
 def _check(cards: Sequence[str]) -> tuple[str, ...]:
@@ -364,9 +425,16 @@ def render_hand(
 
 
 @functools.lru_cache(maxsize=CACHE_SIZE)
-def _table(rows: tuple[Row, ...], per_row: int, overlap: bool) -> PictureResult:
+def _table(
+    rows: tuple[Row, ...], per_row: int, overlap: bool, palette: bool = True
+) -> PictureResult:
     canvas = _draw_rows(
-        rows, per_row=per_row, overlap=overlap, highlight=frozenset(), captions=None
+        rows,
+        per_row=per_row,
+        overlap=overlap,
+        highlight=frozenset(),
+        captions=None,
+        palette=palette,
     )
     return _finish("table", rows, canvas)
 
@@ -383,26 +451,23 @@ def render_table(
 
 
 @functools.lru_cache(maxsize=CACHE_SIZE)
-def _trick(plays: tuple[tuple[str, str], ...], winner: int | None) -> PictureResult:
+def _trick(
+    plays: tuple[tuple[str, str], ...], winner: int | None, palette: bool = True
+) -> PictureResult:
     n = len(plays)
     step = CARD_W + GAP
     width = max(_row_width(n, step), 120) + 2 * MARGIN
     height = CARD_H + PILL_H + 4 + 2 * MARGIN
-    canvas = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    rows: list[Row] = [(label, (code,)) for label, code in plays]
+    canvas = _canvas((width, height), rows, palette)
     for k, (label, code) in enumerate(plays):
         x = MARGIN + k * step
         if k == winner:
-            ImageDraw.Draw(canvas).rounded_rectangle(
-                (x - 5, MARGIN - 5, x + CARD_W + 4, MARGIN + CARD_H + 4),
-                14,
-                outline=WIN_EDGE,
-                width=5,
-            )
-        _place(canvas, code, x, MARGIN)
+            canvas.frame((x - 5, MARGIN - 5, x + CARD_W + 4, MARGIN + CARD_H + 4))
+        canvas.card(code, x, MARGIN)
         if label:
-            _pill(canvas, x + CARD_W // 2, MARGIN + CARD_H + 4, label, centre=True)
-    rows: list[Row] = [(label, (code,)) for label, code in plays]
-    return _finish("trick", rows, canvas)
+            canvas.pill(x + CARD_W // 2, MARGIN + CARD_H + 4, label, centre=True)
+    return _finish("trick", rows, canvas.image)
 
 
 def render_trick(plays: Sequence[tuple[str, str]], *, winner: int | None = None) -> PictureResult:
@@ -443,6 +508,7 @@ def clear_faces() -> None:
     """Drops the faces prepared for composition and the deck palettes too (benchmarks)."""
     _parts.cache_clear()
     _deck.cache_clear()
+    _palette_pill.cache_clear()
     clear_cache()
 
 
