@@ -11,7 +11,8 @@ components the emulator holds), never from the bot's state.
 - Kalooki: "My hand", Draw and Take the discard by anyone (refused out of turn), "Call" on a
   live discard (the other players race for it, K-CL); from the panel: Draw (or Allow /
   Refuse a call), then a discard picked in the panel's select; now and then the suggested
-  lay-down (Suggest, then Lay down) or a lay-off; "Next round" on a round's result.
+  lay-down (Suggest, then Lay down) or a lay-off (its card first when over 25 are
+  possible); "Next round" on a round's result.
 - Tarot: "My hand" by anyone; from the panel: a bid in the auction, the écart (the cards
   picked in the select, then the button), "No chelem", a card of the trick (button or
   select); now and then a click on an older panel of the table (out of turn: refused, or
@@ -317,7 +318,10 @@ class KalookiPlayers:
                 return Click(user, msg, bs["sugg"][0], "suggest")
             if "back" in bs:  # a draft the lay-down refused: back to the main panel
                 return Click(user, msg, bs["back"][0], "back")
-            if rng.random() < 0.3 and (lay := _select_pick(user, msg, "lay off", rng, "2")):
+            if rng.random() < 0.3 and (
+                lay := _select_pick(user, msg, "lay off", rng, "2")
+                or _select_pick(user, msg, "lay-off card", rng, "5")  # over 25: card first
+            ):
                 return lay
             if found := _select_pick(user, msg, "discard", rng, "1"):
                 return found
