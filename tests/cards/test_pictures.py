@@ -282,7 +282,19 @@ def test_a_label_is_drawn_once_then_reused() -> None:
 def test_prerender_builds_the_palette_of_each_deck_it_draws() -> None:
     pictures.clear_faces()
     pictures.prerender(["Kc", "HO"])  # a French face: the French palette; a hole is in both
-    assert pictures._deck.cache_info().currsize == 1
-    before = pictures._deck.cache_info().misses
+    assert pictures._build_deck.cache_info().currsize == 1
+    before = pictures._build_deck.cache_info().misses
     render_hand(["Kc", "Qd"])
-    assert pictures._deck.cache_info().misses == before
+    assert pictures._build_deck.cache_info().misses == before
+
+
+def test_pictures_asked_at_once_from_several_threads_build_the_palette_once() -> None:
+    # The first pictures after a start come from several worker threads at once: a palette
+    # each would leave the process tens of MB bigger (issue 16's memory goal).
+    pictures.clear_faces()
+    threads = [threading.Thread(target=render_hand, args=([f"{r}h", "7c"],)) for r in "23456"]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert pictures._build_deck.cache_info().misses == 1

@@ -14,6 +14,7 @@ import functools
 import io
 import json
 import math
+import threading
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -243,10 +244,21 @@ _EXTRA: tuple[tuple[int, ...], ...] = (
 )
 
 
-@functools.cache
+_deck_lock = threading.Lock()
+
+
 def _deck(name: str) -> _Deck:
-    """The palette of a deck: every face side by side, reduced to 256 colours once (tens of
-    ms, once a process), then each face cut out of the reduced strip."""
+    """The palette of a deck, built once: the first pictures of a start come from several
+    worker threads at once, and each building its own (15 MB of pixels for a while) would
+    leave the process tens of MB bigger."""
+    with _deck_lock:
+        return _build_deck(name)
+
+
+@functools.cache
+def _build_deck(name: str) -> _Deck:
+    """Every face of a deck side by side, reduced to 238 colours once (0.1-0.3 s, once a
+    process), then each face cut out of the reduced strip."""
     codes = DECKS[name]
     w, h = art.CARD_SIZE
     strip = Image.new("RGBA", (w * len(codes), h + 1), (0, 0, 0, 0))  # + a clear row
@@ -507,7 +519,7 @@ def prerender(codes: Iterable[str]) -> None:
 def clear_faces() -> None:
     """Drops the faces prepared for composition and the deck palettes too (benchmarks)."""
     _parts.cache_clear()
-    _deck.cache_clear()
+    _build_deck.cache_clear()
     _palette_pill.cache_clear()
     clear_cache()
 
