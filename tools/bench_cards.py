@@ -77,7 +77,7 @@ def _drop_faces() -> None:
     art.card_image.cache_clear()
     art.emoji_image.cache_clear()
     art.emoji_png.cache_clear()
-    pictures.clear_cache()
+    pictures.clear_faces()
 
 
 def main() -> None:

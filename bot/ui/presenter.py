@@ -26,7 +26,7 @@ import discord
 from bot import games
 from bot.games import Panel
 from bot.i18n import t
-from bot.storage import display
+from bot.storage import StorageBusy, display
 from bot.tables import LiveTable
 from bot.ui import clicked
 from bot.ui.cards.display import CardPicture
@@ -250,7 +250,7 @@ class DiscordPresenter:
         if last_message is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self._channel(table).get_partial_message(last_message).delete()
-            await display.drop_turn_ping(self.bot.storage, table.id)
+            await self._keep_ping(table, None)
         if turn is None or table.status != "playing":
             self._pings.pop(table.id, None)
             return
@@ -271,7 +271,18 @@ class DiscordPresenter:
         if self._pings.get(table.id, (None, None))[0] == turn:
             self._pings[table.id] = (turn, message.id)
             ping = display.TurnPing(table.id, turn, message.id, table.row.channel_id)
-            await display.save_turn_ping(self.bot.storage, ping)  # a restart pings it once
+            await self._keep_ping(table, ping)  # a restart pings this turn once
+
+    async def _keep_ping(self, table: LiveTable, ping: display.TurnPing | None) -> None:
+        """Store the table's ping (None: it is gone). A busy database only costs the memory
+        of it across a restart (the turn may be pinged again then): a warning, not an error."""
+        try:
+            if ping is None:
+                await display.drop_turn_ping(self.bot.storage, table.id)
+            else:
+                await display.save_turn_ping(self.bot.storage, ping)
+        except StorageBusy:
+            log.warning("table %s: the turn ping is not stored (database busy)", table.id)
 
     async def wants_ping(self, guild_id: int, user_id: int) -> bool:
         """The member's ``/tamalou ping`` choice, read once from storage, then kept: it read

@@ -135,9 +135,9 @@ async def test_async_rendering_runs_in_a_worker_thread(monkeypatch: pytest.Monke
     threads: list[threading.Thread] = []
     encode = art.encode_png
 
-    def spy(img: Image.Image, info: object = None) -> bytes:
+    def spy(img: Image.Image, info: object = None, **options: int) -> bytes:
         threads.append(threading.current_thread())
-        return encode(img, info)  # type: ignore[arg-type]
+        return encode(img, info, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(art, "encode_png", spy)
     result = await render_hand_async(["2s", "3s", "4s", "5s"], per_row=3)
@@ -161,3 +161,140 @@ def test_prerendered_faces_are_the_ones_pictures_use() -> None:
     render_hand(["Kc", "T7"], per_row=1)
     after = art.card_image.cache_info()
     assert before.currsize == 2 and after.misses == before.misses and after.hits >= 2
+
+
+@pytest.mark.parametrize("background", [(0, 0, 0, 0), (200, 30, 30, 255), (20, 90, 200, 128)])
+def test_placing_a_face_is_pixel_for_pixel_compositing_it(
+    background: tuple[int, int, int, int],
+) -> None:
+    # Issue 16: a face's opaque core is copied and only its edges blended; the pixels are
+    # exactly those of alpha_composite over any background, for every face (holes too).
+    from bot.ui.cards.codes import ALL_CODES
+
+    for code in ALL_CODES:
+        expected = Image.new("RGBA", (140, 190), background)
+        placed = expected.copy()
+        expected.alpha_composite(art.card_image(code), (7, 9))
+        pictures._place(placed, code, 7, 9)
+        assert ImageChops.difference(expected, placed).getbbox() is None, code
+
+
+def test_a_face_with_no_opaque_core_is_composited_whole() -> None:
+    _, core, edges = pictures._parts("HO")  # a hole is an outline: nothing to copy
+    assert core is None and edges == ((0, 0, *art.CARD_SIZE),)
+    img, core, _ = pictures._parts("7c")
+    assert core is not None and img.crop(core).getchannel("A").getextrema() == (255, 255)
+
+
+def _composited(codes: list[str], **options: object) -> Image.Image:
+    rows = [("", tuple(codes))]
+    return pictures._draw_rows(
+        rows,
+        per_row=pictures.DEFAULT_PER_ROW,
+        overlap=True,
+        highlight=frozenset((0, i) for i in options.get("highlight", ())),  # type: ignore[attr-defined]
+        captions=None,
+        palette=False,
+    )
+
+
+@pytest.mark.parametrize("codes", [KALOOKI_22, TAROT_18, ["BK", "HO", "7c"], ["BT", "T1"]])
+def test_a_hand_of_one_deck_is_composed_in_its_palette_and_looks_the_same(
+    codes: list[str],
+) -> None:
+    # Issue 16: a hand of one deck is composed straight into the deck's palette (no
+    # reduction per picture); only the anti-aliasing of overlapped corners may differ.
+    pictures.clear_cache()
+    hand = render_hand(codes)
+    with Image.open(io.BytesIO(hand.png)) as img:
+        assert img.mode == "P"
+    assert read_description(hand.png) == hand.description
+    shown, exact = _decode(hand.png), _composited(codes)
+    diff = ImageChops.difference(shown, exact)
+    assert max(ImageStat.Stat(diff).mean) < 2.5  # of 255 (a back's lattice: 1.8)
+    r, g, b, a = diff.split()
+    worst = ImageChops.lighter(ImageChops.lighter(r, g), ImageChops.lighter(b, a))
+    far = worst.point([0] * 25 + [1] * 231).histogram()[1]  # pixels off by more than 24
+    # overlapped corners, and the lattice of a back (fewer greens in the tarot palette)
+    assert far < 0.05 * shown.width * shown.height
+
+
+def test_raised_cards_are_raised_in_a_palette_picture_too() -> None:
+    codes = ["7c", "8c", "9c", "10c"]
+    flat = _decode(render_hand(codes).png)
+    raised = _decode(render_hand(codes, highlight=[1]).png)
+    assert raised.height == flat.height + pictures.LIFT
+    diff = ImageChops.difference(raised, _composited(codes, highlight=[1]))
+    assert max(ImageStat.Stat(diff).mean) < 1.5
+
+
+def test_a_hand_mixing_decks_is_composited_then_reduced() -> None:
+    mixed = render_hand(["7c", "T1"])  # no palette holds both: the RGBA path
+    with Image.open(io.BytesIO(mixed.png)) as img:
+        assert img.mode == "P"  # reduced when encoded
+    assert mixed.description["faces"] == ["7c", "T1"]
+    assert read_description(mixed.png) == mixed.description
+    assert pictures._deck_of([("", ("7c", "T1"))]) is None
+    assert pictures._deck_of([("", ("7c", "BK", "HO"))]) == "french"
+    assert pictures._deck_of([("", ("T1", "BT", "HO"))]) == "tarot"
+
+
+def _close(shown: Image.Image, exact: Image.Image) -> None:
+    assert shown.size == exact.size
+    diff = ImageChops.difference(shown, exact)
+    assert max(ImageStat.Stat(diff).mean) < 1.0
+
+
+def test_labels_captions_and_the_winners_frame_are_drawn_in_the_palette_too() -> None:
+    # Issue 16: tricks, labelled tables and captioned rows take the palette path as well;
+    # a pill's text has PILL_LEVELS + 1 shades, so it stays close to the composited one.
+    pictures.clear_cache()
+    plays = [("alice", "t7h"), ("bob", "T5"), ("Chloé", "tRh"), ("dave", "EX")]
+    trick = render_trick(plays, winner=1)
+    assert read_description(trick.png) == trick.description
+    _close(_decode(trick.png), _decode(pictures._trick(tuple(plays), 1, False).png))
+    rows = (("alice", ("7c", "Kd", "HO")), ("bob", ("JK", "BK")))
+    table = render_table(rows)
+    _close(_decode(table.png), _decode(pictures._table(rows, 11, False, False).png))
+    row = render_hand(["7c", "BK"], captions=["1", "2"], overlap=False)
+    exact = pictures._draw_rows(
+        [("", ("7c", "BK"))],
+        per_row=11,
+        overlap=False,
+        highlight=frozenset(),
+        captions=("1", "2"),
+        palette=False,
+    )
+    _close(_decode(row.png), exact)
+    for picture in (trick, table, row):
+        with Image.open(io.BytesIO(picture.png)) as img:
+            assert img.mode == "P"
+
+
+def test_a_label_is_drawn_once_then_reused() -> None:
+    pictures.clear_faces()
+    render_trick([("alice", "T1"), ("bob", "T2")])
+    drawn = pictures._palette_pill.cache_info().misses
+    render_trick([("bob", "T3"), ("alice", "T4")])  # the same names, other cards
+    assert pictures._palette_pill.cache_info().misses == drawn
+
+
+def test_prerender_builds_the_palette_of_each_deck_it_draws() -> None:
+    pictures.clear_faces()
+    pictures.prerender(["Kc", "HO"])  # a French face: the French palette; a hole is in both
+    assert pictures._build_deck.cache_info().currsize == 1
+    before = pictures._build_deck.cache_info().misses
+    render_hand(["Kc", "Qd"])
+    assert pictures._build_deck.cache_info().misses == before
+
+
+def test_pictures_asked_at_once_from_several_threads_build_the_palette_once() -> None:
+    # The first pictures after a start come from several worker threads at once: a palette
+    # each would leave the process tens of MB bigger (issue 16's memory goal).
+    pictures.clear_faces()
+    threads = [threading.Thread(target=render_hand, args=([f"{r}h", "7c"],)) for r in "23456"]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert pictures._build_deck.cache_info().misses == 1

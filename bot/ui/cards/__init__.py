@@ -14,7 +14,7 @@ See docs/cards.md. The small API:
   ``PictureResult`` (``png``, ``description``, ``alt_text``, ``file()``), ``read_description``.
 """
 
-from .art import CARD_SIZE, EMOJI_SIZE, card_image, emoji_image, emoji_png, prerender
+from .art import CARD_SIZE, EMOJI_SIZE, card_image, emoji_image, emoji_png
 from .codes import (
     ALL_CODES,
     BACK,
@@ -33,6 +33,7 @@ from .display import CardPicture, available, emoji, line, partial_emoji, show, u
 from .emojis import CardEmojis, code_from_emoji_name, codes_in_markup, emoji_name
 from .pictures import (
     PictureResult,
+    prerender,
     read_description,
     render_hand,
     render_hand_async,

@@ -229,11 +229,19 @@ def card_image(code: str) -> Image.Image:
     return _finish(img, CARD_SIZE)
 
 
-def encode_png(img: Image.Image, info: PngImagePlugin.PngInfo | None = None) -> bytes:
-    """PNG bytes, reduced to a 256-colour palette (card art has few colours; small uploads)."""
-    small = img.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+def encode_png(
+    img: Image.Image, info: PngImagePlugin.PngInfo | None = None, *, level: int = 7
+) -> bytes:
+    """PNG bytes, reduced to a 256-colour palette (card art has few colours; small uploads).
+    ``level``: zlib's (pictures use a lower one: cheaper to encode on every click). A "P"
+    image is written as it is."""
+    small = (
+        img  # already a palette picture (composed in a deck's palette)
+        if img.mode == "P"
+        else img.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    )
     out = io.BytesIO()
-    small.save(out, format="PNG", optimize=False, compress_level=7, pnginfo=info)
+    small.save(out, format="PNG", optimize=False, compress_level=level, pnginfo=info)
     return out.getvalue()
 
 
