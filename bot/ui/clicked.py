@@ -20,6 +20,8 @@ every helper falls back on ``interaction.message``.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import inspect
 import logging
 from typing import Any
 
@@ -162,7 +164,42 @@ def _dispatch_view(
         self.add_task(task)
 
 
-def install() -> None:
-    """Interactions discord.py builds from now on parse their message only when read."""
+#: sha256 of discord.py 2.7.1's ``ViewStore.dispatch_view`` source, which
+#: :func:`_dispatch_view` copies line for line but for the message id
+DISPATCH_VIEW_SHA256 = "bc93160d31d71736c177f6f64c1c818de85254a19b73441358b3f7e1608e9b11"
+
+
+def compatible() -> bool:
+    """Whether the installed discord.py is the one this module was written against: the
+    internals it replaces are as they were (a later release may change them)."""
+    try:
+        parse = inspect.getsource(discord.state.ConnectionState.parse_interaction_create)
+        from_data = inspect.getsource(discord.Interaction._from_data)
+        dispatch = inspect.getsource(DISCORD_DISPATCH_VIEW)
+    except (OSError, TypeError):  # no sources (a frozen build): nothing to compare
+        return False
+    return (
+        "interaction = Interaction(data=data, state=self)" in parse
+        and "Message(state=self._state, channel=self.channel, data=data['message'])" in from_data
+        and "self.message.guild = guild" in from_data
+        and "message" in discord.Interaction.__slots__
+        and hashlib.sha256(dispatch.encode()).hexdigest() == DISPATCH_VIEW_SHA256
+    )
+
+
+def install() -> bool:
+    """Interactions discord.py builds from now on parse their message only when read.
+
+    Only on the discord.py this was written against: on another one, nothing is replaced
+    (clicks cost a little more, behave the same) and a warning says so. True if installed.
+    """
+    if not compatible():
+        logging.getLogger(__name__).warning(
+            "discord.py %s: its internals differ from 2.7.1's, clicked messages are parsed "
+            "as discord.py does (bot/ui/clicked.py)",
+            discord.__version__,
+        )
+        return False
     discord.state.Interaction = LazyMessageInteraction  # type: ignore[misc,assignment]
     ViewStore.dispatch_view = _dispatch_view  # type: ignore[method-assign]
+    return True
