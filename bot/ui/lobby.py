@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.i18n import lang_of, ls, t
 from bot.tables import LiveTable, TableError
-from bot.ui.common import bot_of, reply, seat_name
+from bot.ui.common import bot_of, button, cid, reply, seat_name, ts
 
 
 def guild_ids(interaction: discord.Interaction) -> tuple[int, int]:
@@ -147,3 +147,35 @@ def group_cog(group: app_commands.Group, name: str) -> type[commands.Cog]:
             self.bot.tree.remove_command(group.name)
 
     return GroupCog
+
+
+def lobby_message(
+    table: LiveTable,
+    lang: str,
+    expires_at: int,
+    *,
+    title: str,
+    fields: Sequence[tuple[str, str, bool]],
+    min_players: int,
+) -> tuple[discord.Embed, discord.ui.View]:
+    """A lobby as every game shows it: the seats (the host crowned, AIs marked), the game's
+    own ``fields`` (name, value, inline), when the lobby expires, and the seat buttons."""
+    lines = []
+    for s in table.seats:
+        mark = "👑 " if s.user_id == table.row.host_id and s.ai_level is None else ""
+        bot_mark = " 🤖" if s.ai_level else ""
+        lines.append(f"{s.seat + 1}. {mark}{seat_name(s, lang)}{bot_mark}")
+    embed = discord.Embed(
+        title=title, description="\n".join(lines), colour=discord.Colour.blurple()
+    )
+    for name, value, inline in fields:
+        embed.add_field(name=name, value=value, inline=inline)
+    embed.add_field(name=t(lang, "lobby.expires"), value=ts(expires_at), inline=False)
+    embed.set_footer(text=t(lang, "lobby.footer", min=min_players))
+    game, style = table.row.game, discord.ButtonStyle
+    v = discord.ui.View(timeout=None)
+    v.add_item(button(t(lang, "btn.join"), cid(game, "join", table.id), style.success))
+    v.add_item(button(t(lang, "btn.leave"), cid(game, "leave", table.id)))
+    v.add_item(button(t(lang, "btn.add_ai"), cid(game, "addai", table.id)))
+    v.add_item(button(t(lang, "btn.start"), cid(game, "start", table.id), style.primary))
+    return embed, v

@@ -18,6 +18,7 @@ from bot.games.kalooki import drafts
 from bot.games.kalooki.drafts import Draft
 from bot.i18n import t
 from bot.tables import LiveTable
+from bot.ui import lobby
 from bot.ui.cards import display
 from bot.ui.cards.codes import text as card_text
 from bot.ui.cards.display import CardPicture
@@ -113,37 +114,22 @@ def lobby_message(
     table: LiveTable, lang: str, expires_at: int
 ) -> tuple[discord.Embed, discord.ui.View]:
     rules = rules_of(table)
-    lines = []
-    for s in table.seats:
-        mark = "👑 " if s.user_id == table.row.host_id and s.ai_level is None else ""
-        bot_mark = " 🤖" if s.ai_level else ""
-        lines.append(f"{s.seat + 1}. {mark}{seat_name(s, lang)}{bot_mark}")
-    embed = discord.Embed(
+    settings = t(
+        lang,
+        "kalooki.lobby.settings_value",
+        preset=t(lang, f"kalooki.preset.{rules.name}"),
+        rounds=len(rules.rounds),
+        seconds=rules.turn_clock_s,
+        max=rules.max_players,
+    )
+    return lobby.lobby_message(
+        table,
+        lang,
+        expires_at,
         title=t(lang, "kalooki.lobby.title", id=table.id),
-        description="\n".join(lines),
-        colour=discord.Colour.blurple(),
+        fields=[(t(lang, "lobby.settings"), settings, False)],
+        min_players=rules.min_players,
     )
-    embed.add_field(
-        name=t(lang, "lobby.settings"),
-        value=t(
-            lang,
-            "kalooki.lobby.settings_value",
-            preset=t(lang, f"kalooki.preset.{rules.name}"),
-            rounds=len(rules.rounds),
-            seconds=rules.turn_clock_s,
-            max=rules.max_players,
-        ),
-        inline=False,
-    )
-    embed.add_field(name=t(lang, "lobby.expires"), value=ts(expires_at), inline=False)
-    embed.set_footer(text=t(lang, "lobby.footer", min=rules.min_players))
-    v = discord.ui.View(timeout=None)
-    style = discord.ButtonStyle
-    v.add_item(button(t(lang, "btn.join"), cid("join", table.id), style.success))
-    v.add_item(button(t(lang, "btn.leave"), cid("leave", table.id)))
-    v.add_item(button(t(lang, "btn.add_ai"), cid("addai", table.id)))
-    v.add_item(button(t(lang, "btn.start"), cid("start", table.id), style.primary))
-    return embed, v
 
 
 # -- the table message ----------------------------------------------------------------------

@@ -17,7 +17,7 @@ from bot.games.tamalou import steps, variants
 from bot.i18n import catalog, t
 from bot.tables import LiveTable
 from bot.ui import cards as card_faces
-from bot.ui import choices
+from bot.ui import choices, lobby
 from bot.ui.cards import CardPicture
 from bot.ui.common import button as _button
 from bot.ui.common import seat_name, ts
@@ -127,38 +127,24 @@ def lobby_message(
     table: LiveTable, lang: str, expires_at: int
 ) -> tuple[discord.Embed, discord.ui.View]:
     rules = rules_of(table)
-    lines = []
-    for s in table.seats:
-        mark = "👑 " if s.user_id == table.row.host_id and s.ai_level is None else ""
-        bot_mark = " 🤖" if s.ai_level else ""
-        lines.append(f"{s.seat + 1}. {mark}{seat_name(s, lang)}{bot_mark}")
-    embed = discord.Embed(
+    settings = t(
+        lang,
+        "lobby.settings_value",
+        target=_score(rules.target),
+        seconds=rules.turn_ms // 1000,
+        max=rules.max_players,
+    )
+    return lobby.lobby_message(
+        table,
+        lang,
+        expires_at,
         title=t(lang, "lobby.title", id=table.id),
-        description="\n".join(lines),
-        colour=discord.Colour.blurple(),
+        fields=[
+            (t(lang, "lobby.settings"), settings, False),
+            (t(lang, "lobby.variant"), variants.lobby_value(rules, lang), True),
+        ],
+        min_players=rules.min_players,
     )
-    embed.add_field(
-        name=t(lang, "lobby.settings"),
-        value=t(
-            lang,
-            "lobby.settings_value",
-            target=_score(rules.target),
-            seconds=rules.turn_ms // 1000,
-            max=rules.max_players,
-        ),
-        inline=False,
-    )
-    embed.add_field(name=t(lang, "lobby.variant"), value=variants.lobby_value(rules, lang))
-    embed.set_footer(text=t(lang, "lobby.footer", min=rules.min_players))
-    embed.add_field(name=t(lang, "lobby.expires"), value=ts(expires_at), inline=False)
-    v = discord.ui.View(timeout=None)
-    v.add_item(_button(t(lang, "btn.join"), cid("join", table.id), discord.ButtonStyle.success))
-    v.add_item(_button(t(lang, "btn.leave"), cid("leave", table.id), discord.ButtonStyle.secondary))
-    v.add_item(
-        _button(t(lang, "btn.add_ai"), cid("addai", table.id), discord.ButtonStyle.secondary)
-    )
-    v.add_item(_button(t(lang, "btn.start"), cid("start", table.id), discord.ButtonStyle.primary))
-    return embed, v
 
 
 def seat_line(table: LiveTable, pv: PublicView, seat: int, lang: str) -> str:

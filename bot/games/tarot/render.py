@@ -17,6 +17,7 @@ from bot.games import Panel
 from bot.games.tarot.faces import face, label, line, partial_emoji, show
 from bot.i18n import t
 from bot.tables import LiveTable
+from bot.ui import lobby
 from bot.ui.cards import CardPicture
 from bot.ui.common import button, seat_name, ts
 from tamalou.games.tarot import actions as A
@@ -88,16 +89,6 @@ def lobby_message(
     table: LiveTable, lang: str, expires_at: int
 ) -> tuple[discord.Embed, discord.ui.View]:
     rules = rules_of(table)
-    lines = []
-    for s in table.seats:
-        mark = "👑 " if s.user_id == table.row.host_id and s.ai_level is None else ""
-        bot_mark = " 🤖" if s.ai_level else ""
-        lines.append(f"{s.seat + 1}. {mark}{seat_name(s, lang)}{bot_mark}")
-    embed = discord.Embed(
-        title=t(lang, "tarot.lobby.title", id=table.id),
-        description="\n".join(lines),
-        colour=discord.Colour.blurple(),
-    )
     players = (
         str(rules.min_players)
         if rules.min_players == rules.max_players
@@ -106,16 +97,14 @@ def lobby_message(
     settings = t(lang, "tarot.lobby.settings_value", players=players, rounds=rules.rounds)
     if rules.sans_chien:
         settings += " · " + t(lang, "tarot.lobby.sans_chien")
-    embed.add_field(name=t(lang, "lobby.settings"), value=settings, inline=False)
-    embed.add_field(name=t(lang, "lobby.expires"), value=ts(expires_at), inline=False)
-    embed.set_footer(text=t(lang, "lobby.footer", min=rules.min_players))
-    v = discord.ui.View(timeout=None)
-    style = discord.ButtonStyle
-    v.add_item(button(t(lang, "btn.join"), cid("join", table.id), style.success))
-    v.add_item(button(t(lang, "btn.leave"), cid("leave", table.id), style.secondary))
-    v.add_item(button(t(lang, "btn.add_ai"), cid("addai", table.id), style.secondary))
-    v.add_item(button(t(lang, "btn.start"), cid("start", table.id), style.primary))
-    return embed, v
+    return lobby.lobby_message(
+        table,
+        lang,
+        expires_at,
+        title=t(lang, "tarot.lobby.title", id=table.id),
+        fields=[(t(lang, "lobby.settings"), settings, False)],
+        min_players=rules.min_players,
+    )
 
 
 # -- the table message ---------------------------------------------------------------------
