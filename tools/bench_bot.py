@@ -726,12 +726,15 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     results["moves"] = moves_since(before, logged_moves(work / "load.sqlite3"))
     say(f"moves committed while the bot ran: {results['moves']}")
 
-    # ---- calibration: a trivial discord.py bot, same emulator, same load, same moment
-    if args.trivial:
-        emu = make_emulator(args.tables, args.players, work / "logs-trivial")
+    # ---- calibration: a trivial discord.py bot, same emulator, same load, same moment;
+    # on asyncio (discord.py's default: issue 16's reference), then on uvloop (the bot's loop)
+    for loop_name in args.trivial_loops.split(",") if args.trivial else ():
+        key = "trivial" if loop_name == "asyncio" else f"trivial_{loop_name}"
+        emu = make_emulator(args.tables, args.players, work / f"logs-{key}")
         await emu.start()
         try:
-            await emu.start_bot("tests.emulator_sample", timeout=120)
+            env = {"EMU_SAMPLE_UVLOOP": "1"} if loop_name == "uvloop" else {}
+            await emu.start_bot("tests.emulator_sample", env=env, timeout=120)
             await emu.slash(emu.members[0], "demo hello")
             hello = emu.last_message(emu.guild.channels[0])
             secret = next(
@@ -750,20 +753,21 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 trivial_cid=secret,
             )
             span = max(1e-9, load.last_answer - load.started)
-            results["trivial_rate"] = len(load.latencies) / span
-            results["trivial_p50_ms"] = pct(load.latencies, 0.50)
-            results["trivial_p99_ms"] = pct(load.latencies, 0.99)
+            results[f"{key}_rate"] = len(load.latencies) / span
+            results[f"{key}_p50_ms"] = pct(load.latencies, 0.50)
+            results[f"{key}_p99_ms"] = pct(load.latencies, 0.99)
             t0, bot0, _, _ = load.cpu_marks[0]
             t1, bot1, _, _ = load.cpu_marks[-1]
-            results["trivial_cpu_ms_per_click"] = (bot1 - bot0) * 1000 / max(1, load.clicks)
+            results[f"{key}_cpu_ms_per_click"] = (bot1 - bot0) * 1000 / max(1, load.clicks)
             if "cpu_ms_per_click" in results:
-                results["cpu_ratio"] = results["cpu_ms_per_click"] / max(
-                    1e-9, results["trivial_cpu_ms_per_click"]
+                ratio = "cpu_ratio" if key == "trivial" else f"cpu_ratio_{loop_name}"
+                results[ratio] = results["cpu_ms_per_click"] / max(
+                    1e-9, results[f"{key}_cpu_ms_per_click"]
                 )
             say(
-                f"trivial bot: {results['trivial_rate']:.0f}/s, p50 "
-                f"{results['trivial_p50_ms']:.1f} ms, p99 {results['trivial_p99_ms']:.1f} ms, "
-                f"{results['trivial_cpu_ms_per_click']:.2f} ms CPU a click"
+                f"trivial bot on {loop_name}: {results[f'{key}_rate']:.0f}/s, p50 "
+                f"{results[f'{key}_p50_ms']:.1f} ms, p99 {results[f'{key}_p99_ms']:.1f} ms, "
+                f"{results[f'{key}_cpu_ms_per_click']:.2f} ms CPU a click"
             )
             emu.take_problems()
         finally:
@@ -996,6 +1000,12 @@ def issue16_lines(args: argparse.Namespace, r: dict[str, Any]) -> list[str]:
         )
     else:
         lines.append("  CPU ratio bot/trivial: not measured (--trivial 0)")
+    if "cpu_ratio_uvloop" in r:
+        lines.append(
+            f"  (the same trivial bot on uvloop, the bot's own loop: {r['cpu_ratio_uvloop']:.2f}"
+            f" = {r['cpu_ms_per_click']:.2f} / {r['trivial_uvloop_cpu_ms_per_click']:.2f} ms;"
+            f" p99 {r['trivial_uvloop_p99_ms']:.1f} ms)"
+        )
     lines.append(
         f"  p99 {r['p99_ms']:.1f} ms at {args.concurrency} clicks in flight over "
         f"{args.tables} live tables   [goal < {g['p99_ms']:.0f} ms: "
@@ -1093,6 +1103,11 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=3000,
         help="clicks on a trivial discord.py bot first, for scale (0: skip)",
+    )
+    p.add_argument(
+        "--trivial-loops",
+        default="asyncio,uvloop",
+        help="event loops the trivial bot runs on, one run each (asyncio: the reference)",
     )
     p.add_argument(
         "--scale-tables",

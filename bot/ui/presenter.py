@@ -238,7 +238,10 @@ class DiscordPresenter:
 
     async def _ping_turn(self, table: LiveTable) -> None:
         """A turn starts: its player is pinged (a mention allowed for them only), unless they
-        turned it off; the previous ping of the table is deleted (one at a time)."""
+        turned it off; the previous ping of the table is deleted (one at a time).
+
+        Posted and deleted through ``bot.http`` (no ``Message`` built from the answer: only
+        its id is kept) and stored once a turn change (issue 16)."""
         turn_of = getattr(games.plugin(table.row.game), "turn_of", None)
         turn = None
         if turn_of is not None and table.game is not None and table.status == "playing":
@@ -247,31 +250,46 @@ class DiscordPresenter:
         if turn == last_turn:
             return
         self._pings[table.id] = (turn, None)
+        channel_id = table.row.channel_id
         if last_message is not None:
             with contextlib.suppress(discord.HTTPException):
-                await self._channel(table).get_partial_message(last_message).delete()
-            await self._keep_ping(table, None)
+                await self.bot.http.delete_message(channel_id, last_message)
+        ping = await self._post_ping(table, turn)
+        if self._pings.get(table.id, (None, None))[0] != turn:
+            return  # a later turn took over meanwhile: it stores its own
+        if ping is not None:
+            self._pings[table.id] = (turn, ping.message_id)
+            await self._keep_ping(table, ping)  # a restart pings this turn once
+            return
         if turn is None or table.status != "playing":
             self._pings.pop(table.id, None)
-            return
+        if last_message is not None:
+            await self._keep_ping(table, None)
+
+    async def _post_ping(
+        self, table: LiveTable, turn: tuple[Any, ...] | None
+    ) -> display.TurnPing | None:
+        """The ping of ``turn``'s player, posted (None: no ping for this turn)."""
+        if turn is None or table.status != "playing":
+            return None
         seat = turn[0]
         seats = table.match_seats
         if not 0 <= seat < len(seats) or seats[seat].ai_level is not None:
-            return
+            return None
         user_id = seats[seat].user_id
         if not await self.wants_ping(table.row.guild_id, user_id):
-            return
+            return None
         lang = await self.bot.guild_language(table.row.guild_id)
-        message = await self._channel(table).send(
-            t(lang, "ping.turn", mention=f"<@{user_id}>", id=table.id),
-            allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(user_id)]
-            ),
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(user_id)]
         )
-        if self._pings.get(table.id, (None, None))[0] == turn:
-            self._pings[table.id] = (turn, message.id)
-            ping = display.TurnPing(table.id, turn, message.id, table.row.channel_id)
-            await self._keep_ping(table, ping)  # a restart pings this turn once
+        with discord.http.handle_message_parameters(
+            content=t(lang, "ping.turn", mention=f"<@{user_id}>", id=table.id),
+            allowed_mentions=mentions,
+            previous_allowed_mentions=self.bot.allowed_mentions,
+        ) as params:
+            data = await self.bot.http.send_message(table.row.channel_id, params=params)
+        return display.TurnPing(table.id, turn, int(data["id"]), table.row.channel_id)
 
     async def _keep_ping(self, table: LiveTable, ping: display.TurnPing | None) -> None:
         """Store the table's ping (None: it is gone). A busy database only costs the memory

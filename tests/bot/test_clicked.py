@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import inspect
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -132,3 +134,22 @@ async def test_an_interaction_without_a_message_has_none(state: Any) -> None:
     lazy = clicked.LazyMessageInteraction(data=payload, state=state)
     assert lazy.message is None and clicked.raw_message(lazy) is None
     assert clicked.message_id(lazy) is None and not clicked.carries(lazy, "tamalou:draw:42:3")
+
+
+def test_the_emulator_launcher_keeps_it_installed() -> None:
+    """The launcher that runs the bot in the e2e tests and the benchmark wraps
+    ``parse_interaction_create``; ``compatible()`` must still see discord.py's source, or
+    every e2e test and benchmark runs a bot without the lazy message (as it once did)."""
+    if discord.__version__ != "2.7.1":
+        pytest.skip(f"discord.py {discord.__version__}")
+    code = (
+        "from tests.emulator import launcher\n"
+        "launcher.install('127.0.0.1', 9)\n"  # nothing listens: the reporter only drops
+        "from bot.ui import clicked\n"
+        "print(clicked.compatible())\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.strip().splitlines()[-1:] == ["True"], done.stderr[-2000:]
