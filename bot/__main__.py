@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from collections.abc import Callable, Coroutine
-from typing import Any
 
 from bot.config import Config, ConfigError
 from bot.storage import Storage, StorageError
@@ -30,20 +28,6 @@ async def check_database(config: Config) -> None:
     await storage.close()
 
 
-def runner(name: str) -> Callable[[Coroutine[Any, Any, Any]], Any]:
-    """How the bot's coroutines run: on uvloop (libuv: sockets, timers and the loop itself
-    cost about a third of asyncio's, docs/benchmarks.md) unless ``TAMALOU_EVENT_LOOP`` says
-    asyncio, or uvloop is not installed (it is a dependency except on Windows)."""
-    if name == "uvloop":
-        try:
-            import uvloop
-        except ImportError:
-            logging.getLogger(__name__).info("uvloop is not installed: running on asyncio")
-        else:
-            return uvloop.run
-    return asyncio.run
-
-
 def main(config: Config | None = None) -> int:
     try:
         config = config or Config.from_env()
@@ -57,20 +41,12 @@ def main(config: Config | None = None) -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    run = runner(config.event_loop)
     try:
-        run(check_database(config))
+        asyncio.run(check_database(config))
         from bot.app import TamalouBot
 
         bot = TamalouBot(config)
-
-        async def serve() -> None:  # discord.py's Client.run, on the chosen loop
-            async with bot:
-                await bot.start(config.token)
-
-        run(serve())
-    except KeyboardInterrupt:
-        pass
+        bot.run(config.token, log_handler=None)
     except StorageError as exc:  # here, or when setup_hook opens it again
         print(f"error: {exc}", file=sys.stderr)
         return 2

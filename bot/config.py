@@ -30,8 +30,6 @@ class Config:
     ai_workers: int = 1  # processes in which slow AI levels think (off the event loop)
     # card faces as application emojis (docs/cards.md); off: cards are shown as text
     card_emojis: bool = True
-    #: the event loop: "uvloop" (default where it is installed) or "asyncio" (docs/deploy.md)
-    event_loop: str = "uvloop"
     #: the shards this process runs (None: all of them) out of ``shard_count`` (None: as
     #: Discord recommends, all in this process); docs/deploy.md
     shard_ids: tuple[int, ...] | None = None
@@ -60,7 +58,6 @@ class Config:
             sync_commands=e.get("TAMALOU_SYNC_COMMANDS", "1") not in ("0", "false", "no"),
             ai_workers=max(1, int(e.get("TAMALOU_AI_WORKERS", "1"))),
             card_emojis=e.get("TAMALOU_CARD_EMOJIS", "1") not in ("0", "false", "no"),
-            event_loop=event_loop(e.get("TAMALOU_EVENT_LOOP", "")),
             **shard_settings(e.get("TAMALOU_SHARDS", ""), e.get("TAMALOU_SHARD_COUNT", "")),
         )
 
@@ -78,16 +75,6 @@ class ConfigError(ValueError):
 
 def shard_of(guild_id: int, shard_count: int) -> int:
     return (guild_id >> 22) % shard_count
-
-
-def event_loop(value: str) -> str:
-    """``TAMALOU_EVENT_LOOP``: ``uvloop`` (the default) or ``asyncio``."""
-    name = value.strip().lower() or "uvloop"
-    if name not in ("uvloop", "asyncio"):
-        raise ConfigError(
-            f"TAMALOU_EVENT_LOOP={value!r} is not an event loop: write uvloop or asyncio."
-        )
-    return name
 
 
 def shard_settings(ids: str, count: str) -> dict[str, Any]:

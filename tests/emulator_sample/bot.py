@@ -301,14 +301,4 @@ class SampleBot(commands.AutoShardedBot):
 
 
 def main() -> None:
-    bot = SampleBot()
-    if os.environ.get("EMU_SAMPLE_UVLOOP") == "1":  # the benchmark's second reference
-        import uvloop
-
-        async def serve() -> None:
-            async with bot:
-                await bot.start(os.environ["DISCORD_TOKEN"])
-
-        uvloop.run(serve())
-        return
-    bot.run(os.environ["DISCORD_TOKEN"])
+    SampleBot().run(os.environ["DISCORD_TOKEN"])
