@@ -85,6 +85,33 @@ def button(
     )
 
 
+def round_end_view(
+    embed: discord.Embed,
+    lang: str,
+    *,
+    match_over: bool,
+    winners: list[str],
+    deadline: int | None,
+    rematch_id: str,
+    next_id: str,
+    keys: tuple[str, str, str] = ("over.winners", "over.next", "btn.next"),
+) -> discord.ui.View:
+    """The foot of a finished round's (or deal's) table message, the same in every game: the
+    match over, its winners on ``embed`` and a Rematch button; else when the next round
+    starts and a Next button. ``keys``: the game's i18n keys for the winners field, the
+    next-round field and the Next button."""
+    winners_key, next_key, next_label = keys
+    view = discord.ui.View(timeout=None)
+    if match_over:
+        embed.add_field(name=t(lang, winners_key), value=", ".join(winners) or "—", inline=False)
+        view.add_item(button(t(lang, "btn.rematch"), rematch_id, discord.ButtonStyle.primary))
+    else:
+        if deadline is not None:
+            embed.add_field(name=t(lang, next_key), value=ts(deadline), inline=False)
+        view.add_item(button(t(lang, next_label), next_id, discord.ButtonStyle.primary))
+    return view
+
+
 def seat_name(seat: SeatRow, lang: str) -> str:
     """A seat's name as shown: the member's name, or the AI's name in ``lang``."""
     if seat.ai_level:

@@ -41,8 +41,9 @@ import traceback
 from collections.abc import Coroutine
 from typing import Any
 
-#: how long the reporter gathers events before it posts them (seconds)
-BATCH_S = 0.002
+#: how long the reporter gathers events before it posts them (seconds; 0: one POST a wake-up,
+#: as before issue 16's fourth-session measurements)
+BATCH_S = float(os.environ.get("EMU_REPORT_BATCH_S", "0.002"))
 #: the reporter thread's name for the OS (``/proc/<pid>/task/<tid>/comm``, 15 bytes at most)
 REPORTER_THREAD = "emu-reporter"
 

@@ -22,7 +22,7 @@ from bot.ui import lobby
 from bot.ui.cards import display
 from bot.ui.cards.codes import text as card_text
 from bot.ui.cards.display import CardPicture
-from bot.ui.common import button, seat_name, ts
+from bot.ui.common import button, round_end_view, seat_name, ts
 from tamalou.core import cards
 from tamalou.core.errors import IllegalAction
 from tamalou.games.kalooki import actions as A
@@ -323,21 +323,16 @@ def round_over_message(
             value=t(lang, key, name=name_of(table, res.out, lang)),
             inline=False,
         )
-    v = discord.ui.View(timeout=None)
-    if pv.match_over:
-        winners = ", ".join(name_of(table, w, lang) for w in pv.winners)
-        embed.add_field(name=t(lang, "kalooki.over.winners"), value=winners or "—", inline=False)
-        v.add_item(
-            button(t(lang, "btn.rematch"), cid("rematch", table.id), discord.ButtonStyle.primary)
-        )
-    else:
-        if pv.deadline is not None:
-            embed.add_field(name=t(lang, "kalooki.over.next"), value=ts(pv.deadline), inline=False)
-        v.add_item(
-            button(
-                t(lang, "btn.next"), cid("next", table.id, round_no), discord.ButtonStyle.primary
-            )
-        )
+    v = round_end_view(
+        embed,
+        lang,
+        match_over=pv.match_over,
+        winners=[name_of(table, w, lang) for w in pv.winners],
+        deadline=pv.deadline,
+        rematch_id=cid("rematch", table.id),
+        next_id=cid("next", table.id, round_no),
+        keys=("kalooki.over.winners", "kalooki.over.next", "btn.next"),
+    )
     return embed, v
 
 

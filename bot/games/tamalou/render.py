@@ -20,7 +20,7 @@ from bot.ui import cards as card_faces
 from bot.ui import choices, lobby
 from bot.ui.cards import CardPicture
 from bot.ui.common import button as _button
-from bot.ui.common import seat_name, ts
+from bot.ui.common import round_end_view, seat_name, ts
 from tamalou.core import cards
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
@@ -387,23 +387,15 @@ def round_over_message(
     )
     if (picture := reveal_picture(table, pv, lang)) is not None:
         embed.set_image(url=picture.url)
-    v = discord.ui.View(timeout=None)
-    if pv.match_over:
-        winners = ", ".join(name_of(table, w, lang) for w in pv.winners)
-        embed.add_field(name=t(lang, "over.winners"), value=winners, inline=False)
-        v.add_item(
-            _button(t(lang, "btn.rematch"), cid("rematch", table.id), discord.ButtonStyle.primary)
-        )
-    else:
-        if pv.deadline is not None:
-            embed.add_field(name=t(lang, "over.next"), value=ts(pv.deadline), inline=False)
-        v.add_item(
-            _button(
-                t(lang, "btn.next"),
-                cid("next", table.id, res.round_no),
-                discord.ButtonStyle.primary,
-            )
-        )
+    v = round_end_view(
+        embed,
+        lang,
+        match_over=pv.match_over,
+        winners=[name_of(table, w, lang) for w in pv.winners],
+        deadline=pv.deadline,
+        rematch_id=cid("rematch", table.id),
+        next_id=cid("next", table.id, res.round_no),
+    )
     return embed, v
 
 

@@ -19,7 +19,7 @@ from bot.i18n import t
 from bot.tables import LiveTable
 from bot.ui import lobby
 from bot.ui.cards import CardPicture
-from bot.ui.common import button, seat_name, ts
+from bot.ui.common import button, round_end_view, seat_name, ts
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot import events as E
 from tamalou.games.tarot.cards import code as card_code
@@ -352,23 +352,16 @@ def deal_over_message(
         for s in order
     )
     embed.add_field(name=t(lang, "tarot.over.standings"), value=standings[:1024], inline=False)
-    v = discord.ui.View(timeout=None)
-    if pv.match_over:
-        winners = ", ".join(name_of(table, w, lang) for w in pv.winners)
-        embed.add_field(name=t(lang, "over.winners"), value=winners or "—", inline=False)
-        v.add_item(
-            button(t(lang, "btn.rematch"), cid("rematch", table.id), discord.ButtonStyle.primary)
-        )
-    else:
-        if pv.deadline is not None:
-            embed.add_field(name=t(lang, "over.next"), value=ts(pv.deadline), inline=False)
-        v.add_item(
-            button(
-                t(lang, "tarot.btn.next"),
-                cid("next", table.id, pv.deal_no),
-                discord.ButtonStyle.primary,
-            )
-        )
+    v = round_end_view(
+        embed,
+        lang,
+        match_over=pv.match_over,
+        winners=[name_of(table, w, lang) for w in pv.winners],
+        deadline=pv.deadline,
+        rematch_id=cid("rematch", table.id),
+        next_id=cid("next", table.id, pv.deal_no),
+        keys=("over.winners", "over.next", "tarot.btn.next"),
+    )
     return embed, v
 
 
