@@ -28,7 +28,7 @@ from tamalou.core import cards
 from tamalou.games.kalooki import actions as A
 from tamalou.games.kalooki import events as E
 from tamalou.games.kalooki.codec import action_from_dict
-from tamalou.games.kalooki.engine import apply, new_game
+from tamalou.games.kalooki.engine import apply, legal_actions, new_game
 from tamalou.games.kalooki.rules import BABY, Rules
 from tamalou.games.kalooki.state import Game
 from tests.bot.kalooki.policy import human, simulate
@@ -554,3 +554,56 @@ async def test_cards_as_emojis_on_the_table_in_the_panel_and_its_selects(k: Kalo
     know = knowledge(events)
     seats = {emu.member(u).id: i for i, u in enumerate(HUMANS[:2])}
     assert text_leaks(emu.history(), know, seats) == []
+
+
+# -- the turn ping -------------------------------------------------------------------------
+
+
+def pings(k: Kalooki) -> list[Message]:
+    return [m for m in k.emu.channel_messages() if m.mentions]
+
+
+async def test_k_t1_a_turn_start_pings_its_player_only_and_the_last_ping_goes(
+    k: Kalooki,
+) -> None:
+    """A Kalooki player was never told their turn had come (only Tamalou pinged). The player
+    to play is pinged, a mention allowed for them only and no card named; the previous ping
+    is deleted when the turn moves on; ``/kalooki ping on:False`` turns it off for that
+    member (one choice per server, for every game)."""
+    h, emu = k.h, k.emu
+    await h.start(seeds=[SEED])
+    await emu.slash("alice", "kalooki new", preset="baby", call_seconds=0)
+    await k.click("bob", k.table_message(), "Join")
+    await k.click("alice", k.table_message(), "Start")
+    await k.until(lambda: h.sql("SELECT * FROM matches"), "the match")
+    game = k.game()
+    seat = game.round.current
+    player, other = HUMANS[seat], HUMANS[1 - seat]
+    member = emu.member(player)
+    await emu.wait_for(lambda: pings(k), 10, f"{player}'s ping")
+    (first,) = pings(k)
+    assert first.mentions == [member.id]
+    assert first.content == f"<@{member.id}>, your turn at table {k.tid}."  # no card
+    sent = [r for r in emu.requests_to("POST", "/messages") if "<@" in str(r.body)]
+    assert [int(u) for u in sent[-1].body["allowed_mentions"]["users"]] == [member.id]
+    assert sent[-1].body["allowed_mentions"]["parse"] == []
+    await emu.slash(other, "kalooki ping", on=False)
+    off = {"alice": "no longer be pinged", "bob": "ne serez plus notifié"}[other]
+    assert off in emu.last_ephemeral(other).content  # in the member's language
+
+    async def play_a_turn(user: str, seat: int) -> None:
+        before = k.logged()
+        await k.play(user, A.Draw(seat))
+        await k.logged_past(before, f"{user}'s draw")
+        legal = legal_actions(k.game(), seat)
+        await k.play(user, next(a for a in legal if isinstance(a, A.Discard)))
+        await k.until(lambda: k.game().round.current != seat, f"{user}'s discard")
+
+    await play_a_turn(player, seat)
+    await emu.wait_for(lambda: not pings(k), 10, f"{player}'s ping to go")  # other: none
+    await emu.slash(other, "kalooki ping", on=True)
+    await play_a_turn(other, 1 - seat)
+    await emu.wait_for(lambda: pings(k), 10, f"{player}'s new ping")
+    (again,) = pings(k)
+    assert again.id != first.id and again.mentions == [member.id]
+    assert first.id not in [m.id for m in emu.channel_messages()]

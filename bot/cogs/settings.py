@@ -1,5 +1,6 @@
 """``/tamalou settings``: the server's language, default turn time and default variant
-(Manage Server); ``/tamalou ping``: a member's own turn-ping preference."""
+(Manage Server). A member's own turn-ping choice (``ping``) is a seat command of every
+game's group (``bot/ui/lobby.py``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from discord.ext import commands
 from bot.games.tamalou import options, variants
 from bot.games.tamalou.options import TURN_MAX_S, TURN_MIN_S
 from bot.i18n import lang_of, ls, t
-from bot.storage import display
 from bot.ui.common import bot_of, reply
 from bot.ui.lobby import guild_ids
 from tamalou.games.tamalou.rules import TAMALOU
@@ -65,27 +65,12 @@ async def cmd_settings(
     await reply(interaction, text)
 
 
-@app_commands.command(
-    name=ls("ping", "cmd.ping"),
-    description=ls("Be pinged when your turn starts, or not", "cmd.ping.desc"),
-)
-@app_commands.describe(on=ls("On or off", "opt.ping_on"))
-@app_commands.rename(on=ls("on", "optname.ping_on"))
-async def cmd_ping(interaction: discord.Interaction, on: bool) -> None:
-    """A member's own preference (stored per server): no Manage Server needed."""
-    bot = bot_of(interaction)
-    guild_id, _ = guild_ids(interaction)
-    await display.set_turn_ping(bot.storage, guild_id, interaction.user.id, on)
-    bot.presenter.ping_choice(guild_id, interaction.user.id, on)
-    await reply(interaction, t(lang_of(interaction.locale), "ok.ping_on" if on else "ok.ping_off"))
-
-
 #: the commands this Cog puts in the ``/tamalou`` group
-COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (cmd_settings, cmd_ping)
+COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (cmd_settings,)
 
 
 class SettingsCog(commands.Cog):
-    """Puts ``settings`` and ``ping`` in the ``/tamalou`` group on the tree while loaded."""
+    """Puts ``settings`` in the ``/tamalou`` group on the tree while loaded."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

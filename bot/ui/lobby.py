@@ -1,5 +1,5 @@
-"""The seat commands every game's slash group has: join, leave, start, addbot, kick, cancel
-and hand. A game's ``commands.py`` makes its group, adds its own ``new`` and ``rules``, then
+"""The seat commands every game's slash group has: join, leave, start, addbot, kick, cancel,
+hand, and ping (a member's turn pings, one choice per server for every game). A game's ``commands.py`` makes its group, adds its own ``new`` and ``rules``, then
 calls :func:`add_seat_commands`; the seasons Cog adds ``leaderboard``, ``stats`` and
 ``season …`` later. Nothing here knows a game: the channel's table must be of the group's
 game, and the panel is the plugin's (through the presenter)."""
@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import lang_of, ls, t
+from bot.storage import display
 from bot.tables import LiveTable, TableError
 from bot.ui.common import bot_of, button, cid, reply, seat_name, ts
 
@@ -45,7 +46,7 @@ def add_seat_commands(
     started: str = "ok.started",
     default_level: str = "medium",
 ) -> None:
-    """Add join, leave, start, addbot, kick, cancel and hand to ``group`` for ``game``.
+    """Add join, leave, start, addbot, kick, cancel, hand and ping to ``group`` for ``game``.
 
     ``started``: the catalogue key of the host's answer to ``start`` (``{id}``: the table).
     """
@@ -131,6 +132,22 @@ def add_seat_commands(
         seat = bot.service.seat_for(table, interaction.user.id)
         await interaction.response.defer(ephemeral=True)
         await bot.presenter.show_panel(interaction, table, seat, lang, edit=False)
+
+    @group.command(
+        name=ls("ping", "cmd.ping"),
+        description=ls("Be pinged when your turn starts, or not", "cmd.ping.desc"),
+    )
+    @app_commands.describe(on=ls("On or off", "opt.ping_on"))
+    @app_commands.rename(on=ls("on", "optname.ping_on"))
+    async def cmd_ping(interaction: discord.Interaction, on: bool) -> None:
+        """A member's own preference, stored per server and read by the presenter for every
+        game's turn pings: ``/kalooki ping`` and ``/tamalou ping`` set the same choice."""
+        bot = bot_of(interaction)
+        guild_id, _ = guild_ids(interaction)
+        await display.set_turn_ping(bot.storage, guild_id, interaction.user.id, on)
+        bot.presenter.ping_choice(guild_id, interaction.user.id, on)
+        lang = lang_of(interaction.locale)
+        await reply(interaction, t(lang, "ok.ping_on" if on else "ok.ping_off"))
 
 
 def group_cog(group: app_commands.Group, name: str) -> type[commands.Cog]:

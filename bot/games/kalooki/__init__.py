@@ -66,6 +66,11 @@ class KalookiPlugin:
     def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
         return render.panel(table, seat, lang, at)
 
+    def turn_of(self, table: LiveTable, at: int) -> tuple[int, tuple[int, int, int]] | None:
+        """Whose turn it is and which turn (a new key each turn started), or None: the
+        presenter pings that player (docs/architecture.md, "Turn pings")."""
+        return render.turn_of(table, at)
+
     def build_action(
         self, verb: str, seat: int, parts: list[int], values: list[str], at: int
     ) -> Any:

@@ -27,7 +27,7 @@ from tamalou.core import cards
 from tamalou.core.errors import IllegalAction
 from tamalou.games.kalooki import actions as A
 from tamalou.games.kalooki import events as E
-from tamalou.games.kalooki.engine import check_lay_down, legal_actions
+from tamalou.games.kalooki.engine import check_lay_down, legal_actions, turn
 from tamalou.games.kalooki.melds import normalize
 from tamalou.games.kalooki.rules import Rules
 from tamalou.games.kalooki.state import Game
@@ -57,6 +57,19 @@ def game_of(table: LiveTable) -> Game:
     game = table.game
     assert game is not None
     return cast(Game, game)
+
+
+def turn_of(table: LiveTable, at: int) -> tuple[int, tuple[int, int, int]] | None:
+    """The human seat whose turn it is and the turn's key (round, deal, turn number: new at
+    each turn started, K-T1), or None: an AI plays, the round or the match is over. A call
+    (K-CL4) waits within the current player's turn: nobody else is pinged for it."""
+    if table.game is None:
+        return None
+    game = game_of(table)
+    now = turn(game)
+    if now is None or game.ai[now[0]]:
+        return None
+    return now
 
 
 def face(card: int) -> str:

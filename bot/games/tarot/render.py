@@ -24,8 +24,9 @@ from tamalou.games.tarot import actions as A
 from tamalou.games.tarot import events as E
 from tamalou.games.tarot.cards import code as card_code
 from tamalou.games.tarot.cards import from_code
-from tamalou.games.tarot.engine import ecart_refusal, legal_actions, poignee_trumps
+from tamalou.games.tarot.engine import ecart_refusal, legal_actions, poignee_trumps, turn
 from tamalou.games.tarot.rules import CONTRACTS, Rules
+from tamalou.games.tarot.state import Game
 from tamalou.games.tarot.views import PlayerView, PublicView, TrickView, public_view, view
 
 GAME = "tarot"
@@ -55,6 +56,19 @@ def name_of(table: LiveTable, seat: int, lang: str) -> str:
     if not 0 <= seat < len(table.seats):
         return f"#{seat + 1}"
     return seat_name(table.seats[seat], lang)
+
+
+def turn_of(table: LiveTable, at: int) -> tuple[int, tuple[int, int]] | None:
+    """The human seat to act and the turn's key (deal, turn number: new at each bid, call,
+    écart, chelem window and card, T-B2, T-P1), or None: an AI acts, the deal or the match
+    is over."""
+    if table.game is None:
+        return None
+    game = cast(Game, table.game)
+    now = turn(game)
+    if now is None or game.ai[now[0]]:
+        return None
+    return now
 
 
 def contract_name(contract: int | str, lang: str) -> str:

@@ -135,6 +135,17 @@ def abandoned(game: Game) -> bool:
     return all(s.away for s in humans)
 
 
+def turn(game: Game) -> tuple[int, tuple[int, int, int]] | None:
+    """The seat whose turn it is and the turn's key, new at each turn started (its round,
+    deal and number in the deal); None between rounds, once the match is over and when
+    nobody will act (K-K4). A call waiting for the current player's answer (K-CL4) is part
+    of their turn, and the call window (K-K2) too: neither starts a turn."""
+    r = game.round
+    if game.over or r.phase != "play" or abandoned(game):
+        return None
+    return r.current, (r.round_no, r.deal_no, r.turns)
+
+
 def _advance(game: Game, at: int, ev: Events) -> None:
     while True:
         due = next_deadline(game)
@@ -151,6 +162,7 @@ def _start_turn(game: Game, player: int, at: int, ev: Events) -> None:
     r = game.round
     compiled = game.rules.compiled
     r.current, r.stage, r.pending_call, r.drawn = player, "draw", None, None
+    r.turns += 1
     r.jokers_only = r.down_this_turn = False
     window = compiled.call_window_ms if r.live and _anyone_may_call(game) else 0
     r.draw_at = at + window  # K-K2

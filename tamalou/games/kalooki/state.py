@@ -72,6 +72,7 @@ class RoundState:
     reshuffles: int = 0  # K-E3/K-E4
     draw_at: int = 0  # K-K2: the current player may draw from then on
     turn_deadline: int = 0
+    turns: int = 0  # turns started in this deal: the number of the current one
     end_reason: str | None = None
 
 

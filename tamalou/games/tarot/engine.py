@@ -121,6 +121,7 @@ def _start_turn(game: Game, phase: str, player: int, at: int, ev: Events) -> Non
     rules = game.rules
     d = game.deal
     d.phase, d.current, d.turn_started = phase, player, at
+    d.turns += 1
     if d.seats[player].away:
         ms = rules.away_ms  # T-K4
     elif phase == "play":
@@ -147,6 +148,17 @@ def next_deadline(game: Game) -> int | None:
     if game.deal.phase == "over":
         return game.next_deal_deadline
     return game.deal.deadline
+
+
+def turn(game: Game) -> tuple[int, tuple[int, int]] | None:
+    """The seat to act and the turn's key, new at each turn started (the deal's number and
+    the turn's number in it): a bid (T-B2), the King's call (T-5.1), the écart (T-B5), the
+    chelem window (T-A1), a card (T-P1). None between deals and once the match is over.
+    A poignée is shown within its player's turn (T-A2): no new turn."""
+    d = game.deal
+    if game.over or d.phase == "over":
+        return None
+    return d.current, (d.deal_no, d.turns)
 
 
 def _advance(game: Game, at: int, ev: Events) -> None:
@@ -834,4 +846,5 @@ __all__ = [
     "new_game",
     "next_deadline",
     "step",
+    "turn",
 ]

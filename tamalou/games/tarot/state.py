@@ -67,6 +67,7 @@ class DealState:
     current: int = 0
     deadline: int = 0
     turn_started: int = 0
+    turns: int = 0  # turns started in this deal (bids, call, écart, chelem, cards)
     contract: int = 0
     taker: int = -1
     called: int | None = None  # T-5.1

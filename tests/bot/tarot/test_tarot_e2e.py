@@ -16,6 +16,7 @@ import pytest
 
 from bot.games.tarot.faces import face, label
 from bot.ui.cards import read_description
+from tamalou.games.tarot import actions as A
 from tamalou.games.tarot.cards import DECK, code, from_code
 from tamalou.games.tarot.codec import action_from_dict
 from tamalou.games.tarot.engine import apply, new_game, playable
@@ -425,3 +426,46 @@ async def test_t_a2_t_a3_a_poignee_is_announced_shown_on_the_table_and_scored(
     assert abs(scored.per_defender - without.per_defender) == rules.poignee_bonus[0] == 20
     assert f"**alice**: {result.scores[0]:+d} this deal" in table.text
     assert leaks(h, ["alice", "bob"]) == []
+
+
+# -- the turn ping -------------------------------------------------------------------------
+
+
+def pings(h: TarotHarness) -> list[Message]:
+    return [m for m in h.emu.channel_messages() if m.mentions]
+
+
+async def test_the_human_to_bid_or_lay_the_ecart_is_pinged_and_the_last_ping_goes(
+    harness: TarotHarness,
+) -> None:
+    """A tarot player was never told their turn had come (only Tamalou pinged). The seat to
+    act is pinged, a mention allowed for them only and no card named (T-B2: alice speaks
+    first; T-B5: her écart); the previous ping is deleted when the turn moves on; an AI's
+    turn pings nobody; ``/tarot ping on:False`` turns it off for that member."""
+    h, emu = harness, harness.emu
+    seed = find_seed(lambda g: g.deal.dealer == 3 and g.deal.taker == 0, **FOUR)
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"], ai=2)
+    alice, bob = emu.member("alice"), emu.member("bob")
+    game = await h.wait_turn(HUMANS)
+    assert game.deal.phase == "bid" and game.deal.current == 0
+    await emu.wait_for(lambda: pings(h), 10, "alice's ping")
+    (first,) = pings(h)
+    assert first.mentions == [alice.id] and f"your turn at table {h.table_id()}" in first.content
+    sent = [r for r in emu.requests_to("POST", "/messages") if "<@" in str(r.body)]
+    assert [int(u) for u in sent[-1].body["allowed_mentions"]["users"]] == [alice.id]
+    assert sent[-1].body["allowed_mentions"]["parse"] == []
+    await emu.slash("bob", "tarot ping", on=False)
+    assert "ne serez plus notifié" in emu.last_ephemeral("bob").content
+    await h.act("alice", game, 0, A.Bid(0, 2))  # Garde
+    await emu.wait_for(lambda: h.game().deal.current == 1, 10, "bob's turn to bid")
+    await emu.wait_for(lambda: not pings(h), 10, "alice's ping to go")  # bob: none
+    await emu.slash("bob", "tarot ping", on=True)
+    await h.act("bob", h.game(), 1, A.Bid(1, 0))  # pass; the AI players speak, alice takes
+    await emu.wait_for(lambda: h.game().deal.phase == "ecart", 20, "alice's écart")
+    await emu.wait_for(lambda: pings(h), 10, "alice's ping for her écart")
+    (ecart,) = pings(h)
+    assert ecart.id != first.id and ecart.mentions == [alice.id]
+    assert bob.id not in ecart.mentions
+    # whose turn it is and the table, nothing else: no card (the dog is on the table)
+    assert ecart.content == f"<@{alice.id}>, your turn at table {h.table_id()}."
