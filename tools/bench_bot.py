@@ -98,7 +98,8 @@ from tools.bench_games import (
 
 TRACE = bool(os.environ.get("BENCH_TRACE"))  # print the text-only answers (refusals)
 WORK = {"dir": ""}  # databases and bot logs (removed at the end unless --keep)
-PROFILE: dict[str, str | None] = {"path": None}  # --py-spy: where the profile goes
+#: --py-spy / --py-spy-trivial: where the profiles of the bot and of the trivial bot go
+PROFILE: dict[str, str | None] = {"path": None, "trivial": None}
 BOT_MODULE = {"name": "bot"}  # --bot-module: e.g. a wrapper that profiles bot.__main__
 GOALS = {
     "rate": 500.0,
@@ -589,8 +590,9 @@ async def run_load(
                     load.lost = 0
                     load.started = loop.time()
                     load.mark(pids)
-                    if PROFILE["path"] and pids and trivial_cid is None:
-                        spies.append(await start_py_spy(pids[0], PROFILE["path"]))
+                    where = PROFILE["path"] if trivial_cid is None else PROFILE["trivial"]
+                    if where and pids:
+                        spies.append(await start_py_spy(pids[0], where))
                 continue
             load.clicks += 1
             load.last_answer = max(load.last_answer, answered if answered == answered else 0)
@@ -1194,6 +1196,11 @@ def main(argv: list[str] | None = None) -> int:
         help="profile the bot during the measured clicks of the load (py-spy, collapsed "
         "stacks; summary: python -m tools.bench_profile FILE)",
     )
+    p.add_argument(
+        "--py-spy-trivial",
+        metavar="FILE",
+        help="profile the trivial bot during its measured clicks (as --py-spy)",
+    )
     p.add_argument("--quick", action="store_true", help="small smoke run")
     args = p.parse_args(argv)
     games = tuple(dict.fromkeys(g.strip() for g in (args.mix or args.games).split(",") if g))
@@ -1215,6 +1222,7 @@ def main(argv: list[str] | None = None) -> int:
             args.restart_tables, args.trivial = 60, 400
     BOT_MODULE["name"] = args.bot_module
     PROFILE["path"] = args.py_spy
+    PROFILE["trivial"] = args.py_spy_trivial
     runs: list[dict[str, Any]] = []
     for _ in range(max(1, args.repeat)):
         try:
