@@ -312,3 +312,54 @@ async def test_a_table_whose_log_does_not_replay_never_blocks_its_channel(
     again = await fresh.open_table(1, 10, 100, "p0", {})
     assert again.id != table.id
     await storage.close()
+
+
+async def test_a_restart_reads_the_logs_by_batches_and_rebuilds_every_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 16 (restart of 1,000 tables): the matches are read at once and the logs by
+    batches of ``LOAD_BATCH`` matches, not two reads a table; every game comes back as it
+    was, and a table whose log does not replay is still closed alone, in the middle of a
+    batch."""
+    from bot.tables import service as service_module
+
+    service, storage, _ = await make(tmp_path, reorder_ms=0)
+    tables = []
+    for channel in range(5):
+        table = await service.open_table(1, 10 + channel, 100, "p0", {"target": 100})
+        await service.join(table, 101, "p1")
+        await service.start(table, 100)
+        for seat in range(2):
+            await service.act(table, A.Peek(seat, T0 + 10), 100 + seat)
+        tables.append(table)
+    lobby = await service.open_table(1, 99, 100, "p0", {})  # a lobby: no match to read
+    broken = tables[2]
+    await storage.db.execute(
+        'UPDATE actions SET payload = \'{"kind":"peek","player":9,"at":0}\' '
+        "WHERE match_id = (SELECT id FROM matches WHERE table_id = ?) AND n = 0",
+        (broken.id,),
+    )
+    await storage.db.commit()
+    await storage.close()
+
+    monkeypatch.setattr(service_module, "LOAD_BATCH", 2)
+    again, storage2, _ = await make(tmp_path)
+    reads: list[str] = []
+    fetch = storage2.fetch
+
+    async def counted(sql: str, *args: object) -> list[object]:
+        reads.append(sql)
+        return await fetch(sql, *args)  # type: ignore[return-value]
+
+    monkeypatch.setattr(storage2, "fetch", counted)
+    assert await again.load() == 5  # four playing tables and the lobby
+    # the tables and their seats (2), the matches (1), the logs of 3 batches of 2 rows
+    assert len(reads) == 2 + 1 + 3, reads
+    assert broken.id not in again.tables
+    assert lobby.id in again.tables and again.tables[lobby.id].game is None
+    for table in tables:
+        if table is not broken:
+            rebuilt = again.tables[table.id].game
+            assert rebuilt is not None and table.game is not None
+            assert game_to_dict(rebuilt) == game_to_dict(table.game)
+    await storage2.close()

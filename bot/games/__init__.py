@@ -89,10 +89,16 @@ class GamePlugin(Protocol):
         ...
 
 
+#: the plugins imported so far, by game id (``plugin`` is called at every click and edit)
+_LOADED: dict[str, GamePlugin] = {}
+
+
 def plugin(game_id: str) -> GamePlugin:
     """The plugin of ``game_id`` (``KeyError`` when there is none)."""
-    module = importlib.import_module(REGISTRY[game_id])
-    found: GamePlugin = module.PLUGIN
+    found = _LOADED.get(game_id)
+    if found is None:
+        module = importlib.import_module(REGISTRY[game_id])
+        found = _LOADED[game_id] = module.PLUGIN
     return found
 
 

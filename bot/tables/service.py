@@ -28,7 +28,16 @@ from typing import Any, Literal, Protocol, cast
 
 from pydantic import BaseModel
 
-from bot.storage import MatchRow, RoundRecord, SeatRow, Storage, StorageBusy, TableRow, display
+from bot.storage import (
+    ActionRow,
+    MatchRow,
+    RoundRecord,
+    SeatRow,
+    Storage,
+    StorageBusy,
+    TableRow,
+    display,
+)
 from bot.tables.ai import AiRunner, AiSeat
 from bot.tables.clock import Clock, SeedSource, random_seed, wall_clock_ms
 from bot.tables.errors import TableError
@@ -40,6 +49,8 @@ from tamalou.core.protocol import GameModule
 log = logging.getLogger(__name__)
 
 AI_USER_BASE = 1  # AI seats get user ids 1..8 (never a Discord snowflake)
+#: matches whose logs a restart reads in one query
+LOAD_BATCH = 200
 #: the event kinds after which a table's message is posted anew (a new round or deal: R-M1;
 #: DESIGN: "one public table message per table, re-posted each round")
 NEW_MESSAGE_EVENTS = frozenset({"round_started", "deal_started"})
@@ -168,22 +179,31 @@ class TableService:
     # -- start-up ----------------------------------------------------------------------
 
     async def load(self) -> int:
-        """Rebuild every live table from the database (restart: nothing lost)."""
-        for row in await self.storage.live_tables():
-            if not self.owns(row.guild_id):
-                continue
-            match = None
-            try:
-                table = self._live(row)
-                if row.status == "playing":
-                    match = await self.storage.current_match(row.id)
+        """Rebuild every live table from the database (restart: nothing lost).
+
+        The matches are read at once and the logs by ``LOAD_BATCH`` matches: two reads a
+        table were most of a restart's time (issue 16)."""
+        rows = [row for row in await self.storage.live_tables() if self.owns(row.guild_id)]
+        matches = await self.storage.live_matches()
+        for start in range(0, len(rows), LOAD_BATCH):
+            batch = rows[start : start + LOAD_BATCH]
+            playing = {
+                row.id: matches[row.id]
+                for row in batch
+                if row.status == "playing" and row.id in matches
+            }
+            logs = await self.storage.actions_of([m.id for m in playing.values()])
+            for row in batch:
+                match = playing.get(row.id)
+                try:
+                    table = self._live(row)
                     if match is not None:
-                        await self._rebuild(table, match)
-            except Exception:  # one unreadable table must not keep the bot down
-                log.exception("table %s: its log does not replay; closing it", row.id)
-                await self._close_unreplayable(row.id, match.id if match else None)
-                continue
-            self._register(table)
+                        await self._rebuild(table, match, logs[match.id])
+                except Exception:  # one unreadable table must not keep the bot down
+                    log.exception("table %s: its log does not replay; closing it", row.id)
+                    await self._close_unreplayable(row.id, match.id if match else None)
+                    continue
+                self._register(table)
         log.info("loaded %d live tables", len(self.tables))
         return len(self.tables)
 
@@ -217,8 +237,11 @@ class TableService:
     def _live(self, row: TableRow) -> LiveTable:
         return LiveTable(row, self.rules_for(row.game, row.settings), self.load_game(row.game))
 
-    async def _rebuild(self, table: LiveTable, match: MatchRow) -> None:
-        """The match folded from its log; AI seats fed the same streams again (their memory)."""
+    async def _rebuild(
+        self, table: LiveTable, match: MatchRow, rows: list[ActionRow] | None = None
+    ) -> None:
+        """The match folded from its log (``rows``: already read); AI seats fed the same
+        streams again (their memory)."""
         module = self.load_game(match.game)
         rules = module.rules_from_dict(match.rules)
         seats = [MatchSeat.from_dict(s) for s in match.seats]
@@ -229,7 +252,8 @@ class TableService:
         table.recent.extend(public(events))
         self._seat_ai(table, rules)
         self._feed_ai(table, events)
-        rows = await self.storage.actions(match.id)
+        if rows is None:
+            rows = await self.storage.actions(match.id)
         for entry in rows:
             events = module.apply(game, module.action_from_dict(entry.payload))
             table.recent.extend(public(events))

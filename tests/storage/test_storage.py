@@ -296,3 +296,22 @@ async def test_close_commits_the_moves_still_waiting_in_the_batch(db_target: str
         assert [a.n for a in await again.actions(match_id)] == [0, 1, 2, 3, 4]
     finally:
         await again.close()
+
+
+async def test_a_restart_reads_every_live_match_and_their_logs_at_once(storage: Storage) -> None:
+    """Issue 16: the matches of the playing tables in one read, the logs of several matches
+    in another; the same rows as ``current_match`` and ``actions`` give one by one."""
+    t1, m1 = await playing(storage, 10)
+    t2, m2 = await playing(storage, 11)
+    await lobby(storage, 12)  # no match yet
+    await storage.append_actions(m1, 0, entries(0, 3), [])
+    await storage.append_actions(m2, 0, entries(10, 2), [])
+    matches = await storage.live_matches()
+    assert {t: m.id for t, m in matches.items()} == {t1.id: m1, t2.id: m2}
+    assert matches[t1.id] == await storage.current_match(t1.id)
+    logs = await storage.actions_of([m2, m1])
+    assert logs == {m1: await storage.actions(m1), m2: await storage.actions(m2)}
+    assert [a.payload["i"] for a in logs[m2]] == [10, 11]
+    assert await storage.actions_of([]) == {}
+    await storage.append_actions(m2, 2, entries(12, 1), [], finished_at=T0 + 9, table_id=t2.id)
+    assert set(await storage.live_matches()) == {t1.id}  # a finished match is not live
