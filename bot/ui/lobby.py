@@ -1,8 +1,9 @@
 """The seat commands every game's slash group has: join, leave, start, addbot, kick, cancel,
-hand, and ping (a member's turn pings, one choice per server for every game). A game's ``commands.py`` makes its group, adds its own ``new`` and ``rules``, then
-calls :func:`add_seat_commands`; the seasons Cog adds ``leaderboard``, ``stats`` and
-``season …`` later. Nothing here knows a game: the channel's table must be of the group's
-game, and the panel is the plugin's (through the presenter)."""
+hand, and ping (a member's turn pings, one choice per server for every game). A game's
+``commands.py`` makes its group, adds its own ``new`` and ``rules``, then calls
+:func:`add_seat_commands`; the seasons Cog adds ``leaderboard``, ``stats`` and ``season …``
+later. Nothing here knows a game: the channel's table must be of the group's game, and the
+panel is the plugin's (through the presenter)."""
 
 from __future__ import annotations
 
