@@ -56,6 +56,7 @@ def name_thread(name: str) -> None:
     except (OSError, AttributeError):
         pass
 
+
 CURRENT_INTERACTION: contextvars.ContextVar[int | None] = contextvars.ContextVar(
     "emulator_interaction", default=None
 )
