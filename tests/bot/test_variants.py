@@ -12,8 +12,11 @@ from pydantic import ValidationError
 from bot.games.tamalou import render, variants
 from bot.i18n import catalog
 from bot.tables import TableError
+from tamalou.games.tamalou import actions as A
+from tamalou.games.tamalou.engine import apply
 from tamalou.games.tamalou.rules import CABO, KOUBO, PRESETS, TAMALOU
 from tamalou.games.tamalou.scripted import forced_game
+from tamalou.games.tamalou.state import RoundResult
 from tests.bot.helpers import live_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,6 +103,27 @@ def test_the_lobby_and_the_table_name_the_variant() -> None:
     plain = live_table(forced_game(ROWS))
     embed, _ = render.table_message(plain, "en", plain.game.now if plain.game else 0)
     assert embed.footer.text and not embed.footer.text.startswith("Tamalou ·")
+
+
+@pytest.mark.parametrize("over", [False, True])
+def test_r_v_a_finished_round_of_a_variant_names_the_variant(over: bool) -> None:
+    """The table message of a finished round (or match) names the variant and how its match
+    ends, as the lobby does (it had no footer: a finished koubo round read as plain Tamalou)."""
+    game = forced_game(ROWS, rules=KOUBO)
+    apply(game, A.CallTamalou(0, game.now))  # koubo: unchecked, a last round for p1
+    game.round.phase = "over"
+    game.history.append(
+        RoundResult(1, "called", [[None] * 4] * 2, [0.0, 0.0], [1, 2], [0.0, 0.0], 0, 0)
+    )
+    game.over = over
+    embed, _ = render.table_message(live_table(game), "en", game.now)
+    assert embed.footer.text == variants.lobby_value(KOUBO, "en")
+    assert embed.footer.text.startswith("Koubo — ") and "10" in embed.footer.text
+    plain = forced_game(ROWS)
+    plain.round.phase = "over"
+    plain.history.append(game.history[-1])
+    embed, _ = render.table_message(live_table(plain), "en", plain.now)
+    assert not embed.footer.text  # the default game: no variant to name
 
 
 def test_every_refusal_reason_the_engine_can_raise_has_both_translations() -> None:

@@ -1,5 +1,6 @@
 """End to end through the Discord emulator: whole matches of the house variants `dutch`,
-`cabo` and `koubo` (R-V1, R-V4, R-V2), humans scripted through the panels' buttons (the
+`cabo` and `koubo` (R-V1, R-V4, R-V2), then of every other preset (R-V3, R-V5..R-V9), each
+ended by its own match rule, humans scripted through the panels' buttons (the
 narrowed many-choice moves and the table's «Play for someone» included), AI seats filling
 in, then a scan of every version of every message for a card its reader could not see yet.
 
@@ -18,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from bot.games.tamalou.variants import VARIANTS, display_name, lobby_value
 from bot.i18n import catalog
 from tamalou.core import cards
 from tamalou.games.tamalou import actions as A
@@ -513,4 +515,108 @@ async def test_a_variant_table_survives_a_restart(harness: BotHarness) -> None:
     game = await script.match()
     assert game.rules.name == "swiss" and game.over
     assert leaks(h, humans) == []
+    emu.check()
+
+
+# -- every other preset: a whole match, ended by its own match rule -------------------------
+
+#: the presets a dedicated whole-match test already plays (tamalou: tests/test_bot_e2e.py
+#: test_r_m3_a_whole_match_to_100_points; the others above)
+WHOLE_MATCH_ELSEWHERE = frozenset({"tamalou", "dutch", "koubo", "cabo"})
+#: the rule each preset is (RULES.md R-V); fontenay's «mi-partie» is an option of R-V9
+RULE_IDS = {
+    "tamalou": "R-M3",
+    "dutch": "R-V1",
+    "koubo": "R-V2",
+    "tamoul": "R-V3",
+    "cabo": "R-V4",
+    "classique": "R-V5",
+    "swiss": "R-V6",
+    "dutch_sec": "R-V7",
+    "dutch_roi": "R-V8",
+    "fontenay": "R-V9",
+    "fontenay_half": "R-V9",
+}
+OTHER_PRESETS = [v for v in VARIANTS if v not in WHOLE_MATCH_ELSEWHERE]
+
+
+def over_after(rules: Rules, cumulative: list[float], rounds: int, out: list[bool]) -> str | None:
+    """How a match ends after ``rounds`` rounds with these scores, read from the preset's
+    rules (R-M3, R-X16); None: it goes on. ``out``: the seats already eliminated."""
+    seats = [i for i, o in enumerate(out) if not o]
+    if rules.match_end == "elimination":
+        left = [i for i in seats if cumulative[i] < rules.target]
+        if len(left) <= 1:
+            return f"all but the last one in eliminated at {rules.target:g}+"
+    if rules.win_at is not None and any(cumulative[i] <= rules.win_at for i in seats):
+        return f"a grand winner at {rules.win_at:g} or less"
+    if rules.match_end == "exceed" and any(cumulative[i] > rules.target for i in seats):
+        return f"a seat over {rules.target:g}"
+    if rules.match_end == "reach" and any(cumulative[i] >= rules.target for i in seats):
+        return f"a seat at {rules.target:g} or more"
+    if rules.max_rounds is not None and rounds >= rules.max_rounds:
+        return f"{rules.max_rounds} rounds played"
+    return None
+
+
+def match_ending(game: Game) -> str:
+    """How ``game``'s match ended by its preset's match rule, checked round by round from its
+    scores: the match was not over after any earlier round, and is after the last one."""
+    rules = game.rules
+    cumulative = [0.0] * game.players
+    out = [False] * game.players
+    ending = None
+    for n, result in enumerate(game.history, start=1):
+        assert ending is None, f"the match went on after {ending}"
+        for i, score in enumerate(result.scores):
+            if not result.active[i]:
+                continue
+            cumulative[i] += score
+            if rules.exact_target_falls_to is not None and cumulative[i] == rules.target:
+                cumulative[i] = rules.exact_target_falls_to  # R-X16: falls back
+        ending = over_after(rules, cumulative, n, out)
+        if rules.match_end == "elimination":
+            out = [o or cumulative[i] >= rules.target for i, o in enumerate(out)]
+    assert ending is not None, "the match ended by no rule of its preset"
+    assert cumulative == game.cumulative and game.out == out
+    if rules.match_end == "elimination" and not all(out):
+        assert game.winners == [i for i, o in enumerate(out) if not o]  # the last one in
+    else:  # the lowest of those still in wins (R-M3), ties share
+        among = [i for i, a in enumerate(game.history[-1].active) if a]
+        best = min(cumulative[i] for i in among)
+        assert game.winners == [i for i in among if cumulative[i] == best]
+    return ending
+
+
+@pytest.mark.parametrize(
+    "variant", OTHER_PRESETS, ids=[f"{RULE_IDS[v]}-{v}" for v in OTHER_PRESETS]
+)
+async def test_r_v_every_other_preset_plays_a_whole_match(
+    harness: BotHarness, variant: str
+) -> None:
+    """R-V3, R-V5..R-V9 (fontenay's «mi-partie» too): one human and an AI play a whole match
+    of the preset through Discord, and it ends by the preset's own match rule (R-M3, R-X16:
+    a target exceeded or reached, a grand winner, fixed rounds, elimination)."""
+    h, emu = harness, harness.emu
+    await h.start(seeds=[f"{variant}-e2e"])
+    humans = ["alice"]
+    await open_variant(h, variant, humans, ais=1)
+    script = Script(h, humans)
+    game = await script.match(limit=1500)
+    rules = game.rules
+    assert rules == VARIANTS[variant] and game.over
+    ending = match_ending(game)
+    print(f"{variant}: {ending} after {len(game.history)} rounds, {game.cumulative}")
+    # the match-over table message (edited once the bot is done) names the variant and how
+    # its match ends
+    footers = [lobby_value(rules, lang) for lang in ("en", "fr")]
+
+    def named() -> bool:
+        text = h.table_message().text
+        return buttons(h.table_message(), "rematch") != [] and any(f in text for f in footers)
+
+    await emu.wait_for(named, 10, "the match-over message naming the variant")
+    assert any(display_name(variant, lang) in h.table_message().text for lang in ("en", "fr"))
+    assert leaks(h, humans) == []
+    no_card_in_logs(emu, rules)
     emu.check()

@@ -387,6 +387,8 @@ def round_over_message(
     )
     if (picture := reveal_picture(table, pv, lang)) is not None:
         embed.set_image(url=picture.url)
+    if variants.footer_prefix(game.rules, lang):  # R-V: a variant's round says which it is
+        embed.set_footer(text=variants.lobby_value(game.rules, lang))
     v = round_end_view(
         embed,
         lang,
