@@ -5,6 +5,7 @@ Every test of a module that drives the real bot with :class:`tests.bot_harness.B
 (or a harness class built on it) runs once per backend named by ``--e2e-db`` (or ``TAMALOU_E2E_DB``): ``sqlite``,
 ``postgresql`` or ``both``. Default: ``both`` in CI (``CI=true``), ``sqlite`` elsewhere (the
 PostgreSQL runs need the server binaries: tests/storage/backends.py says how to get them).
+A test marked ``one_backend`` (rules, not storage) runs on the first of them only.
 """
 
 from __future__ import annotations
@@ -49,7 +50,10 @@ def drives_the_bot(module: object) -> bool:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if drives_the_bot(metafunc.module) and "emulator" in metafunc.fixturenames:
-        metafunc.parametrize("e2e_db", e2e_backends(metafunc.config), indirect=True)
+        backends = e2e_backends(metafunc.config)
+        if metafunc.definition.get_closest_marker("one_backend") and len(backends) > 1:
+            backends = backends[:1]  # rules, not storage: the other e2e tests cover both
+        metafunc.parametrize("e2e_db", backends, indirect=True)
 
 
 @pytest.fixture(autouse=True)

@@ -100,9 +100,12 @@ def test_the_lobby_and_the_table_name_the_variant() -> None:
     assert any(str(f.value).startswith("Dutch — ") for f in embed.fields)
     embed, _ = render.table_message(table, "fr", game.now)
     assert embed.footer.text and embed.footer.text.startswith("Dutch · ")
+    assert "🔒 Dutch annoncé" in embed.footer.text  # the legend names the variant's call
+    assert "Tamalou" not in embed.footer.text
     plain = live_table(forced_game(ROWS))
     embed, _ = render.table_message(plain, "en", plain.game.now if plain.game else 0)
     assert embed.footer.text and not embed.footer.text.startswith("Tamalou ·")
+    assert "🔒 Tamalou called" in embed.footer.text
 
 
 @pytest.mark.parametrize("over", [False, True])

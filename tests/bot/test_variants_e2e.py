@@ -588,6 +588,7 @@ def match_ending(game: Game) -> str:
     return ending
 
 
+@pytest.mark.one_backend  # the presets' rules: dutch, cabo and koubo cover both backends
 @pytest.mark.parametrize(
     "variant", OTHER_PRESETS, ids=[f"{RULE_IDS[v]}-{v}" for v in OTHER_PRESETS]
 )

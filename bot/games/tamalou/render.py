@@ -203,6 +203,7 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
             "table.footer",
             target=_score(game.rules.target),
             seconds=game.rules.turn_ms // 1000,
+            call=game.rules.call_name,  # the 🔒 legend: "Dutch called" in dutch
         )
     )
     return embed, table_buttons(table, pv, lang)
