@@ -50,7 +50,7 @@ log = logging.getLogger(__name__)
 
 AI_USER_BASE = 1  # AI seats get user ids 1..8 (never a Discord snowflake)
 #: matches whose logs a restart reads in one query
-LOAD_BATCH = 200
+LOAD_BATCH = 20
 #: the event kinds after which a table's message is posted anew (a new round or deal: R-M1;
 #: DESIGN: "one public table message per table, re-posted each round")
 NEW_MESSAGE_EVENTS = frozenset({"round_started", "deal_started"})
