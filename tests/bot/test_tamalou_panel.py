@@ -138,3 +138,21 @@ def test_a_choice_no_longer_legal_is_refused_not_guessed() -> None:
     apply(game, A.Pass(0, game.now))
     with pytest.raises(TableError, match="stale_choice"):
         verbs.chosen(game, 0, "pick", [1], [f"{render.KINDS.index('look')}.1.1"], game.now)
+
+
+def test_r_t3_a_long_row_still_offers_to_throw_the_drawn_card() -> None:
+    """A player with 26 cards (penalties pile up: R-D5, a wrong call) draws: the panel has
+    room for 25 buttons, and the throw (R-T3) used to come after the 26 replacements, so it
+    was cut (found by the tamoul whole-match e2e test): it comes first now."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    long_row = [f"{r}h" for r in ranks] + [f"{r}c" for r in ranks]
+    game = forced_game(
+        [long_row, ["2s", "3s", "4s", "5s"], ["2d", "3d", "4d", "5d"]],
+        pile=["6d"],
+        discard=["9s"],
+    )
+    apply(game, A.Draw(0, game.now))
+    assert {a.kind for a in legal_actions(game, 0)} >= {"throw", "replace"}
+    shown = buttons(game)
+    assert f"tamalou:throw:{live_table(game).id}:1" in shown
+    assert len(shown) <= 25

@@ -632,12 +632,12 @@ def panel_buttons(
     if "call" in kinds:
         call = variants.call_label(pv.public, lang)
         items.append(_button(call, cid("call", tid, rnd), style.danger))
+    if "throw" in kinds:  # before the replacements: a long row must not push it out
+        items.append(_button(t(lang, "btn.throw"), cid("throw", tid, rnd), style.danger))
     for a in mine:
         if isinstance(a, A.Replace):
             rep = t(lang, "btn.replace", slot=a.slot)
             items.append(_button(rep, cid("rep", tid, f"{rnd}.{a.slot}"), style.primary))
-    if "throw" in kinds:
-        items.append(_button(t(lang, "btn.throw"), cid("throw", tid, rnd), style.danger))
     if "replay" in kinds:
         items.append(_button(t(lang, "btn.replay"), cid("replay", tid, rnd), style.primary))
     generic: list[tuple[str, str]] = []  # (label, code) of the actions drawn generically
