@@ -509,7 +509,7 @@ async def test_kalooki_commands_lobby_refusals_and_another_games_table(k: Kalook
     assert {b.label for b in k.table_message().buttons()} >= {"Draw", "My hand"}
     await emu.slash("dave", "kalooki hand")
     panel = emu.last_ephemeral("dave")
-    assert "Your hand (9)" in panel.content and "a set, a set, a set" in panel.content
+    assert "Your hand (9)" in panel.content and "3 sets" in panel.content
     await emu.slash("bob", "kalooki hand")
     assert "Vous n'êtes pas à cette table" in emu.last_ephemeral("bob").content
     await emu.slash("dave", "kalooki cancel")

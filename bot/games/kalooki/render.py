@@ -113,7 +113,15 @@ def sorted_hand(hand: Sequence[int], order: str) -> list[int]:
 
 
 def contract_text(contract: Sequence[int], lang: str) -> str:
-    return ", ".join(t(lang, f"kalooki.kind.{k}") for k in contract)
+    """A contract counted: "3 sets", "2 sets and a run", "a set and 2 runs" (K-R1)."""
+    sets, runs = contract.count(3), contract.count(4)
+    parts = {
+        "sets": t(lang, "kalooki.contract.sets", n=sets) if sets else "",
+        "runs": t(lang, "kalooki.contract.runs", n=runs) if runs else "",
+    }
+    if sets and runs:
+        return t(lang, "kalooki.contract.both", **parts)
+    return parts["sets"] or parts["runs"]
 
 
 def _score(value: float) -> str:

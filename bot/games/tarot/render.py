@@ -30,6 +30,8 @@ from tamalou.games.tarot.state import Game
 from tamalou.games.tarot.views import PlayerView, PublicView, TrickView, public_view, view
 
 GAME = "tarot"
+#: the dealer's mark in a seat line (as Kalooki's; 🃏 names the Excuse and jokers)
+DEALER = "🎴"
 ROW = 5
 MAX_ROWS = 5
 #: select menus hold at most 25 options (Discord)
@@ -237,7 +239,7 @@ def seat_line(table: LiveTable, pv: PublicView, seat: int, lang: str) -> str:
     marks = "▶ " if pv.current == seat else ""
     parts = [f"{marks}**{name_of(table, seat, lang)}**"]
     if pv.dealer == seat:
-        parts.append("🃏")
+        parts.append(DEALER)
     if sv.bid is not None:
         parts.append(t(lang, "tarot.seat.bid", bid=contract_name(sv.bid, lang)))
     parts.append(t(lang, "tarot.seat.cards", n=sv.cards))
@@ -374,7 +376,7 @@ def deal_over_message(
         deadline=pv.deadline,
         rematch_id=cid("rematch", table.id),
         next_id=cid("next", table.id, pv.deal_no),
-        keys=("over.winners", "over.next", "tarot.btn.next"),
+        keys=("over.winners", "tarot.over.next", "tarot.btn.next"),
     )
     return embed, v
 

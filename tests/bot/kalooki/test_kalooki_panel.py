@@ -274,7 +274,7 @@ def test_k_s4_the_table_message_shows_melds_sizes_calls_and_no_hand() -> None:
     assert "K♠ K♥ K♦" in data and "5♥ 🃏 7♥ 8♥" in data  # melds as cards, in table order
     assert "Melds of p0" in data and "`#2` a run:" in data
     assert "**p0** · 5 cards · calls 0" in data
-    assert "a set, a set" in data  # the contract
+    assert "2 sets ·" in data and "a set, a set" not in data  # the contract, counted (K-R2)
     for secret in ("9♥", "4♥", "Q♠", "Q♥", "K♣"):  # seat 0's hand (K♣ was drawn)
         assert secret not in data
     assert view is not None and [str(getattr(i, "label", "")) for i in view.children][-1] == (
