@@ -199,7 +199,11 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
 
 
 def shown_trick(pv: PublicView) -> TrickView | None:
-    """The trick the table shows: the one in progress, else the last one won."""
+    """The trick the table shows: the one in progress, else the last one won; once the deal
+    is over, its last trick (the deal-over message replaces the table as its last card
+    falls)."""
+    if pv.phase == "over":
+        return pv.tricks[-1] if pv.tricks else None
     if pv.phase != "play":
         return None
     if pv.trick is not None and pv.trick.plays:
@@ -356,6 +360,16 @@ def deal_over_message(
         embed.add_field(name=t(lang, "tarot.table.dog"), value=line(res.dog, lang), inline=False)
     if res.ecart and res.ecart != res.dog:
         embed.add_field(name=t(lang, "tarot.over.ecart"), value=line(res.ecart, lang), inline=False)
+    last = shown_trick(pv)
+    if last is not None:
+        value = trick_line(table, last, lang)
+        if res.petit_au_bout and any(card == "T1" for _, card in last.plays):
+            value += " · " + t(lang, "tarot.over.last_trick_petit")
+        embed.add_field(
+            name=t(lang, "tarot.over.last_trick", n=last.trick_no), value=value, inline=False
+        )
+        if (picture := trick_picture(table, pv, lang)) is not None:
+            embed.set_image(url=picture.url)
     order = sorted(range(len(pv.seats)), key=lambda s: -pv.seats[s].score)
     standings = "\n".join(
         t(

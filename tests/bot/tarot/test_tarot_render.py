@@ -379,3 +379,61 @@ def test_the_events_keep_whole_lines() -> None:
     lines = ["a" * 600, "b" * 600, "c" * 300]
     assert render.last_lines(lines, 1024) == "b" * 600 + "\n" + "c" * 300
     assert render.last_lines(["x" * 2000], 1024) == "x" * 1024
+
+
+# -- the deal's end shows its last trick (issue 30) ----------------------------------------
+
+
+def _played_out() -> Game:
+    game = first_trick_game()
+    while game.deal.phase == "play":
+        p = game.deal.current
+        apply(game, A.Play(p, playable(game, p)[0], game.now))
+    return game
+
+
+def test_the_deal_over_message_shows_the_last_trick_and_its_winner(as_text: None) -> None:
+    """The deal-over message replaces the table as the 18th trick's last card falls: it shows
+    that trick (cards, winner) as a field and as the picture."""
+    game = _played_out()
+    table = table_of(game)
+    pv = render.public_view(game, game.now)
+    assert pv.phase == "over" and pv.last_deal is not None
+    last = pv.tricks[-1]
+    embed, _ = render.table_message(table, "en", game.now)
+    field = next(f for f in embed.fields if f.name == "Last trick (18)")
+    assert field.value is not None and field.value.count(" → ") == 3 and "🏆" in field.value
+    for _, card in last.plays:
+        assert label(card, "en") in field.value
+    assert embed.image.url == render.trick_picture(table, pv, "en").url  # type: ignore[union-attr]
+    fr, _ = render.table_message(table, "fr", game.now)
+    assert any(f.name == "Dernier pli (18)" for f in fr.fields)
+
+
+def test_the_last_trick_names_the_petit_au_bout(as_text: None) -> None:
+    """T-E3: a Petit au bout is named on the last trick it was played in."""
+    game = _played_out()
+    table = table_of(game)
+    pv = render.public_view(game, game.now)
+    assert pv.last_deal is not None
+    last = pv.tricks[-1]
+    plays = [(last.plays[0][0], "T1"), *last.plays[1:]]
+    pv = pv.model_copy(
+        update={
+            "tricks": [*pv.tricks[:-1], last.model_copy(update={"plays": plays})],
+            "last_deal": pv.last_deal.model_copy(update={"petit_au_bout": 1}),
+        }
+    )
+    embed, _ = render.deal_over_message(table, pv, "en")
+    field = next(f for f in embed.fields if f.name == "Last trick (18)")
+    assert field.value is not None and field.value.endswith("· Petit au bout")
+    assert "Next deal starts" in [f.name for f in embed.fields]
+
+
+def test_the_dealer_is_not_marked_with_the_excuses_glyph() -> None:
+    game = first_trick_game()
+    table = table_of(game)
+    pv = render.public_view(game, game.now)
+    dealer = render.seat_line(table, pv, pv.dealer, "en")
+    assert "🃏" not in dealer and render.DEALER in dealer
+    assert render.DEALER not in render.seat_line(table, pv, (pv.dealer + 1) % 4, "en")
