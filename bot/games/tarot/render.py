@@ -232,7 +232,7 @@ def trick_picture(table: LiveTable, pv: PublicView, lang: str) -> CardPicture | 
     seats = [seat for seat, _ in trick.plays]
     winner = seats.index(trick.winner) if trick.winner in seats else None
     return CardPicture.trick(
-        [(picture_name(table, seat, lang), face(card)) for seat, card in trick.plays],
+        [(picture_name(table, seat, lang), face(card, lang)) for seat, card in trick.plays],
         winner=winner,
         filename=f"trick-{pv.deal_no}-{trick.trick_no}.png",
     )
@@ -476,16 +476,17 @@ def panel(
         showable = [card_code(c) for c in poignee_trumps(game, seat)]
         showable += [c for c in pv.hand if c == "EX"]
     components = panel_view(table, pv, lang, legal, chosen, problem is None, showable)
-    return Panel(text[:2000], components, picture=hand_picture(pv.hand, chosen))
+    return Panel(text[:2000], components, picture=hand_picture(pv.hand, lang, chosen))
 
 
-def hand_picture(hand: Sequence[str], chosen: Sequence[str] = ()) -> CardPicture | None:
-    """The reader's own hand as a picture (the écart cards chosen so far raised)."""
+def hand_picture(hand: Sequence[str], lang: str, chosen: Sequence[str] = ()) -> CardPicture | None:
+    """The reader's own hand as a picture in the reader's language (the écart cards chosen
+    so far raised)."""
     if not hand:
         return None
     picked = set(chosen)
     return CardPicture.hand(
-        [face(c) for c in hand], highlight=tuple(i for i, c in enumerate(hand) if c in picked)
+        [face(c, lang) for c in hand], highlight=tuple(i for i, c in enumerate(hand) if c in picked)
     )
 
 
@@ -565,7 +566,7 @@ def panel_view(
         elif isinstance(a, A.CallKing):
             text = t(lang, "tarot.btn.call", card=label(card_code(a.card), lang))
             item = button(text, cid("call", tid, f"{deal}.{a.card}"), style.primary)
-            item.emoji = partial_emoji(card_code(a.card))
+            item.emoji = partial_emoji(card_code(a.card), lang)
             buttons.append(item)
         elif isinstance(a, A.Chelem):
             key = "tarot.btn.chelem" if a.announce else "tarot.btn.no_chelem"
@@ -604,7 +605,7 @@ def panel_view(
                 max_values=min(sizes[-1], len(showable)),
                 options=[
                     discord.SelectOption(
-                        label=label(c, lang), value=str(_card_id(c)), emoji=partial_emoji(c)
+                        label=label(c, lang), value=str(_card_id(c)), emoji=partial_emoji(c, lang)
                     )
                     for c in showable[:SELECT_MAX]
                 ],
@@ -615,14 +616,16 @@ def panel_view(
     if plays and len(plays) + len(buttons) <= ROW * (MAX_ROWS - 1) and len(plays) <= room:
         for c in plays:
             item = button(label(card_code(c), lang), cid("play", tid, f"{deal}.{c}"), style.primary)
-            item.emoji = partial_emoji(card_code(c))
+            item.emoji = partial_emoji(card_code(c), lang)
             buttons.append(item)
     elif plays:
         for k in range(0, len(plays), SELECT_MAX):
             chunk = plays[k : k + SELECT_MAX]
             options = [
                 discord.SelectOption(
-                    label=label(card_code(c), lang), value=str(c), emoji=partial_emoji(card_code(c))
+                    label=label(card_code(c), lang),
+                    value=str(c),
+                    emoji=partial_emoji(card_code(c), lang),
                 )
                 for c in chunk
             ]
@@ -669,7 +672,7 @@ def ecart_selects(
                 label=label(c, lang),
                 value=str(_card_id(c)),
                 default=c in pending,
-                emoji=partial_emoji(c),
+                emoji=partial_emoji(c, lang),
             )
             for c in group
         ]
