@@ -295,7 +295,8 @@ def call_refusal(game: Game, player: int) -> str | None:
     if seat.laid_down:
         return "laid_down"  # K-L3
     if r.discarder == player:
-        return "own_discard"
+        # K-S3: the up-card is the dealer's discard (the first turn of the deal)
+        return "own_upcard" if player == r.dealer and r.turns == 1 else "own_discard"
     if seat.calls >= game.rules.max_calls:
         return "call_limit"  # K-CL5
     return None

@@ -56,6 +56,7 @@ def forced_game(
     r.dealer = (first - 1) % n
     r.discarder = r.dealer
     r.live, r.discard_at = True, at
+    r.turns = 0  # the deal's first turn starts now
     _start_turn(game, first, at, [])
     return game
 
