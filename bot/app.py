@@ -134,6 +134,10 @@ class TamalouBot(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         count = await self.service.load()
         log.info("ready to serve %d live tables", count)
+        try:  # a half-built Kalooki contract, the hand's order...: before any click comes
+            await self.presenter.restore_panel_memory()
+        except Exception:
+            log.exception("could not read the panel memories back: drafts start empty")
         # Long-lived objects (modules, rebuilt tables) leave the collector's generations, and
         # young collections run less often: full collections over them stalled clicks.
         # A click leaves no reference cycle (bot.ui.clicked.release, release_view): its

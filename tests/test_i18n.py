@@ -150,3 +150,14 @@ def test_the_wording_fixes_of_issue_30() -> None:
     assert en["tarot.contract.garde_contre"] == "Garde contre (against the dog)"
     assert "écart +" not in fr["tarot.rules.text"]  # the écart is the discarded cards
     assert "deal" in en["tarot.over.next"].lower() and "donne" in fr["tarot.over.next"]
+
+
+def test_tarot_rounds_has_one_name_and_one_meaning() -> None:
+    """The `rounds` option counts rounds (each player deals once a round), as its name says;
+    the table counts the deals they make (deal 1/4 at four players, one round)."""
+    for lang, word in (("en", "round"), ("fr", "tour")):
+        strings = catalog(lang)
+        assert strings["optname.tarot_rounds"].startswith(word)
+        assert strings["opt.tarot_rounds"].lower().startswith(word)
+        lobby = t(lang, "tarot.lobby.settings_value", players="4", rounds=1)
+        assert f"1 {word}" in lobby and "(s)" not in lobby and "deal(" not in lobby

@@ -472,3 +472,23 @@ def test_k_s3_the_dealer_calling_the_up_card_is_told_it_is_theirs() -> None:
     for lang in ("en", "fr"):
         assert t(lang, "illegal.own_upcard") != "illegal.own_upcard"
     apply(game, A.Call(1, card("7s"), 10))  # another seat may
+
+
+def test_a_draft_and_the_hand_order_round_trip_as_data() -> None:
+    """What the presenter stores with the table (panel_memory) gives the same draft back."""
+    d = drafts.draft(TID, 1, 2, 1, 3)
+    d.mode, d.melds, d.refusal = "build", [[1, 2], [3], []], (2, "set_too_short")
+    drafts.toggle_sort(TID, 1)
+    data = json.loads(json.dumps(drafts.to_data(TID, 1)))
+    drafts.forget(TID)
+    assert drafts.peek(TID, 1) is None and drafts.to_data(TID, 1) is None
+    drafts.load(TID, 1, data)
+    back = drafts.draft(TID, 1, 2, 1, 3)
+    assert (back.mode, back.melds, back.refusal) == (
+        "build",
+        [[1, 2], [3], []],
+        (2, "set_too_short"),
+    )
+    assert drafts.sort_of(TID, 1) == "rank"
+    drafts.load(TID, 2, {"draft": {"round_no": "x"}})  # unreadable: dropped, no error
+    assert drafts.peek(TID, 2) is None
