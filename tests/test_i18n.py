@@ -104,11 +104,11 @@ def test_counts_read_right_in_both_languages() -> None:
     assert t("fr", "tarot.seat.tricks", n=0) == "0 pli"
     assert t("fr", "tarot.seat.cards", n=2) == "2 cartes"
     assert t("en", "tarot.seat.cards", n=1) == "1 card"
-    won = t("en", "tarot.over.won", name="A", contract="Garde", margin=3, points=44,
-            oudlers=1, needed=41)  # fmt: skip
+    deal = {"name": "A", "contract": "Garde", "margin": 3, "needed": 41}
+    won = t("en", "tarot.over.won", points=44, oudlers=1, **deal)
     assert "with 1 oudler," in won and "(s)" not in won
-    assert t("fr", "tarot.over.lost", name="A", contract="Garde", margin=3, points=38,
-             oudlers=2, needed=41).endswith("avec 2 bouts, 41 demandés.")  # fmt: skip
+    lost = t("fr", "tarot.over.lost", points=38, oudlers=2, **deal)
+    assert lost.endswith("avec 2 bouts, 41 demandés.")
     assert "1 round:" in t("en", "tarot.lobby.settings_value", players="3–5", rounds=1)
     assert "deal(s)" not in t("en", "tarot.lobby.settings_value", players="4", rounds=2)
     assert t("en", "kalooki.table.contract_value", contract="x", cards=1) == "x · 1 card dealt"
