@@ -5,9 +5,30 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from typing import TYPE_CHECKING
+
+import aiohttp
+import discord
 
 from bot.config import Config, ConfigError
 from bot.storage import Storage, StorageError
+
+if TYPE_CHECKING:
+    from bot.app import TamalouBot
+
+log = logging.getLogger("bot")
+
+#: waits between attempts to reach Discord at start-up: doubled after each failure, up to
+#: the last (discord.py's gateway backs off the same way once connected)
+FIRST_RETRY_S, LAST_RETRY_S = 1.0, 60.0
+#: what a network that is down (or a Discord that is) raises at login: retried
+UNREACHABLE = (OSError, aiohttp.ClientError, TimeoutError, discord.DiscordServerError)
+
+TOKEN_REFUSED = (
+    "error: Discord refused DISCORD_TOKEN (401 Unauthorized): it is wrong or was reset. "
+    "Copy the bot's token again (developer portal, your application, Bot, Reset Token) "
+    "into .env."
+)
 
 NO_TOKEN = """No DISCORD_TOKEN is set.
 
@@ -43,14 +64,50 @@ def main(config: Config | None = None) -> int:
         return 2
     try:
         asyncio.run(check_database(config))
-        from bot.app import TamalouBot
-
-        bot = TamalouBot(config)
-        bot.run(config.token, log_handler=None)
+        return asyncio.run(serve(config))
     except StorageError as exc:  # here, or when setup_hook opens it again
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+async def serve(config: Config) -> int:
+    """Logs in (retrying while Discord cannot be reached), then runs until closed."""
+    from bot.app import TamalouBot
+
+    bot = TamalouBot(config)
+    async with bot:
+        if not await login(bot, config.token):
+            print(TOKEN_REFUSED, file=sys.stderr)
+            return 2
+        await bot.connect(reconnect=True)
     return 0
+
+
+async def login(bot: TamalouBot, token: str) -> bool:
+    """``bot.login`` until it reaches Discord; False if Discord refuses the token. A
+    network that is down is said in one line an attempt, never a traceback."""
+    delay = FIRST_RETRY_S
+    while True:
+        try:
+            await bot.login(token)
+            return True
+        except discord.LoginFailure:
+            return False
+        except UNREACHABLE as exc:
+            log.warning("cannot reach Discord (%s): trying again in %.0f s", _cause(exc), delay)
+        # a fresh HTTP session for the next attempt (login made one, on a connector that
+        # closes with it)
+        await bot.http.close()
+        bot.http.connector = discord.utils.MISSING
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, LAST_RETRY_S)
+
+
+def _cause(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 200 else text[:199] + "…"
 
 
 if __name__ == "__main__":
