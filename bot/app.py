@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import hashlib
+import json
 import logging
 import re
 import signal
@@ -20,6 +22,7 @@ from bot import games
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, lang_of, t
 from bot.storage import Storage
+from bot.storage.state import get_state, set_state
 from bot.tables import AiRunner, TableService
 from bot.ui import clicked
 from bot.ui.cards import ALL_CODES, CardEmojis, emoji_png, prerender
@@ -44,6 +47,8 @@ class TamalouBot(commands.AutoShardedBot):
     seasons: Seasons
 
     def __init__(self, config: Config) -> None:
+        # no voice: discord.py's warnings that voice's libraries are missing say nothing
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.default()
         shards: dict[str, Any] = {}  # none: every shard Discord recommends, in this process
         if config.shard_count is not None:
@@ -142,14 +147,36 @@ class TamalouBot(commands.AutoShardedBot):
         gc.collect()
         gc.freeze()
         gc.set_threshold(100_000, 20, 50)
-        if self.config.sync_commands:
-            if self.config.guild_id:
-                guild = discord.Object(self.config.guild_id)
-                self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
-            else:
-                await self.tree.sync()
+        if self.config.sync_commands != "never":
+            await self.sync_commands(force=self.config.sync_commands == "always")
         self.service.start_scheduler()
+
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Registers the slash commands with Discord (globally, or in ``TAMALOU_GUILD_ID``)
+        when their payload (names, options, translations) differs from the last one synced
+        for this application and scope, whose hash the database keeps: Discord rate-limits
+        command updates, and most starts change none. ``force``: sync anyway. Whether it
+        synced."""
+        guild = discord.Object(self.config.guild_id) if self.config.guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = await command_payload(self.tree, guild)
+        digest = hashlib.sha256(
+            json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()
+        ).hexdigest()
+        scope = f"guild {guild.id}" if guild is not None else "global"
+        key = f"commands:{self.application_id}:{scope}"
+        if not force and await get_state(self.storage, key) == digest:
+            log.info(
+                "slash commands (%s) unchanged since their last sync: not synced again "
+                "(TAMALOU_SYNC_COMMANDS=1 forces it)",
+                scope,
+            )
+            return False
+        await self.tree.sync(guild=guild)
+        await set_state(self.storage, key, digest, self.config.clock())
+        log.info("slash commands synced (%s, %d top-level)", scope, len(payload))
+        return True
 
     async def _ready_cards(self) -> None:
         """Draws every face in a worker thread, then lists and uploads the card emojis; on
@@ -225,6 +252,17 @@ class TamalouBot(commands.AutoShardedBot):
     ) -> None:
         name = interaction.command.qualified_name if interaction.command else "?"
         await answer_error(interaction, error, f"command {name}")
+
+
+async def command_payload(
+    tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None
+) -> list[dict[str, Any]]:
+    """What ``tree.sync(guild=guild)`` sends Discord (discord.py's own construction)."""
+    commands = tree.get_commands(guild=guild)
+    translator = tree.translator
+    if translator is None:
+        return [command.to_dict(tree) for command in commands]
+    return [await command.get_translated_payload(tree, translator) for command in commands]
 
 
 def _draw_faces() -> None:
