@@ -49,12 +49,27 @@ async def check_database(config: Config) -> None:
     await storage.close()
 
 
-def main(config: Config | None = None) -> int:
+USAGE = """usage: python -m bot [status]
+
+  (nothing)  run the bot (settings from the environment and .env; see .env.example)
+  status     the state of every bot process on the configured database, its live tables
+             per game and shard and the slash commands' last sync; exit 0 if every process
+             is ready and wrote its status lately, 1 otherwise
+"""
+
+
+def main(config: Config | None = None, argv: list[str] | None = None) -> int:
+    argv = argv or []
+    if argv and argv != ["status"]:
+        print(USAGE, file=sys.stderr)
+        return 0 if argv[0] in ("-h", "--help") else 2
     try:
         config = config or Config.from_env()
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if argv == ["status"]:
+        return status(config)
     logging.basicConfig(
         level=config.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -70,6 +85,18 @@ def main(config: Config | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def status(config: Config) -> int:
+    from bot.status import report
+
+    try:
+        text, healthy = asyncio.run(report(config))
+    except StorageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(text)
+    return 0 if healthy else 1
 
 
 async def serve(config: Config) -> int:
@@ -111,4 +138,4 @@ def _cause(exc: BaseException) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(argv=sys.argv[1:]))

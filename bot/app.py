@@ -21,6 +21,7 @@ import tamalou.games
 from bot import games
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, lang_of, t
+from bot.status import StatusReporter
 from bot.storage import Storage
 from bot.storage.state import get_state, set_state
 from bot.tables import AiRunner, TableService
@@ -84,6 +85,7 @@ class TamalouBot(commands.AutoShardedBot):
         self._item_templates: list[re.Pattern[str]] = []
         self.cards = CardEmojis(self)
         self._cards_task: asyncio.Task[None] | None = None
+        self.health = StatusReporter(self)  # python -m bot status (bot/status.py)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
@@ -116,6 +118,7 @@ class TamalouBot(commands.AutoShardedBot):
                 clicked.release(interaction)  # answered and handled: nothing reads it now
 
     async def setup_hook(self) -> None:
+        self.health.install()  # the last warnings and errors, for the status
         # SIGTERM (systemd, docker stop) closes as SIGINT does: timers stop, the last moves
         # are committed (by default Python would just die). Not on Windows.
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -150,6 +153,8 @@ class TamalouBot(commands.AutoShardedBot):
         if self.config.sync_commands != "never":
             await self.sync_commands(force=self.config.sync_commands == "always")
         self.service.start_scheduler()
+        await self.health.write("connecting")
+        self.health.start()
 
     async def sync_commands(self, *, force: bool = False) -> bool:
         """Registers the slash commands with Discord (globally, or in ``TAMALOU_GUILD_ID``)
@@ -183,7 +188,14 @@ class TamalouBot(commands.AutoShardedBot):
         success after ``on_ready`` the live tables are redrawn with them. A failure is
         logged once by ``CardEmojis`` (bot.ui.cards.emojis) and the cards stay text."""
         await asyncio.to_thread(_draw_faces)
-        if await self.cards.sync() and self._refreshed:  # else on_ready draws them all
+        synced = await self.cards.sync()
+        self.health.emojis = (
+            f"ready ({len(ALL_CODES)}, {self.cards.uploaded} uploaded by this process)"
+            if synced
+            else "unavailable: cards shown as text (the warning says why)"
+        )
+        await self.health.write("ready" if self.is_ready() else "connecting")
+        if synced and self._refreshed:  # else on_ready draws them all
             for table in list(self.service.tables.values()):
                 await self.presenter.table_changed(table)
 
@@ -205,6 +217,7 @@ class TamalouBot(commands.AutoShardedBot):
         for table in await self.service.unshown_finals():  # killed before its last message
             await self.presenter.table_changed(table, at_once=True)
         await self.presenter.restore_hides()  # timed secrets shown before the restart
+        await self.health.write("ready")
 
     async def close(self) -> None:
         """Every task that may write ends before the storage closes: the scheduler and its
@@ -218,6 +231,7 @@ class TamalouBot(commands.AutoShardedBot):
         await self.service.stop()
         await self.presenter.stop()
         await super().close()
+        await self.health.stop()
         await self.storage.close()  # after its last batch of actions is committed
         if card_display.current() is self.cards:
             card_display.use(None)
