@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import logging
 import sys
 from typing import TYPE_CHECKING
@@ -77,6 +78,14 @@ def main(config: Config | None = None, argv: list[str] | None = None) -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
+    if config.metrics_port and importlib.util.find_spec("prometheus_client") is None:
+        print(
+            f"error: TAMALOU_METRICS_PORT={config.metrics_port} asks for metrics, but "
+            "prometheus-client is not installed: pip install -e '.[metrics]', or set "
+            "TAMALOU_METRICS_PORT=0.",
+            file=sys.stderr,
+        )
+        return 2
     try:
         asyncio.run(check_database(config))
         return asyncio.run(serve(config))
@@ -104,6 +113,17 @@ async def serve(config: Config) -> int:
     from bot.app import TamalouBot
 
     bot = TamalouBot(config)
+    if bot.metrics is not None:
+        try:
+            bot.metrics.serve(config.metrics_port)
+        except OSError as exc:
+            print(
+                f"error: TAMALOU_METRICS_PORT={config.metrics_port}: the port cannot be "
+                f"opened on 127.0.0.1 ({_cause(exc)}): choose another or 0 (off).",
+                file=sys.stderr,
+            )
+            return 2
+        log.info("metrics on http://127.0.0.1:%d/metrics", config.metrics_port)
     async with bot:
         if not await login(bot, config.token):
             print(TOKEN_REFUSED, file=sys.stderr)

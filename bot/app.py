@@ -34,6 +34,7 @@ from bot.ui.presenter import DiscordPresenter
 from bot.ui.routing import COMPONENT_TYPES, TableButton, TableSelect, dispatch, route
 
 if TYPE_CHECKING:
+    from bot.metrics import Metrics
     from bot.seasons import Seasons
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,13 @@ class TamalouBot(commands.AutoShardedBot):
             shards["shard_count"] = config.shard_count
         if config.shard_ids is not None:  # a shard range (several processes): docs/deploy.md
             shards["shard_ids"] = list(config.shard_ids)
+        #: Prometheus metrics (TAMALOU_METRICS_PORT; off: None, nothing imported)
+        self.metrics: Metrics | None = None
+        if config.metrics_port:
+            from bot.metrics import Metrics
+
+            self.metrics = Metrics()
+            shards["http_trace"] = self.metrics.trace()
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -86,6 +94,8 @@ class TamalouBot(commands.AutoShardedBot):
         self.cards = CardEmojis(self)
         self._cards_task: asyncio.Task[None] | None = None
         self.health = StatusReporter(self)  # python -m bot status (bot/status.py)
+        if self.metrics is not None:
+            self.metrics.attach(self)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
@@ -97,10 +107,17 @@ class TamalouBot(commands.AutoShardedBot):
         A component no item of ours matches (a message of an older version) is answered
         too, or Discord shows "This interaction failed"."""
         if interaction.type is not discord.InteractionType.component:
+            if self.metrics is not None:
+                self.metrics.interaction(interaction.type.name, _command_kind(interaction))
             return
         data = cast(dict[str, Any], interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         routed = route(custom_id)
+        if self.metrics is not None:
+            self.metrics.interaction(
+                "component",
+                f"{routed[1]['game']}:{routed[1]['verb']}" if routed is not None else "other",
+            )
         if routed is None:
             ours = any(p.fullmatch(custom_id) for p in self._item_templates)
         else:  # a button's custom id sent as a select's, or the reverse, is no item of ours
@@ -266,6 +283,17 @@ class TamalouBot(commands.AutoShardedBot):
     ) -> None:
         name = interaction.command.qualified_name if interaction.command else "?"
         await answer_error(interaction, error, f"command {name}")
+
+
+def _command_kind(interaction: discord.Interaction) -> str:
+    """A slash command's group and subcommand (``tamalou new``), for the metrics."""
+    data = cast(dict[str, Any], interaction.data or {})
+    words = [str(data.get("name", "?"))]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):  # a subcommand (group)
+        words.append(str(options[0].get("name", "?")))
+        options = options[0].get("options") or []
+    return " ".join(words)
 
 
 async def command_payload(
