@@ -6,6 +6,7 @@ import asyncio
 import importlib.util
 import logging
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import aiohttp
@@ -98,7 +99,15 @@ def main(config: Config | None = None, argv: list[str] | None = None) -> int:
 
 def status(config: Config) -> int:
     from bot.status import report
+    from bot.storage.base import is_postgres
 
+    if not is_postgres(config.database) and not Path(config.database).exists():
+        print(
+            f"error: no database at {config.database} (TAMALOU_DB): the bot never started "
+            "with these settings here.",
+            file=sys.stderr,
+        )
+        return 2
     try:
         text, healthy = asyncio.run(report(config))
     except StorageError as exc:

@@ -49,13 +49,15 @@ def test_the_no_token_message_asks_for_the_permissions_readme_lists() -> None:
     assert "Attach Files" in wanted
 
 
-def run_bot(cwd: Path, timeout: float = 60, **settings: str) -> subprocess.CompletedProcess[str]:
-    """``python -m bot`` in ``cwd`` with only ``settings`` of the bot's environment."""
+def run_bot(
+    cwd: Path, *args: str, timeout: float = 60, **settings: str
+) -> subprocess.CompletedProcess[str]:
+    """``python -m bot ARGS`` in ``cwd`` with only ``settings`` of the bot's environment."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAMALOU_"))}
     env["PYTHONPATH"] = str(ROOT)
     env.update(settings)
     return subprocess.run(
-        [sys.executable, "-m", "bot"],
+        [sys.executable, "-m", "bot", *args],
         cwd=cwd,
         env=env,
         capture_output=True,
@@ -154,3 +156,30 @@ async def test_a_refused_token_is_one_line_and_exit_2(emulator: Emulator, tmp_pa
     assert TOKEN_REFUSED in log and "Traceback" not in log
     assert emulator.take_problems("rejected")  # the emulator's 401 at login
     emulator.take_problems("bot_exit")
+
+
+def test_status_without_a_database_says_so_and_creates_none(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, "status")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: no database at tamalou.sqlite3 (TAMALOU_DB): the bot never started with "
+        "these settings here."
+    ]
+    assert not (tmp_path / "tamalou.sqlite3").exists()
+
+
+def test_status_of_a_database_no_bot_wrote_to_is_unhealthy(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, "status", TAMALOU_DB=str(tmp_path / "db.sqlite3"))
+    assert done.returncode == 2  # no such file either
+    import sqlite3
+
+    sqlite3.connect(tmp_path / "db.sqlite3").close()  # an empty database: migrated, no status
+    done = run_bot(tmp_path, "status", TAMALOU_DB=str(tmp_path / "db.sqlite3"))
+    assert done.returncode == 1, done.stderr
+    assert "none has written a status yet" in done.stdout
+    assert "live tables: 0" in done.stdout
+
+
+def test_an_unknown_command_prints_the_usage(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, "stauts")
+    assert done.returncode == 2 and "usage: python -m bot [status]" in done.stderr
