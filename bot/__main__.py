@@ -94,7 +94,7 @@ def main(config: Config | None = None, argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        return 130
+        return 0  # Ctrl-C: closed cleanly, as discord.py's run() did
 
 
 def status(config: Config) -> int:

@@ -93,6 +93,7 @@ class TamalouBot(commands.AutoShardedBot):
         self._item_templates: list[re.Pattern[str]] = []
         self.cards = CardEmojis(self)
         self._cards_task: asyncio.Task[None] | None = None
+        self._redrawing: asyncio.Task[Any] | None = None  # on_ready redrawing the tables
         self.health = StatusReporter(self)  # python -m bot status (bot/status.py)
         if self.metrics is not None:
             self.metrics.attach(self)
@@ -225,6 +226,7 @@ class TamalouBot(commands.AutoShardedBot):
         if self._refreshed:
             return
         self._refreshed = True
+        self._redrawing = asyncio.current_task()  # close() ends it before the storage
         try:  # before any table is drawn (and its player pinged) again
             await self.presenter.restore_pings()
         except Exception:
@@ -235,14 +237,16 @@ class TamalouBot(commands.AutoShardedBot):
             await self.presenter.table_changed(table, at_once=True)
         await self.presenter.restore_hides()  # timed secrets shown before the restart
         await self.health.write("ready")
+        self._redrawing = None
 
     async def close(self) -> None:
         """Every task that may write ends before the storage closes: the scheduler and its
         wakes (AI workers included), the table edits and panel hides, the batched writes."""
-        if self._cards_task is not None and not self._cards_task.done():
-            self._cards_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._cards_task
+        for task in (self._cards_task, self._redrawing):
+            if task is not None and not task.done() and task is not asyncio.current_task():
+                task.cancel()  # a stop right after the start: no redraw on a closed storage
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         with contextlib.suppress(NotImplementedError, RuntimeError):
             asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
         await self.service.stop()

@@ -44,3 +44,19 @@ async def test_a_restart_syncs_the_commands_only_when_they_changed(
     assert command_puts(emu) == 3
     await emu.slash("bob", "tamalou join")  # known to Discord, and answered
     emu.check()
+
+
+async def test_stopping_right_after_a_restart_leaves_no_traceback(
+    emulator: Emulator, tmp_path: Path
+) -> None:
+    """Ctrl-C while ``on_ready`` redraws the live tables: it ends before the storage closes
+    (it read a closed database and logged a traceback; found by the test above)."""
+    h, emu = BotHarness(emulator, tmp_path), emulator
+    await h.start()
+    await emu.slash("alice", "tamalou new")
+    for _ in range(3):
+        await h.restart()
+        await emu.stop_bot()  # at once: on_ready is still redrawing the table
+        assert emu.bots[-1].proc.returncode == 0
+        assert "Traceback" not in emu.bots[-1].log_path.read_text()
+    emu.check()
