@@ -56,7 +56,7 @@ class Config(BaseSettings):
         arbitrary_types_allowed=True,
     )
 
-    token: str = _setting("", "DISCORD_TOKEN", "the bot token")
+    token: str = _setting("", "DISCORD_TOKEN", "the bot token", repr=False)  # never shown
     # a SQLite file, or a postgresql:// URL (docs/storage.md)
     database: str = _setting("tamalou.sqlite3", "TAMALOU_DB", "a SQLite file or a URL")
     # how long a write waits for another writer's lock before StorageBusy

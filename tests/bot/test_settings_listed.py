@@ -32,3 +32,8 @@ def test_the_example_file_is_the_defaults(monkeypatch: pytest.MonkeyPatch) -> No
         monkeypatch.delenv(name, raising=False)
     example = Config.from_env(env_file=str(ROOT / ".env.example"))
     assert example.replace(token="") == Config()
+
+
+def test_the_token_is_never_in_the_settings_repr() -> None:
+    config = Config(token="secret-token-value")
+    assert "secret-token-value" not in repr(config) and "secret-token-value" not in str(config)
