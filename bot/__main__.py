@@ -7,7 +7,7 @@ import logging
 import sys
 
 from bot.config import Config, ConfigError
-from bot.storage import Storage, StorageError
+from bot.storage import StorageError, open_storage
 
 NO_TOKEN = """No DISCORD_TOKEN is set.
 
@@ -23,7 +23,7 @@ NO_TOKEN = """No DISCORD_TOKEN is set.
 async def check_database(config: Config) -> None:
     """Open the database once before connecting to Discord: a read-only, corrupt or
     unreachable database is said at once (and migrations are applied)."""
-    storage = Storage(config.database, busy_timeout_ms=config.database_busy_ms)
+    storage = open_storage(config.database, busy_timeout_ms=config.database_busy_ms)
     await storage.open()
     await storage.close()
 

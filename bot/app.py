@@ -19,7 +19,7 @@ import tamalou.games
 from bot import games
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, lang_of, t
-from bot.storage import Storage
+from bot.storage import open_storage
 from bot.tables import AiRunner, TableService
 from bot.ui import clicked
 from bot.ui.cards import ALL_CODES, CardEmojis, emoji_png, prerender
@@ -58,7 +58,7 @@ class TamalouBot(commands.AutoShardedBot):
         )
         self.config = config
         clicked.install()  # a clicked message is parsed only if read (bot.ui.clicked)
-        self.storage = Storage(config.database, busy_timeout_ms=config.database_busy_ms)
+        self.storage = open_storage(config.database, busy_timeout_ms=config.database_busy_ms)
         self.presenter = DiscordPresenter(self)
         self.service = TableService(
             self.storage,

@@ -68,7 +68,7 @@ if __package__ in (None, ""):  # python tools/bench_bot.py
 from aiohttp import web
 
 from bot.games import rules_for
-from bot.storage import Storage
+from bot.storage import open_storage
 from bot.storage.copy import copy_database
 from bot.tables import LiveTable, TableService
 from tests.emulator import (
@@ -229,7 +229,7 @@ async def prefill(
     """``count`` live tables in mid-round, one per channel, seated with emulator members;
     table ``i`` plays ``games[i % len(games)]`` (``tools.bench_games``)."""
     rng = random.Random(seed)
-    storage = Storage(db)
+    storage = open_storage(db)
     await storage.open()
     clock = {"now": 0}
     service = TableService(
@@ -894,7 +894,7 @@ async def postgres_copy(source: Path) -> str:
         url = await fresh_database()
     except BaseException as exc:  # pytest's skip: no server binaries here
         raise SystemExit(f"the scale benchmark needs PostgreSQL: {exc}") from None
-    src, dst = Storage(source), Storage(url)
+    src, dst = open_storage(source), open_storage(url)
     await src.open()
     await dst.open()
     try:
