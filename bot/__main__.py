@@ -1,4 +1,4 @@
-"""``python -m bot``: read the settings, connect to Discord, serve Tamalou tables."""
+"""``python -m bot``: read the settings, connect to Discord, serve every game's tables."""
 
 from __future__ import annotations
 
@@ -43,9 +43,9 @@ def main(config: Config | None = None) -> int:
         return 2
     try:
         asyncio.run(check_database(config))
-        from bot.app import TamalouBot
+        from bot.app import GameBot
 
-        bot = TamalouBot(config)
+        bot = GameBot(config)
         bot.run(config.token, log_handler=None)
     except StorageError as exc:  # here, or when setup_hook opens it again
         print(f"error: {exc}", file=sys.stderr)

@@ -40,7 +40,10 @@ SHARED_EXTENSIONS = ("bot.cogs.settings", "bot.cogs.seasons")
 GUILD_WAIT_S = 10.0
 
 
-class TamalouBot(commands.AutoShardedBot):
+class GameBot(commands.AutoShardedBot):
+    """The Discord client hosting every registered game (``bot/games``): one storage, one
+    table service, one presenter and one router for all of them."""
+
     seasons: Seasons
 
     def __init__(self, config: Config) -> None:
@@ -233,3 +236,7 @@ def _draw_faces() -> None:
     for code in ALL_CODES:
         emoji_png(code)
     prerender(ALL_CODES)
+
+
+#: the name before the fifth session (the bot hosts every game); kept for old imports
+TamalouBot = GameBot
