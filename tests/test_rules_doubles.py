@@ -200,7 +200,7 @@ def test_r_d6_fifth_miss_blocks_until_the_end_of_the_round() -> None:
     assert m.misses == 5 and m.blocked_until is None
     assert game.round.seats[1].blocked_until == FOREVER
     assert public_view(game).seats[1].blocked_for_round
-    refused(game, A.Double(1, 1, 1, at + 10**8), "doubles_blocked")
+    refused(game, A.Double(1, 1, 1, at + 10**8), "doubles_blocked_round")
 
 
 def test_r_d6_successful_double_clears_misses() -> None:

@@ -311,9 +311,9 @@ def doubles_refusal(game: Game, player: int, at: int) -> IllegalAction | None:
     if r.phase == "play" and r.current == player and r.stage in ("holding", "power"):
         return IllegalAction("doubles_closed_own_turn")
     if at < seat.blocked_until:
-        return IllegalAction(
-            "doubles_blocked", until=None if seat.blocked_until >= FOREVER else seat.blocked_until
-        )
+        if seat.blocked_until >= FOREVER:  # R-D6: the fifth miss blocks until the round ends
+            return IllegalAction("doubles_blocked_round")
+        return IllegalAction("doubles_blocked", until=seat.blocked_until)
     return None
 
 
