@@ -46,6 +46,19 @@ def test_k_cl2_a_discard_is_live_until_the_draw_and_dead_once_uncovered() -> Non
     assert not any(a.kind == "take_discard" for a in legal_actions(g, 0, T))
 
 
+def test_k_cl2_a_call_stamped_before_the_discard_landed_is_refused() -> None:
+    """K-CL2: a card not yet landed cannot be called. The engine judges by the call's own
+    time, even when the game's clock has moved past it and the call names no card."""
+    g = forced_game(HANDS[:3], pile=["Ah", "Ad", "As"], discard=["7s"], first=0)
+    play(g, A.Draw(0, T))
+    play(g, A.Discard(0, card("2c"), T + 1_000))  # 2♣ lands at T + 1000, seat 1 is current
+    with pytest.raises(IllegalAction, match="too_late"):
+        play(g, A.Call(2, at=T + 999))  # meant for the card before: refused
+    assert g.round.pending_call is None and g.round.live
+    play(g, A.Call(2, at=T + 1_000))  # stamped when it landed: live
+    assert g.round.pending_call == 2
+
+
 def test_k_cl3_the_first_call_applied_wins_later_ones_are_too_late() -> None:
     # the platform applies calls in interaction-time order; the engine keeps the first
     g = forced_game(HANDS, pile=["Ah", "Ad"], discard=["7s"], first=0)
