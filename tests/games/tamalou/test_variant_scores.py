@@ -272,7 +272,7 @@ def test_r_m4_default_still_starts_with_the_round_winner() -> None:
 
 
 def test_r_v8_dutch_roi_a_tie_goes_to_the_caller_else_the_tied_player_after_him() -> None:
-    from tamalou.games.tamalou.engine import _next_round  # the decision itself
+    from tamalou.games.tamalou.engine.setup import _next_round  # the decision itself
     from tamalou.games.tamalou.state import RoundResult
 
     game = _fresh(DUTCH_ROI, 4)
