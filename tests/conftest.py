@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.bot_harness import E2E_DB, BotHarness
+from tests.support.bot_harness import E2E_DB, BotHarness
 
 pytest_plugins = ["tests.emulator.fixtures"]
 

@@ -312,7 +312,7 @@ def machine_cpu_s() -> float:
 def postgres_cpu_s() -> float:
     """CPU seconds of the benchmark's PostgreSQL server (its postmaster and the backends
     it forked); 0 when none was started."""
-    from tests.storage import backends
+    from tests.support import backends
 
     server = backends._server
     if server is None:
@@ -888,7 +888,7 @@ SCALE_RUNS = (("sqlite", 1), ("postgresql", 1), ("postgresql", 2))
 
 async def postgres_copy(source: Path) -> str:
     """A fresh database on the test suite's throwaway PostgreSQL, holding ``source``."""
-    from tests.storage.backends import fresh_database  # starts the server on first use
+    from tests.support.backends import fresh_database  # starts the server on first use
 
     try:
         url = await fresh_database()

@@ -17,7 +17,7 @@ from tamalou.games.tamalou.engine import apply
 from tamalou.games.tamalou.rules import CABO, KOUBO, PRESETS, TAMALOU
 from tamalou.games.tamalou.scripted import forced_game
 from tamalou.games.tamalou.state import RoundResult
-from tests.bot.helpers import live_table
+from tests.support.live_tables import live_table
 
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = [["2h", "3h", "4h", "5h"], ["2s", "3s", "4s", "5s"]]

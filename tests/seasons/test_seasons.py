@@ -38,8 +38,8 @@ from tamalou.games.tamalou.codec import action_to_dict
 from tamalou.games.tamalou.engine import apply, legal_actions, new_game
 from tamalou.games.tamalou.rules import TAMALOU
 from tamalou.games.tamalou.state import Game
-from tests.bot_harness import BotHarness, find_seed
 from tests.emulator import Emulator
+from tests.support.bot_harness import BotHarness, find_seed
 
 GUILD = 4242
 START = 1_700_000_000_000

@@ -25,7 +25,7 @@ from bot.storage.display import (
     set_turn_ping,
 )
 from tests.seasons.test_seasons import humans, store_match
-from tests.storage.backends import fresh_database
+from tests.support.backends import fresh_database
 
 ROOT = Path(__file__).resolve().parents[2]
 

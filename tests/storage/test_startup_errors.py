@@ -17,7 +17,7 @@ import aiosqlite
 import pytest
 
 from bot.storage import StorageError, open_storage
-from tests.storage.backends import free_port, server_url
+from tests.support.backends import free_port, server_url
 
 ROOT = Path(__file__).resolve().parents[2]
 

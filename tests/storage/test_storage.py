@@ -25,7 +25,7 @@ from bot.storage import (
 )
 from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SqliteStorage
-from tests.storage.backends import another_writer
+from tests.support.backends import another_writer
 
 T0 = 1_800_000_000_000
 GUILD = 7

@@ -30,9 +30,9 @@ from tests.bot.tarot.harness import (
     play_until,
     simulate_bidding,
 )
-from tests.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 from tests.emulator import Emulator, Message
-from tests.leak_scan import entry_faces, entry_text
+from tests.support.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
+from tests.support.leak_scan import entry_faces, entry_text
 
 pytestmark = pytest.mark.e2e
 

@@ -24,7 +24,7 @@ from tamalou.games.tamalou.rules import (
 from tamalou.games.tamalou.scoring import round_scores
 from tamalou.games.tamalou.state import Game
 
-from ...engine_helpers import force_deal, game_with, has, only
+from .helpers import force_deal, game_with, has, only
 
 T0 = TAMALOU.peek_ms
 

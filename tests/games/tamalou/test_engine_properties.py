@@ -26,7 +26,7 @@ from tamalou.games.tamalou.scoring import places, round_scores
 from tamalou.games.tamalou.state import FOREVER, Game
 from tamalou.games.tamalou.views import public_view, view
 
-from .engine_helpers import deck_counts, play_random_round
+from .helpers import deck_counts, play_random_round
 
 ROUNDS = int(os.environ.get("TAMALOU_PROPERTY_ROUNDS", "1000"))
 FULL_VIEW_ROUNDS = 150

@@ -9,7 +9,7 @@ from tamalou.games.tamalou.rules import TAMALOU
 from tamalou.games.tamalou.state import FOREVER
 from tamalou.games.tamalou.views import public_view, view
 
-from .engine_helpers import T0, c, deck_counts, game_with, has, legal_kinds, only, refused
+from .helpers import T0, c, deck_counts, game_with, has, legal_kinds, only, refused
 
 # Seat 0 plays first; seat 1 holds a 5 in slot 2, seat 2 a Jack in slot 1.
 ROWS = [["Ac", "2c", "3c", "4c"], ["6c", "5c", "7c", "8c"], ["Jc", "6d", "7d", "8d"]]

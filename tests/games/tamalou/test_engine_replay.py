@@ -22,7 +22,7 @@ from tamalou.games.tamalou.engine import apply, new_game, next_deadline
 from tamalou.games.tamalou.rules import PRESETS, TAMALOU
 from tamalou.games.tamalou.state import Game
 
-from .engine_helpers import play_random_round
+from .helpers import play_random_round
 
 GOLDEN = Path(__file__).parent / "golden" / "playthrough_tamalou_4p.json"
 
