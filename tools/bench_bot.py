@@ -30,7 +30,7 @@ What it does, all on 127.0.0.1, bounded in clicks and in time:
    processes on PostgreSQL (a shard each); interactions/s and p99 of each, and the ratio of
    two processes to one (goal: at least 1.6 on this two-core machine). The PostgreSQL
    databases are copies of the SQLite one (``bot.storage.copy``); the server is the test
-   suite's throwaway one (tests/storage/backends.py: the Debian package's binaries, or
+   suite's throwaway one (tests/support/backends.py: the Debian package's binaries, or
    ``TAMALOU_TEST_PG``).
 
 ``--games`` (or ``--mix``) shares the tables out between Tamalou, Kalooki and tarot

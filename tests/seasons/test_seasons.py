@@ -2,7 +2,7 @@
 
 Matches are real: played by a seeded random player through the engine and stored through
 :class:`bot.storage.Storage`, so the season code replays true action logs. Every test that
-takes the ``storage`` fixture runs on SQLite and on PostgreSQL (tests/storage/backends.py).
+takes the ``storage`` fixture runs on SQLite and on PostgreSQL (tests/support/backends.py).
 """
 
 from __future__ import annotations

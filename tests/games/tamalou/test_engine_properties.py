@@ -1,6 +1,6 @@
 """Seeded random games with invariants checked after every action.
 
-The random players (``engine_helpers.random_action``) play whole rounds: turns, powers,
+The random players (``helpers.random_action``) play whole rounds: turns, powers,
 calls, doubles (good and bad), timeouts. After every applied action we check:
 
 - every card of the deck is somewhere exactly once (rows + pile + discard + held);
