@@ -9,7 +9,6 @@ from tamalou.games.tamalou.engine.common import (
     _can_call,
     can_take_discard,
     doubles_refusal,
-    untargetable,
 )
 from tamalou.games.tamalou.rules import Power
 from tamalou.games.tamalou.state import Game, RoundState, SeatState
@@ -79,24 +78,27 @@ def double_actions(game: Game, player: int, at: int | None = None) -> list[A.Act
     if not window and (me.last_double_seq == seq or me.barred_seq == seq):
         return []
     mine = _slots(me)
-    out: list[A.Action] = [A.Double(player, s, seq, at) for s in mine]
+    double = A.Double
+    out: list[A.Action] = [double(player, s, seq, at) for s in mine]
     if game.rules.play_for_someone:
+        # the longest listing of the variants (every card of every other player times every
+        # card of yours): local names, list comprehensions, untargetable() inlined
         gives = mine or [0]
-        claimed = {(c[1], c[2]) for c in r.claims if c[0] == player} if window else set()
+        claimed = {(c[1], c[2]) for c in r.claims if c[0] == player} if window else None
+        shielded = r.caller if game.rules.caller_untargetable else None  # R-X7
+        double_for = A.DoubleFor
         for t, s in enumerate(r.seats):
-            if t == player or untargetable(game, t) or s.frozen:
+            if t in (player, shielded) or s.out or s.frozen:
                 continue
-            out.extend(
-                A.DoubleFor(player, t, ts, g, seq, at)
-                for ts in _slots(s)
-                if (t, ts) not in claimed
-                for g in gives
-            )
+            slots = _slots(s)
+            if claimed:
+                slots = [ts for ts in slots if (t, ts) not in claimed]
+            out += [double_for(player, t, ts, g, seq, at) for ts in slots for g in gives]
     return out
 
 
 def _slots(seat: SeatState) -> list[int]:
-    return [i + 1 for i, c in enumerate(seat.row) if c is not None]
+    return [i for i, c in enumerate(seat.row, 1) if c is not None]
 
 
 def _turn_actions(game: Game, r: RoundState, p: int, at: int) -> list[A.Action]:
@@ -132,7 +134,8 @@ def _turn_actions(game: Game, r: RoundState, p: int, at: int) -> list[A.Action]:
 
 def _targets(game: Game, r: RoundState, p: int) -> list[tuple[int, list[int]]]:
     """Other players whose cards a power may pick, in seat order."""
-    return [(i, _slots(s)) for i, s in enumerate(r.seats) if i != p and not untargetable(game, i)]
+    shielded = r.caller if game.rules.caller_untargetable else None  # untargetable(), inlined
+    return [(i, _slots(s)) for i, s in enumerate(r.seats) if i != p and not s.out and i != shielded]
 
 
 def _power_actions(

@@ -15,9 +15,12 @@ def _everyone_away(game: Game) -> bool:
 
     A table of AI players only has no human to wait for: the "all but one" count applies.
     """
+    for s in game.round.seats:
+        if s.away and not s.out:
+            break
+    else:
+        return False  # the usual case, checked at every end of turn: nobody away
     seats = [s for s in game.round.seats if not s.out]
-    if not any(s.away for s in seats):
-        return False  # the usual case, checked at every end of turn
     humans = [s for s in seats if not s.is_ai]
     if humans and len(humans) < len(seats):
         return all(s.away for s in humans)

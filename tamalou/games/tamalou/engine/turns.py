@@ -117,7 +117,7 @@ def _finish_turn(game: Game, at: int, ev: Events, offer_call: bool = True) -> No
         return
     rules = game.rules
     player = r.current
-    if r.caller is None and not _has_cards(r.seats[player]) and rules.empty_row != "ends_round":
+    if r.caller is None and rules.empty_row != "ends_round" and not _has_cards(r.seats[player]):
         _right_call(game, player, 0, True, at, ev)  # R-X8: an emptied row calls
         return
     if rules.call_when == "end_of_turn" and r.caller is None and offer_call:
