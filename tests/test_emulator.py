@@ -461,3 +461,38 @@ async def test_emulator_fixture(emulator: Emulator) -> None:
     await emulator.start_bot(SAMPLE, env=sample_env(emulator), wait="connected")
     inter = await emulator.slash("alice", "demo admin")
     assert inter.text == "admin=True locale=en-US guild=fr"
+
+
+async def test_the_launcher_times_a_click_inside_the_bot(tmp_path: Path) -> None:
+    """EMU_ANSWER_TIMES=1 (tools/bench_bot.py's open loop): the launcher reports each
+    interaction's time inside the bot's process, from its gateway frame read off the socket
+    to its first answer written, and the part of it the frame waited to be read."""
+    seen: list[dict[str, object]] = []
+    async with running_emulator(log_dir=tmp_path, check=False) as emu:
+        original = emu._on_bot_event
+
+        def spy(ev: dict[str, object]) -> None:
+            seen.append(ev)
+            original(ev)
+
+        emu._on_bot_event = spy  # type: ignore[method-assign]
+        await emu.start_bot(SAMPLE, env={**sample_env(emu), "EMU_ANSWER_TIMES": "1"})
+        user = emu.members[0]
+        await emu.slash(user, "demo hello")
+        hello = emu.last_message(emu.guild.channels[0])
+        secret = next(b.custom_id for b in hello.buttons() if "demo:secret:" in (b.custom_id or ""))
+        inter = await emu.click(user, hello, custom_id=secret)
+        assert inter.responded
+
+        def answered() -> list[dict[str, object]]:
+            return [
+                e
+                for e in seen
+                if e.get("kind") == "answered" and e.get("interaction_id") == inter.id
+            ]
+
+        await emu.wait_for(lambda: bool(answered()), 10, "the click's answered report")
+    (report,) = answered()
+    bot_ms, queued_ms = report["bot_ms"], report["queued_ms"]
+    assert isinstance(bot_ms, float) and isinstance(queued_ms, float)
+    assert 0 <= queued_ms <= bot_ms

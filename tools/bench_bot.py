@@ -132,6 +132,9 @@ class BenchEmulator(Emulator):
         self.watch: dict[int, tuple[str, ...]] = {}
         #: channel -> the newest table message the bot posted there (a new round posts one)
         self.latest: dict[int, Message] = {}
+        #: interaction -> (ms from its gateway frame's arrival in the bot's process to its
+        #: first answer written, ms of that spent before discord.py read the frame)
+        self.bot_ms: dict[int, tuple[float, float]] = {}
 
     def _record(self, msg: Message, action: str) -> None:
         super()._record(msg, action)
@@ -175,7 +178,9 @@ class BenchEmulator(Emulator):
 
     def _on_bot_event(self, ev: dict[str, Any]) -> None:
         super()._on_bot_event(ev)
-        if ev.get("kind") == "handled":
+        if ev.get("kind") == "answered":  # EMU_ANSWER_TIMES=1: the bot-side latency
+            self.bot_ms[int(ev["interaction_id"])] = (float(ev["bot_ms"]), float(ev["queued_ms"]))
+        elif ev.get("kind") == "handled":
             fut = self.finished.get(int(ev["interaction_id"]))
             if fut is not None and not fut.done():
                 fut.set_result(None)
@@ -463,6 +468,7 @@ class Load:
     last_answer: float = 0.0
     drained: float = 0.0
     clicks: int = 0
+    measured: list[int] = field(default_factory=list)  # ids of the measured interactions
     requests: dict[str, int] = field(default_factory=dict)  # REST calls the bot made
     # (time, bot CPU s, our CPU s, whole machine CPU s)
     cpu_marks: list[tuple[float, float, float, float]] = field(default_factory=list)
@@ -487,7 +493,11 @@ async def run_load(
     rng: random.Random,
     warmup: int,
     trivial_cid: str | None = None,
+    rate: float | None = None,
 ) -> Load:
+    """Closed loop (``concurrency`` players, each clicking again once answered) or, with
+    ``rate``, open loop: clicks arrive at ``rate`` a second, Poisson arrivals, whatever
+    the bot's answers (``concurrency`` is then unused)."""
     load = Load()
     first_request = len(emu.requests)
     pids = [bot.pid for bot in emu.bots if bot.alive]  # the bot's process(es)
@@ -552,60 +562,64 @@ async def run_load(
 
     async def worker() -> None:
         while budget["left"] > 0 and loop.time() < deadline:
-            picked = choose()
-            if picked is None:
-                load.skipped += 1
-                await asyncio.sleep(0)
-                continue
-            table, click = picked
-            budget["left"] -= 1
-            try:
-                if click.values is None:
-                    inter = await emu.click(
-                        click.user, click.message, custom_id=click.custom_id, wait=False
-                    )
-                else:
-                    inter = await emu.select(
-                        click.user, click.message, click.custom_id, click.values, wait=False
-                    )
-            except EmulatorError:  # the button changed under the player's finger
-                load.skipped += 1
-                budget["left"] += 1
-                busy.discard((table.id, click.user.id))
-                continue
-            if not load.started:
-                load.started = loop.time()
-            answered = await asyncio.wait_for(emu.answered[inter.id], 30)
-            if trivial_cid is None:
-                task = asyncio.create_task(after(table, click, inter))
-                pending.add(task)
-                task.add_done_callback(pending.discard)
-            if budget["warm"] > 0:
-                budget["warm"] -= 1
-                if budget["warm"] == 0:
-                    load.latencies.clear()
-                    load.kinds.clear()
-                    load.by_game.clear()
-                    load.by_kind.clear()
-                    load.lost = 0
-                    load.started = loop.time()
-                    load.mark(pids)
-                    where = PROFILE["path"] if trivial_cid is None else PROFILE["trivial"]
-                    if where and pids:
-                        spies.append(await start_py_spy(pids[0], where))
-                continue
-            load.clicks += 1
-            load.last_answer = max(load.last_answer, answered if answered == answered else 0)
-            if answered != answered:  # nan: expired
-                load.lost += 1
+            await one_click()
+
+    async def one_click() -> None:
+        picked = choose()
+        if picked is None:
+            load.skipped += 1
+            await asyncio.sleep(0)
+            return
+        table, click = picked
+        budget["left"] -= 1
+        try:
+            if click.values is None:
+                inter = await emu.click(
+                    click.user, click.message, custom_id=click.custom_id, wait=False
+                )
             else:
-                ms = (answered - emu.sent_at[inter.id]) * 1000
-                load.latencies.append(ms)
-                load.by_game.setdefault(table.game, []).append(ms)
-            kind = click.kind if len(games) == 1 else f"{table.game} {click.kind}"
-            load.kinds[kind] = load.kinds.get(kind, 0) + 1
-            if answered == answered:
-                load.by_kind.setdefault(kind, []).append(ms)
+                inter = await emu.select(
+                    click.user, click.message, click.custom_id, click.values, wait=False
+                )
+        except EmulatorError:  # the button changed under the player's finger
+            load.skipped += 1
+            budget["left"] += 1
+            busy.discard((table.id, click.user.id))
+            return
+        if not load.started:
+            load.started = loop.time()
+        answered = await asyncio.wait_for(emu.answered[inter.id], 30)
+        if trivial_cid is None:
+            task = asyncio.create_task(after(table, click, inter))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+        if budget["warm"] > 0:
+            budget["warm"] -= 1
+            if budget["warm"] == 0:
+                load.latencies.clear()
+                load.kinds.clear()
+                load.by_game.clear()
+                load.by_kind.clear()
+                load.lost = 0
+                load.started = loop.time()
+                load.mark(pids)
+                where = PROFILE["path"] if trivial_cid is None else PROFILE["trivial"]
+                if where and pids:
+                    spies.append(await start_py_spy(pids[0], where))
+            return
+        load.clicks += 1
+        load.measured.append(inter.id)
+        load.last_answer = max(load.last_answer, answered if answered == answered else 0)
+        if answered != answered:  # nan: expired
+            load.lost += 1
+        else:
+            ms = (answered - emu.sent_at[inter.id]) * 1000
+            load.latencies.append(ms)
+            load.by_game.setdefault(table.game, []).append(ms)
+        kind = click.kind if len(games) == 1 else f"{table.game} {click.kind}"
+        load.kinds[kind] = load.kinds.get(kind, 0) + 1
+        if answered == answered:
+            load.by_kind.setdefault(kind, []).append(ms)
 
     # The emulator keeps a deep copy of every message version: a full collection of that
     # heap stalls its loop for up to half a second, which the clicks would then measure.
@@ -613,8 +627,26 @@ async def run_load(
     gc.collect()
     gc.freeze()
     gc.disable()
+
+    async def arrivals() -> None:
+        assert rate is not None
+        fired: set[asyncio.Task[None]] = set()
+        due = loop.time()
+        while budget["left"] > 0 and loop.time() < deadline:
+            due += rng.expovariate(rate)
+            wait = due - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)  # late: at once, so the offered rate holds
+            task = asyncio.create_task(one_click())
+            fired.add(task)
+            task.add_done_callback(fired.discard)
+        await asyncio.gather(*fired, return_exceptions=True)
+
     try:
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        if rate is None:
+            await asyncio.gather(*(worker() for _ in range(concurrency)))
+        else:
+            await arrivals()
     finally:
         gc.enable()
         gc.unfreeze()
@@ -676,6 +708,11 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     if args.only_scale:
         results["scale"] = await scale(args, work, rng)
         return results
+
+    if args.open_rates:  # the launcher times each click inside the bots (both of them)
+        os.environ["EMU_ANSWER_TIMES"] = "1"
+    if args.only_open:
+        return await only_open(args, work, rng, results)
 
     # ---- the pictures the bot attaches (in this process, before the load)
     results["pictures"] = await bench_pictures.measure()
@@ -773,6 +810,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             f"of a core ({results['cpu_ms_per_click']:.2f} ms a click), emulator and players "
             f"{results['cpu_emulator']:.0%}, other processes {results['cpu_others']:.0%}"
         )
+        if args.open_rates:
+            results["open"] = await open_loop(args, emu, tables, work, rng)
     finally:
         await emu.close(graceful=True)
     results["moves"] = moves_since(before, logged_moves(work / "load.sqlite3"))
@@ -879,6 +918,141 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     if args.scale_tables:
         results["scale"] = await scale(args, work, rng)
     return results
+
+
+# -- open loop: clicks at fixed offered rates (issue 25) ------------------------------------
+
+
+async def start_trivial(
+    args: argparse.Namespace, work: Path
+) -> tuple[BenchEmulator, list[TableInfo], str]:
+    """The trivial sample bot on its own emulator: its table, and the button to click."""
+    emu = make_emulator(args.tables, args.players, work / "logs-trivial")
+    await emu.start()
+    await emu.start_bot("tests.emulator_sample", timeout=120)
+    await emu.slash(emu.members[0], "demo hello")
+    hello = emu.last_message(emu.guild.channels[0])
+    secret = next(b.custom_id for b in hello.buttons() if "demo:secret:" in (b.custom_id or ""))
+    assert secret is not None
+    return emu, [TableInfo(0, hello.channel_id, emu.members[: args.players * 10], hello)], secret
+
+
+def open_figures(emu: BenchEmulator, load: Load, rate: float) -> dict[str, float]:
+    """The bot-side latencies (launcher, EMU_ANSWER_TIMES) and CPU a click of one run."""
+    inside = [emu.bot_ms[i][0] for i in load.measured if i in emu.bot_ms]
+    queued = [emu.bot_ms[i][1] for i in load.measured if i in emu.bot_ms]
+    (t0, bot0, _, all0), (t1, bot1, me1, all1) = load.cpu_marks[0], load.cpu_marks[-1]
+    me0 = load.cpu_marks[0][2]
+    span = max(1e-9, t1 - t0)
+    return {
+        "offered": rate,
+        "answered_rate": len(load.latencies) / max(1e-9, load.last_answer - load.started),
+        "clicks": load.clicks,
+        "timed": len(inside),
+        "lost": load.lost,
+        "p50_ms": pct(inside, 0.50),
+        "p99_ms": pct(inside, 0.99),
+        "queued_p99_ms": pct(queued, 0.99),
+        "emu_p50_ms": pct(load.latencies, 0.50),
+        "emu_p99_ms": pct(load.latencies, 0.99),
+        "cpu_ms_per_click": (bot1 - bot0) * 1000 / max(1, load.clicks),
+        "cpu_bot": (bot1 - bot0) / span,
+        "cpu_others": (all1 - all0 - (bot1 - bot0) - (me1 - me0)) / span,
+    }
+
+
+async def open_loop(
+    args: argparse.Namespace,
+    emu: BenchEmulator,
+    tables: list[TableInfo],
+    work: Path,
+    rng: random.Random,
+) -> dict[str, Any]:
+    """At each offered rate, the bot then the trivial bot, alternated, each on its own
+    emulator (both processes alive throughout): Poisson arrivals for ``--open-seconds``
+    after a second of warm-up."""
+    say = print
+    out: dict[str, Any] = {}
+    trivial_emu, fake, secret = await start_trivial(args, work)
+    try:
+        for rate in args.open_rates:
+            warm = max(20, int(rate))
+            clicks = int(rate * args.open_seconds)
+            seconds = args.open_seconds + 1 + 5
+            run: dict[str, Any] = {}
+            for who in ("bot", "trivial"):
+                target, where = (emu, tables) if who == "bot" else (trivial_emu, fake)
+                target.bot_ms.clear()
+                load = await run_load(
+                    target,
+                    where,
+                    0,
+                    clicks,
+                    seconds,
+                    rng,
+                    warm,
+                    trivial_cid=secret if who == "trivial" else None,
+                    rate=rate,
+                )
+                await asyncio.sleep(0.3)  # the last "answered" reports
+                run[who] = open_figures(target, load, rate)
+                f = run[who]
+                say(
+                    f"open loop {rate:.0f}/s, {who}: answered {f['answered_rate']:.0f}/s, "
+                    f"{f['clicks']} clicks ({f['timed']} timed in the bot, lost {f['lost']}); "
+                    f"in the bot p50 {f['p50_ms']:.1f} ms, p99 {f['p99_ms']:.1f} ms (of it "
+                    f"waiting to be read p99 {f['queued_p99_ms']:.1f} ms); at the emulator p50 "
+                    f"{f['emu_p50_ms']:.1f} ms, p99 {f['emu_p99_ms']:.1f} ms; "
+                    f"{f['cpu_ms_per_click']:.2f} ms CPU a click ({f['cpu_bot']:.0%} of a "
+                    f"core), other processes {f['cpu_others']:.0%}"
+                )
+                target.take_problems()
+            out[f"{rate:g}"] = run
+    finally:
+        await trivial_emu.close(graceful=True)
+    return out
+
+
+async def only_open(
+    args: argparse.Namespace, work: Path, rng: random.Random, results: dict[str, Any]
+) -> dict[str, Any]:
+    """``--only-open``: the live tables, the bot on them, then the open loop alone."""
+    emu = make_emulator(args.tables, args.players, work / "logs-load")
+    await emu.start()
+    try:
+        tables = await prefill(
+            work / "load.sqlite3", emu, args.tables, args.players, args.turns, args.seed, args.games
+        )
+        await start_and_refresh(emu, work / "load.sqlite3", tables, len(tables))
+        await settled(emu)
+        results["open"] = await open_loop(args, emu, tables, work, rng)
+        problems = emu.take_problems()
+        results["problems"] = {
+            k: sum(1 for p in problems if p.kind == k) for k in {p.kind for p in problems}
+        }
+    finally:
+        await emu.close(graceful=True)
+    return results
+
+
+def open_summary(args: argparse.Namespace, r: dict[str, Any]) -> list[str]:
+    """One line a mix and rate (issue 25), and the goal at 200 a second."""
+    mix = "tamalou" if args.games == ("tamalou",) else "+".join(args.games)
+    goal = 1.5 if args.games == ("tamalou",) else 2.0
+    lines = []
+    for key, run in r.items():
+        bot, triv = run["bot"], run["trivial"]
+        ratio = bot["p99_ms"] / max(1e-9, triv["p99_ms"])
+        verdict = ""
+        if float(key) == 200:
+            verdict = f"   [goal <= {goal:g}: {'ok' if ratio <= goal else 'MISSED'}]"
+        lines.append(
+            f"open-loop {mix} {key}/s: p99 bot {bot['p99_ms']:.1f} ms, trivial "
+            f"{triv['p99_ms']:.1f} ms, ratio {ratio:.2f}{verdict}  (p50 {bot['p50_ms']:.1f} / "
+            f"{triv['p50_ms']:.1f} ms; CPU a click {bot['cpu_ms_per_click']:.2f} / "
+            f"{triv['cpu_ms_per_click']:.2f} ms; other processes {bot['cpu_others']:.0%})"
+        )
+    return lines
 
 
 # -- scale: one process on SQLite, one on PostgreSQL, two on PostgreSQL ----------------------
@@ -1088,6 +1262,10 @@ def summary(args: argparse.Namespace, r: dict[str, Any]) -> str:
     def mark(ok: bool) -> str:
         return "ok" if ok else "MISSED"
 
+    if args.only_open:
+        return "\n".join(
+            ["", f"== open loop: {args.tables} live tables ==", *open_summary(args, r["open"])]
+        )
     if "rate" not in r:  # --only-scale
         return "\n".join(
             ["", f"== scale: {args.scale_tables} live tables ==", *scale_summary(r["scale"])]
@@ -1138,6 +1316,8 @@ def summary(args: argparse.Namespace, r: dict[str, Any]) -> str:
             f"{GOALS['restart_s']:.0f} s: {mark(r['restart_loaded_s'] < GOALS['restart_s'])}]"
         )
     lines += issue16_lines(args, r)
+    if "open" in r:
+        lines += open_summary(args, r["open"])
     if "scale" in r:
         lines.append(f"scale: {args.scale_tables} live tables in two guilds on two shards")
         lines += scale_summary(r["scale"])
@@ -1201,6 +1381,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="FILE",
         help="profile the trivial bot during its measured clicks (as --py-spy)",
     )
+    p.add_argument(
+        "--open-rates",
+        default="100,200,400",
+        help="open loop (issue 25): offered click rates a second, comma-separated ('' for none)",
+    )
+    p.add_argument("--open-seconds", type=float, default=8.0, help="open loop: seconds a rate")
+    p.add_argument("--only-open", action="store_true", help="the open loop only")
     p.add_argument("--quick", action="store_true", help="small smoke run")
     args = p.parse_args(argv)
     games = tuple(dict.fromkeys(g.strip() for g in (args.mix or args.games).split(",") if g))
@@ -1208,6 +1395,7 @@ def main(argv: list[str] | None = None) -> int:
     if not games or unknown:
         p.error(f"--games: one or more of {', '.join(GAMES)} (not {', '.join(unknown)})")
     args.games = games
+    args.open_rates = [float(x) for x in args.open_rates.split(",") if x.strip()]
     alone = games == ("tamalou",)
     if args.scale_tables is None:
         args.scale_tables = 100 if alone else 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import inspect
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -136,10 +137,12 @@ async def test_an_interaction_without_a_message_has_none(state: Any) -> None:
     assert clicked.message_id(lazy) is None and not clicked.carries(lazy, "tamalou:draw:42:3")
 
 
-def test_the_emulator_launcher_keeps_it_installed() -> None:
+@pytest.mark.parametrize("answer_times", ["0", "1"])
+def test_the_emulator_launcher_keeps_it_installed(answer_times: str) -> None:
     """The launcher that runs the bot in the e2e tests and the benchmark wraps
-    ``parse_interaction_create``; ``compatible()`` must still see discord.py's source, or
-    every e2e test and benchmark runs a bot without the lazy message (as it once did)."""
+    ``parse_interaction_create`` (twice with the open loop's EMU_ANSWER_TIMES=1);
+    ``compatible()`` must still see discord.py's source, or every e2e test and benchmark
+    runs a bot without the lazy message (as it once did)."""
     if discord.__version__ != "2.7.1":
         pytest.skip(f"discord.py {discord.__version__}")
     code = (
@@ -150,6 +153,11 @@ def test_the_emulator_launcher_keeps_it_installed() -> None:
     )
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run(
-        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", code],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "EMU_ANSWER_TIMES": answer_times},
     )
     assert done.stdout.strip().splitlines()[-1:] == ["True"], done.stderr[-2000:]

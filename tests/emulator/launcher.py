@@ -14,6 +14,11 @@ The bot needs no test-specific code. The hooks report to the emulator (POST /_em
   (``settled``: also every task those tasks spawned, View timeouts excepted).
 * ``log``: ERROR records (tracebacks), tagged with the interaction being handled.
 * ``ready``: ``on_ready`` was dispatched.
+* ``answered`` (only with ``EMU_ANSWER_TIMES=1``, the benchmark's open loop): the bot-side
+  latency of an interaction, from its gateway frame's arrival in the process (aiohttp's
+  ``data_received`` that completed the frame) to its first answer (the interaction
+  callback) written to the socket (aiohttp's ``write_bytes`` done), in ``bot_ms``; and the
+  time that frame waited before discord.py read it (``queued_ms``).
 
 ``--ready-timeout`` (default 0.05 s) shortens discord.py's 2 s wait for more GUILD_CREATEs
 before ``on_ready``; the emulator sends every guild at once. ``EMU_IDENTIFY_DELAY=0``
@@ -25,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import atexit
+import contextlib
 import contextvars
 import ctypes
 import functools
@@ -308,8 +314,90 @@ def install(
 
         discord.Client.before_identify_hook = before_identify_hook  # type: ignore[method-assign]
 
+    # 6. optional: the bot-side latency of each interaction (EMU_ANSWER_TIMES=1).
+    if os.environ.get("EMU_ANSWER_TIMES") == "1":
+        install_answer_times(reporter)
+
     reporter.send("hello")
     return reporter
+
+
+def install_answer_times(reporter: Reporter) -> None:
+    """Times each interaction inside the bot's process: from the moment aiohttp read the
+    gateway frame that carried it off the socket to the moment its first answer (the
+    interaction callback) was written to the socket. Observation only."""
+    import aiohttp.client_proto
+    import aiohttp.client_reqrep
+    import discord.gateway
+    import discord.state
+
+    clock = time.perf_counter
+    frames: dict[int, float] = {}  # id(a received message's data) -> when it arrived
+    current = {"arrived": 0.0, "read": 0.0}  # the frame discord.py is reading now
+    arrivals: dict[int, tuple[float, float]] = {}  # interaction id -> (arrived, read)
+
+    protocol_cls = aiohttp.client_proto.ResponseHandler
+    original_data_received = protocol_cls.data_received
+
+    def data_received(self: Any, data: bytes) -> None:
+        buffer = getattr(self._payload, "_buffer", None) if self._payload_parser else None
+        if buffer is None:  # not a websocket: a REST answer
+            original_data_received(self, data)
+            return
+        now = clock()
+        before = len(buffer)
+        original_data_received(self, data)
+        for i in range(before, len(buffer)):  # every message this chunk completed
+            frames[id(buffer[i][0].data)] = now
+        if len(frames) > 10_000:  # messages aiohttp handled itself (pings) are never read
+            frames.clear()
+
+    protocol_cls.data_received = data_received  # type: ignore[method-assign]
+
+    ws_cls = discord.gateway.DiscordWebSocket
+    original_received = ws_cls.received_message
+
+    @functools.wraps(original_received)
+    async def received_message(self: Any, msg: Any, /) -> None:
+        now = clock()
+        current["arrived"] = frames.pop(id(msg), now)
+        current["read"] = now
+        await original_received(self, msg)
+
+    ws_cls.received_message = received_message  # type: ignore[method-assign]
+
+    # discord.py parses a dispatch before its first await: ``current`` is this frame's
+    state_cls = discord.state.ConnectionState
+    wrapped_parse = state_cls.parse_interaction_create
+
+    @functools.wraps(wrapped_parse)
+    def parse_interaction_create(self: Any, data: Any) -> None:
+        arrivals[int(data["id"])] = (current["arrived"], current["read"])
+        wrapped_parse(self, data)
+
+    state_cls.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
+
+    request_cls = aiohttp.client_reqrep.ClientRequest
+    original_write_bytes = request_cls.write_bytes
+
+    async def write_bytes(self: Any, *args: Any, **kwargs: Any) -> None:
+        try:
+            await original_write_bytes(self, *args, **kwargs)
+        finally:
+            path = self.url.raw_path
+            if path.endswith("/callback") and "/interactions/" in path:
+                with contextlib.suppress(ValueError, IndexError):
+                    iid = int(path.split("/interactions/", 1)[1].split("/", 1)[0])
+                    got = arrivals.pop(iid, None)
+                    if got is not None:
+                        reporter.send(
+                            "answered",
+                            interaction_id=iid,
+                            bot_ms=(clock() - got[0]) * 1000,
+                            queued_ms=(got[1] - got[0]) * 1000,
+                        )
+
+    request_cls.write_bytes = write_bytes  # type: ignore[method-assign]
 
 
 def main(argv: list[str] | None = None) -> None:
