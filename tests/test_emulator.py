@@ -6,6 +6,8 @@ starts with no recorded problem and fails at teardown on any problem it did not 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -24,6 +26,7 @@ from tests.emulator import (
     snowflake_time_ms,
 )
 from tests.emulator.validation import check_message
+from tests.support.backends import fresh_database
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -496,3 +499,53 @@ async def test_the_launcher_times_a_click_inside_the_bot(tmp_path: Path) -> None
     bot_ms, queued_ms = report["bot_ms"], report["queued_ms"]
     assert isinstance(bot_ms, float) and isinstance(queued_ms, float)
     assert 0 <= queued_ms <= bot_ms
+
+
+COUNT_ROUND_TRIPS = """
+import asyncio, sys
+import asyncpg
+from tests.emulator import launcher
+
+class Reporter:
+    n = 0
+    def send(self, kind, **data):
+        Reporter.n += data["n"]
+
+launcher.install_db_round_trips(Reporter())
+
+async def main(url):
+    con = await asyncpg.connect(url)
+    counts = []
+    async def step(coro):
+        before = Reporter.n
+        await coro
+        counts.append(Reporter.n - before)
+    async def in_transaction():
+        async with con.transaction():
+            await con.execute("SELECT 1")
+    await step(con.execute("CREATE TEMP TABLE t (x int)"))
+    await step(con.fetchval("SELECT $1::int", 1))
+    await step(con.fetchval("SELECT $1::int", 2))
+    await step(con.executemany("INSERT INTO t VALUES ($1)", [(1,), (2,), (3,)]))
+    await step(in_transaction())
+    await con.close()
+    print(counts)
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+async def test_the_launcher_counts_postgresql_round_trips() -> None:
+    """EMU_DB_ROUND_TRIPS=1 (tools/bench_bot.py's scale runs): one a simple query, two for a
+    statement prepared then run, one once it is cached, one for a pipelined executemany
+    (after its prepare), three for a transaction of one statement (BEGIN, it, COMMIT)."""
+    url = await fresh_database()  # skips without a PostgreSQL server
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", COUNT_ROUND_TRIPS, url],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stdout.strip() == "[1, 2, 1, 2, 3]", done.stderr[-2000:]

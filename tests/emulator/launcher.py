@@ -19,6 +19,10 @@ The bot needs no test-specific code. The hooks report to the emulator (POST /_em
   ``data_received`` that completed the frame) to its first answer (the interaction
   callback) written to the socket (aiohttp's ``write_bytes`` done), in ``bot_ms``; and the
   time that frame waited before discord.py read it (``queued_ms``).
+* ``db`` (only with ``EMU_DB_ROUND_TRIPS=1``, the benchmark's scale runs): ``n`` PostgreSQL
+  round trips the bot just started: every Sync and simple Query message asyncpg writes to
+  its sockets, and a Flush that ends a write (a statement prepared); the client then waits
+  for the server. A pipelined ``executemany`` is one.
 
 ``--ready-timeout`` (default 0.05 s) shortens discord.py's 2 s wait for more GUILD_CREATEs
 before ``on_ready``; the emulator sends every guild at once. ``EMU_IDENTIFY_DELAY=0``
@@ -318,8 +322,65 @@ def install(
     if os.environ.get("EMU_ANSWER_TIMES") == "1":
         install_answer_times(reporter)
 
+    # 7. optional: the PostgreSQL round trips (EMU_DB_ROUND_TRIPS=1).
+    if os.environ.get("EMU_DB_ROUND_TRIPS") == "1":
+        install_db_round_trips(reporter)
+
     reporter.send("hello")
     return reporter
+
+
+#: PostgreSQL's typeless start-up packets: (length, code) with code the protocol 3.0
+STARTUP_CODE = b"\x00\x03\x00\x00"
+
+
+def round_trips(data: bytes) -> int:
+    """How many round trips a client's write to PostgreSQL starts: its Sync ('S') and
+    simple Query ('Q') messages, and a Flush ('H') that ends the write (asyncpg prepares a
+    statement with Parse, Describe, Flush, then waits). Frontend protocol 3: a type byte,
+    then a length that counts itself; the start-up packet has no type byte."""
+    count = 0
+    i, end = 0, len(data)
+    if data[4:8] == STARTUP_CODE:
+        i = int.from_bytes(data[0:4], "big")
+    while i + 5 <= end:
+        kind = data[i]
+        i += 1 + int.from_bytes(data[i + 1 : i + 5], "big")
+        if kind in (0x53, 0x51) or (kind == 0x48 and i >= end):  # 'S', 'Q'; 'H' last
+            count += 1
+    return count
+
+
+def install_db_round_trips(reporter: Reporter) -> None:
+    """Counts the PostgreSQL round trips of the bot's process (asyncpg writes whole
+    messages; ``round_trips`` reads their types). Observation only."""
+    import asyncio.selector_events
+
+    import asyncpg.protocol.protocol
+
+    protocol_cls = asyncpg.protocol.protocol.BaseProtocol
+    transport_cls = asyncio.selector_events._SelectorSocketTransport
+    original_write = transport_cls.write
+    original_writelines = transport_cls.writelines
+
+    def write(self: Any, data: Any) -> None:
+        if isinstance(self._protocol, protocol_cls):
+            n = round_trips(bytes(data))
+            if n:
+                reporter.send("db", n=n)
+        original_write(self, data)
+
+    def writelines(self: Any, list_of_data: Any) -> None:
+        if isinstance(self._protocol, protocol_cls):
+            list_of_data = list(list_of_data)
+            n = round_trips(b"".join(bytes(d) for d in list_of_data))
+            if n:
+                reporter.send("db", n=n)
+        original_writelines(self, list_of_data)
+
+    transport_cls.write = write  # type: ignore[method-assign]
+    if "writelines" in vars(transport_cls):  # Python 3.12+; before, writelines calls write
+        transport_cls.writelines = writelines  # type: ignore[method-assign]
 
 
 def install_answer_times(reporter: Reporter) -> None:
