@@ -479,6 +479,7 @@ class Load:
     drained: float = 0.0
     clicks: int = 0
     measured: list[int] = field(default_factory=list)  # ids of the measured interactions
+    kind_of: dict[int, str] = field(default_factory=dict)  # interaction id -> its kind
     requests: dict[str, int] = field(default_factory=dict)  # REST calls the bot made
     # (time, bot CPU s, our CPU s, whole machine CPU s)
     cpu_marks: list[tuple[float, float, float, float]] = field(default_factory=list)
@@ -622,6 +623,7 @@ async def run_load(
             return
         load.clicks += 1
         load.measured.append(inter.id)
+        load.kind_of[inter.id] = click.kind if len(games) == 1 else f"{table.game} {click.kind}"
         load.last_answer = max(load.last_answer, answered if answered == answered else 0)
         if answered != answered:  # nan: expired
             load.lost += 1
@@ -953,6 +955,10 @@ async def start_trivial(
 def open_figures(emu: BenchEmulator, load: Load, rate: float) -> dict[str, float]:
     """The bot-side latencies (launcher, EMU_ANSWER_TIMES) and CPU a click of one run."""
     inside = [emu.bot_ms[i][0] for i in load.measured if i in emu.bot_ms]
+    by_kind: dict[str, list[float]] = {}
+    for i in load.measured:
+        if i in emu.bot_ms:
+            by_kind.setdefault(load.kind_of.get(i, "?"), []).append(emu.bot_ms[i][0])
     queued = [emu.bot_ms[i][1] for i in load.measured if i in emu.bot_ms]
     (t0, bot0, _, all0), (t1, bot1, me1, all1) = load.cpu_marks[0], load.cpu_marks[-1]
     me0 = load.cpu_marks[0][2]
@@ -971,6 +977,7 @@ def open_figures(emu: BenchEmulator, load: Load, rate: float) -> dict[str, float
         "cpu_ms_per_click": (bot1 - bot0) * 1000 / max(1, load.clicks),
         "cpu_bot": (bot1 - bot0) / span,
         "cpu_others": (all1 - all0 - (bot1 - bot0) - (me1 - me0)) / span,
+        "by_kind": {k: (len(v), pct(v, 0.50), pct(v, 0.99)) for k, v in sorted(by_kind.items())},
     }
 
 
@@ -988,6 +995,19 @@ async def open_loop(
     out: dict[str, Any] = {}
     trivial_emu, fake, secret = await start_trivial(args, work)
     try:
+        # what each bot costs with no click at all (timers, heartbeats, the loop): the part
+        # of an open-loop CPU a click that does not scale with the clicks
+        pids = [b.pid for b in (*emu.bots, *trivial_emu.bots) if b.alive]
+        before = [bot_cpu_s(pid) for pid in pids]
+        await asyncio.sleep(args.idle_seconds)
+        idle = [
+            (bot_cpu_s(pid) - b) / args.idle_seconds for pid, b in zip(pids, before, strict=True)
+        ]
+        out["idle"] = {"bot": idle[0], "trivial": idle[-1]}
+        say(
+            f"idle, no clicks for {args.idle_seconds:g} s: the bot with {len(tables)} live "
+            f"tables {idle[0]:.1%} of a core, the trivial bot {idle[-1]:.1%}"
+        )
         for rate in args.open_rates:
             warm = max(20, int(rate))
             clicks = int(rate * args.open_seconds)
@@ -1019,6 +1039,14 @@ async def open_loop(
                     f"{f['cpu_ms_per_click']:.2f} ms CPU a click ({f['cpu_bot']:.0%} of a "
                     f"core), other processes {f['cpu_others']:.0%}"
                 )
+                if who == "bot":
+                    say(
+                        "  in the bot by kind, clicks p50/p99 ms: "
+                        + ", ".join(
+                            f"{k} {n} {p50:.0f}/{p99:.0f}"
+                            for k, (n, p50, p99) in f["by_kind"].items()
+                        )
+                    )
                 target.take_problems()
             out[f"{rate:g}"] = run
     finally:
@@ -1053,7 +1081,14 @@ def open_summary(args: argparse.Namespace, r: dict[str, Any]) -> list[str]:
     mix = "tamalou" if args.games == ("tamalou",) else "+".join(args.games)
     goal = 1.5 if args.games == ("tamalou",) else 2.0
     lines = []
+    if "idle" in r:
+        lines.append(
+            f"idle (no clicks): the bot {r['idle']['bot']:.1%} of a core with {args.tables} "
+            f"live tables, the trivial bot {r['idle']['trivial']:.1%}"
+        )
     for key, run in r.items():
+        if key == "idle":
+            continue
         bot, triv = run["bot"], run["trivial"]
         ratio = bot["p99_ms"] / max(1e-9, triv["p99_ms"])
         verdict = ""
@@ -1413,6 +1448,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--open-seconds", type=float, default=8.0, help="open loop: seconds a rate")
     p.add_argument("--only-open", action="store_true", help="the open loop only")
+    p.add_argument(
+        "--idle-seconds", type=float, default=4.0, help="open loop: idle CPU measured first"
+    )
     p.add_argument("--quick", action="store_true", help="small smoke run")
     args = p.parse_args(argv)
     games = tuple(dict.fromkeys(g.strip() for g in (args.mix or args.games).split(",") if g))
