@@ -173,6 +173,9 @@ class TamalouBot(commands.AutoShardedBot):
             await self.presenter.restore_pings()
         except Exception:
             log.exception("could not read the turn pings back: a turn may be pinged twice")
+        for table, reason in self.service.closed_at_start:  # a kill cut their cancel short
+            await self.presenter.table_closed(table, reason)
+        self.service.closed_at_start.clear()
         for table in list(self.service.tables.values()):
             await self.presenter.table_changed(table, at_once=True)
         for table in await self.service.unshown_finals():  # killed before its last message

@@ -172,6 +172,9 @@ class TableService:
         self.tables: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}
         self._counter = itertools.count()
+        #: tables closed by ``load`` (a kill had come between their last write and their
+        #: cancel): their message is drawn closed once Discord is reachable
+        self.closed_at_start: list[tuple[LiveTable, str]] = []
         self.scheduler = Scheduler(clock, self._due_of, self._wake)
         #: called once a match is finished and committed (seasons record it)
         self.on_match_finished: Callable[[int], Awaitable[None]] | None = None
@@ -203,6 +206,13 @@ class TableService:
                     log.exception("table %s: its log does not replay; closing it", row.id)
                     await self._close_unreplayable(row.id, match.id if match else None)
                     continue
+                reason = self._nobody_left(table)
+                if reason is not None:  # its cancel was cut short: it never holds its channel
+                    log.warning("table %s: closed at start (%s)", row.id, reason)
+                    await self._close_unreplayable(row.id, match.id if match else None)
+                    table.row.status = "cancelled"
+                    self.closed_at_start.append((table, reason))
+                    continue
                 self._register(table)
         log.info("loaded %d live tables", len(self.tables))
         return len(self.tables)
@@ -233,6 +243,19 @@ class TableService:
             await self.storage.cancel_table(table_id, match_id, now)
         except Exception:
             log.exception("table %s: could not close it either", table_id)
+
+    @staticmethod
+    def _nobody_left(table: LiveTable) -> str | None:
+        """Why a table must close at once, if it must: a lobby with no member seated (the
+        last one left), a match nobody is left to play (R-K4). Such a table is cancelled by
+        the write after the one that made it so; a kill between the two left a zombie that
+        held its channel (issue 23), healed here at start."""
+        if table.status == "lobby" and all(s.ai_level for s in table.seats):
+            return "empty"
+        game = table.game
+        if table.status == "playing" and game is not None and table.module.abandoned(game):
+            return "humans_left"
+        return None
 
     def _live(self, row: TableRow) -> LiveTable:
         return LiveTable(row, self.rules_for(row.game, row.settings), self.load_game(row.game))
