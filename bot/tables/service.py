@@ -411,7 +411,9 @@ class TableService:
                 table.row.host_id = humans[0].user_id  # the host hands the table on
         await self.storage.save_seats(table.id, table.seats, table.row.host_id)
 
-    async def cancel(self, table: LiveTable, reason: str) -> None:
+    async def cancel(self, table: LiveTable, reason: str, present: bool = True) -> None:
+        """Close the table and its match. ``present``: draw it closed (not when its message
+        could never be posted)."""
         async with table.lock:
             if table.status not in ("lobby", "playing"):
                 raise TableError("table_gone")
@@ -421,7 +423,8 @@ class TableService:
             await self.storage.cancel_table(table.id, match_id, self.clock())
             table.row.status = "cancelled"
             self._forget(table)
-        await self.presenter.table_closed(table, reason)
+        if present:
+            await self.presenter.table_closed(table, reason)
 
     async def start(self, table: LiveTable, user_id: int) -> None:
         async with table.lock:

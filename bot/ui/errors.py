@@ -37,6 +37,9 @@ def error_text(lang: str, error: BaseException, what: str) -> str:
         detail = dict(cause.detail)
         if isinstance(detail.get("option"), str):  # a command option, by its name in lang
             detail["option"] = t(lang, f"optname.{detail['option']}")
+        missing = detail.get("missing")
+        if isinstance(missing, tuple):  # the bot's permissions, by their names in lang
+            detail["missing"] = ", ".join(t(lang, f"perm.{p}") for p in missing)
         return t(lang, f"err.{cause.reason}", **detail)
     if isinstance(cause, IllegalAction):
         return refusal_text(lang, cause)

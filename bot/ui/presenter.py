@@ -82,6 +82,7 @@ class DiscordPresenter:
         self._panels: dict[tuple[int, int], OpenPanel] = {}  # (table, seat) -> open panel
         self._pings: dict[int, tuple[Any, int | None]] = {}  # table -> (its turn, ping msg)
         self._pictures: dict[int, str | None] = {}  # table -> key of its message's picture
+        self._previous: dict[int, int | None] = {}  # table -> its last round's message
         self._ping_choices: dict[tuple[int, int], bool] = {}  # (guild, member) -> pinged
         self._closing = False
 
@@ -106,6 +107,7 @@ class DiscordPresenter:
             pending.cancel()
         self._last_edit.pop(table_id, None)
         self._pictures.pop(table_id, None)
+        self._previous.pop(table_id, None)
         lock = self._locks.get(table_id)
         if lock is not None and not lock.locked():
             del self._locks[table_id]
@@ -174,6 +176,17 @@ class DiscordPresenter:
             self._prune(table.id)  # a finished match: its last message is drawn
             games.forget(table.row.game, table.id)
 
+    async def post_table(self, table: LiveTable) -> None:
+        """Draw a new table's first message now; Discord's refusal is raised (the caller
+        frees the channel: a table nobody can see must not hold it)."""
+        self._last_edit[table.id] = time.monotonic()
+        await self._show(table)
+
+    def forget(self, table: LiveTable) -> None:
+        """Drop every record of a table that was never shown."""
+        self._prune(table.id)
+        games.forget(table.row.game, table.id)
+
     async def _edit_later(self, table: LiveTable, wait: float) -> None:
         try:
             await asyncio.sleep(wait)
@@ -219,14 +232,43 @@ class DiscordPresenter:
                 pass  # deleted by someone: post it again
         files = await picture_files(picture)
         extra = {"files": files} if files else {}
-        message = await (
-            channel.send(embed=embed, view=view, **extra)
-            if view
-            else channel.send(embed=embed, **extra)
-        )
+        previous = self._previous.pop(table.id, None)
+        try:
+            message = await (
+                channel.send(embed=embed, view=view, **extra)
+                if view
+                else channel.send(embed=embed, **extra)
+            )
+        except discord.HTTPException as exc:
+            if previous is None:
+                raise
+            # A new round's message refused (403, 5xx): the round goes on in the last
+            # message rather than in none (issue 23: a table nobody could see).
+            log.warning(
+                "table %s: the new round could not be posted (%s %s); it goes on in its "
+                "last message",
+                table.id,
+                exc.status,
+                exc.code,
+            )
+            table.row.message_id = previous
+            await self._edit_message(
+                table,
+                previous,
+                embed=embed,
+                view=view,
+                content=None,
+                attachments=await picture_files(picture),
+            )
+            self._pictures[table.id] = key
+            return
         table.row.message_id = message.id
         self._pictures[table.id] = key
         await self.bot.storage.set_table_message(table.id, message.id)
+        if previous is not None:  # the last round's message points to this one
+            with contextlib.suppress(discord.HTTPException):
+                lang = await self.bot.guild_language(table.row.guild_id)
+                await self._edit_message(table, previous, content=t(lang, "table.moved"), view=None)
 
     async def _edit_message(self, table: LiveTable, message_id: int, **fields: Any) -> None:
         """``PartialMessage.edit`` without building a ``discord.Message`` from Discord's
@@ -324,13 +366,8 @@ class DiscordPresenter:
     async def round_started(self, table: LiveTable) -> None:
         """R-M1: a new round gets a new message (old messages are hard to edit after an hour)."""
         async with self._lock(table.id):
-            old = table.row.message_id
-            if old is not None:
-                try:
-                    lang = await self.bot.guild_language(table.row.guild_id)
-                    await self._edit_message(table, old, content=t(lang, "table.moved"), view=None)
-                except discord.HTTPException:
-                    pass
+            # told "moved" once the new message is posted; kept if it cannot be
+            self._previous[table.id] = table.row.message_id
             table.row.message_id = None
             self._pictures.pop(table.id, None)
         await self.table_changed(table, at_once=True)

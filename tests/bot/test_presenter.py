@@ -6,7 +6,10 @@ from __future__ import annotations
 import asyncio
 import itertools
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
+
+import discord
 
 from bot.tables import LiveTable
 from bot.ui.presenter import DiscordPresenter
@@ -28,8 +31,11 @@ class Channel:
     edits: list[tuple[int, bool, str]] = field(default_factory=list)
     slow: float = 0.0
     ids: Any = field(default_factory=lambda: itertools.count(1000))
+    refuse: Exception | None = None  # every post answers it (a 403, a 5xx)
 
     async def send(self, embed: Any = None, view: Any = None, **_: Any) -> Sent:
+        if self.refuse is not None:
+            raise self.refuse
         sent = Sent(next(self.ids))
         self.edits.append((sent.id, bool(view and view.children), embed.title if embed else ""))
         return sent
@@ -155,3 +161,25 @@ async def test_a_members_ping_choice_is_read_once_and_follows_the_command() -> N
     presenter.ping_choice(2, 7, False)  # the member says no meanwhile
     release.set()
     assert await in_flight is False
+
+
+def http_error(status: int, code: int) -> discord.HTTPException:
+    """Discord's refusal as discord.py raises it."""
+    response: Any = SimpleNamespace(status=status, reason="refused")
+    kind = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
+    return kind(response, {"code": code, "message": "refused"})
+
+
+async def test_a_new_round_the_bot_may_not_post_goes_on_in_the_last_message() -> None:
+    """Issue 23: a new round's post refused (403 50013) left the table with no message at
+    all; the round is drawn in the last round's message instead, buttons and all."""
+    bot, presenter, table = setup(interval_ms=0)
+    await presenter.table_changed(table, at_once=True)
+    first = bot.channel.edits[-1][0]
+    bot.channel.refuse = http_error(403, 50013)
+    await presenter.round_started(table)
+    assert table.row.message_id == first
+    assert bot.channel.edits[-1][:2] == (first, True)  # the table, live, in the old message
+    bot.channel.refuse = None
+    await presenter.round_started(table)  # the next round posts again
+    assert table.row.message_id != first and bot.messages[table.id] == table.row.message_id
