@@ -176,6 +176,21 @@ class DiscordPresenter:
             self._prune(table.id)  # a finished match: its last message is drawn
             games.forget(table.row.game, table.id)
 
+    async def message_deleted(self, channel_id: int, message_id: int) -> None:
+        """MESSAGE_DELETE: a live table whose message a moderator deleted is posted again at
+        once (it was only at the table's next change, or never while nothing happened)."""
+        table_id = self.bot.service.by_channel.get(channel_id)
+        table = self.bot.service.tables.get(table_id) if table_id is not None else None
+        if table is None or table.row.message_id != message_id or self._closing:
+            return
+        async with self._lock(table.id):
+            if table.row.message_id != message_id:
+                return  # posted again meanwhile
+            table.row.message_id = None
+            self._pictures.pop(table.id, None)
+        log.warning("table %s: its message was deleted; posting it again", table.id)
+        await self.table_changed(table, at_once=True)
+
     async def post_table(self, table: LiveTable) -> None:
         """Draw a new table's first message now; Discord's refusal is raised (the caller
         frees the channel: a table nobody can see must not hold it)."""
@@ -434,47 +449,75 @@ class DiscordPresenter:
     ) -> None:
         view = frozen_view(shown.view)
         files = await picture_files(shown.picture)
-        extra: dict[str, Any] = {"files": files} if files else {}
         key = (table.id, seat)
+        # A timed secret's hide is stored before the secret is shown: a kill in between
+        # left it shown for good (issue 23). A new panel is posted without it first (its id
+        # is known only then), stored, then edited to show it.
+        hide_at = None if self._closing else shown.hide_at
         opened: OpenPanel | None = None
         if edit and (clicked_id := clicked.message_id(interaction)) is not None:
+            opened = OpenPanel(interaction.token, clicked_id, now, lang)
+            await self._keep_timed(table, seat, opened, hide_at)
             # the attachments are replaced: an older picture never outlives its panel
             await interaction.edit_original_response(
                 content=shown.text, view=view, attachments=files
             )
-            opened = OpenPanel(interaction.token, clicked_id, now, lang)
-        elif (
-            reuse
-            and (old := self._panels.get(key)) is not None
-            and old.alive(now)
-            and await self._edit_panel(old, shown)
-        ):
-            opened = old
+        elif reuse and (old := self._panels.get(key)) is not None and old.alive(now):
+            await self._keep_timed(table, seat, old, hide_at)
+            if await self._edit_panel(old, shown):
+                opened = old
         if opened is None:
-            if not interaction.response.is_done():  # the panel is the answer (@original)
-                sent = await interaction.response.send_message(
-                    shown.text, view=view, ephemeral=True, **extra
-                )
-                message_id = sent.message_id or (await interaction.original_response()).id
-            else:
-                message = await interaction.followup.send(
-                    shown.text, view=view, ephemeral=True, wait=True, **extra
-                )
-                message_id = message.id
-            opened = OpenPanel(interaction.token, message_id, now, lang)
+            first = shown if hide_at is None else self._hidden(table, seat, lang, hide_at)
+            opened = await self._post_panel(interaction, first, now, lang)
+            if first is not shown:
+                release_view(first.view)
+                await self._keep_timed(table, seat, opened, hide_at)
+                if not await self._edit_panel(opened, shown):
+                    log.warning("table %s: a timed panel could not show its cards", table.id)
         self._panels[key] = opened
-        if shown.hide_at is not None and not self._closing:
-            timed = display.TimedPanel(
-                table.id, seat, opened.token, opened.message_id, now, shown.hide_at, lang
-            )
-            try:  # kept so that a restart still hides it
-                await display.save_timed_panel(self.bot.storage, timed)
-            except Exception:
-                log.exception("table %s: could not keep a timed panel", table.id)
+        if hide_at is not None:
             self._spawn(
-                self._hide_later(opened, table, seat, shown.hide_at),
+                self._hide_later(opened, table, seat, hide_at),
                 f"panel-hide-{table.id}-{seat}",
             )
+
+    def _hidden(self, table: LiveTable, seat: int, lang: str, hide_at: int) -> Panel:
+        """The panel once its timed cards are hidden again (as ``_hide_later`` draws it)."""
+        return games.plugin(table.row.game).panel(table, seat, lang, hide_at)
+
+    async def _post_panel(
+        self, interaction: discord.Interaction, shown: Panel, now: int, lang: str
+    ) -> OpenPanel:
+        """A new private panel: the interaction's answer (``@original``) or a followup."""
+        view = frozen_view(shown.view)
+        files = await picture_files(shown.picture)
+        extra: dict[str, Any] = {"files": files} if files else {}
+        if not interaction.response.is_done():  # the panel is the answer (@original)
+            sent = await interaction.response.send_message(
+                shown.text, view=view, ephemeral=True, **extra
+            )
+            message_id = sent.message_id or (await interaction.original_response()).id
+        else:
+            message = await interaction.followup.send(
+                shown.text, view=view, ephemeral=True, wait=True, **extra
+            )
+            message_id = message.id
+        return OpenPanel(interaction.token, message_id, now, lang)
+
+    async def _keep_timed(
+        self, table: LiveTable, seat: int, opened: OpenPanel, hide_at: int | None
+    ) -> None:
+        """Store a timed panel's hide, so that a restart still hides it (``hide_at`` None:
+        the panel shows nothing timed)."""
+        if hide_at is None:
+            return
+        timed = display.TimedPanel(
+            table.id, seat, opened.token, opened.message_id, opened.opened_at, hide_at, opened.lang
+        )
+        try:
+            await display.save_timed_panel(self.bot.storage, timed)
+        except Exception:  # the hide in memory still runs; only a kill would skip it now
+            log.warning("table %s: could not keep a timed panel's hide", table.id, exc_info=True)
 
     async def restore_pings(self) -> None:
         """At start, before the tables are drawn again: each live table's ping and the turn it

@@ -183,3 +183,56 @@ async def test_a_new_round_the_bot_may_not_post_goes_on_in_the_last_message() ->
     bot.channel.refuse = None
     await presenter.round_started(table)  # the next round posts again
     assert table.row.message_id != first and bot.messages[table.id] == table.row.message_id
+
+
+class Followups:
+    def __init__(self, log: list[tuple[str, str]]) -> None:
+        self.log = log
+        self.ids = itertools.count(5000)
+
+    async def send(self, text: str, **_: Any) -> Sent:
+        self.log.append(("post", text))
+        return Sent(next(self.ids))
+
+
+class Deferred:
+    """A click already acknowledged (the verbs defer before the move): a panel is a followup."""
+
+    def __init__(self, log: list[tuple[str, str]]) -> None:
+        self.token = "token"
+        self.followup = Followups(log)
+        self.response = SimpleNamespace(is_done=lambda: True)
+
+
+async def test_a_timed_secrets_hide_is_stored_before_the_secret_is_shown() -> None:
+    """Issue 23: a peek shown less than a moment before a kill was never hidden after the
+    restart (its hide was stored after it was shown). A new panel is posted without the
+    cards, its hide stored, and only then is it edited to show them."""
+    from tamalou.games.tamalou import actions as A
+    from tamalou.games.tamalou.engine import apply
+
+    game = forced_game(ROWS, play=False)
+    apply(game, A.Peek(0, 10))
+    bot, presenter, _ = setup(interval_ms=0)
+    table = live_table(game)
+    log: list[tuple[str, str]] = []
+
+    async def execute(sql: str, *args: Any) -> None:
+        if "open_panels" in sql:
+            log.append(("store", str(args[5])))
+
+    bot.storage.execute = execute  # type: ignore[attr-defined]
+
+    async def edit_panel(opened: Any, shown: Any) -> bool:
+        log.append(("edit", shown.text))
+        return True
+
+    presenter._edit_panel = edit_panel  # type: ignore[method-assign]
+    await presenter.show_panel(Deferred(log), table, 0, "en", edit=False)  # type: ignore[arg-type]
+    kinds = [k for k, _ in log]
+    assert kinds == ["post", "store", "edit"], log
+    posted, shown = log[0][1], log[2][1]
+    assert "2♥" not in posted and "5♥" not in posted  # nothing secret before the store
+    assert "2♥" in shown and "5♥" in shown  # then the peeked cards (R-S2)
+    for task in list(presenter._tasks):
+        task.cancel()
