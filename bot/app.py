@@ -110,6 +110,14 @@ class TamalouBot(commands.AutoShardedBot):
             finally:
                 clicked.release(interaction)  # answered and handled: nothing reads it now
 
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A table message deleted by a moderator is posted again at once (issue 23)."""
+        await self.presenter.message_deleted(payload.channel_id, payload.message_id)
+
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        for message_id in payload.message_ids:
+            await self.presenter.message_deleted(payload.channel_id, message_id)
+
     async def setup_hook(self) -> None:
         # SIGTERM (systemd, docker stop) closes as SIGINT does: timers stop, the last moves
         # are committed (by default Python would just die). Not on Windows.
@@ -134,6 +142,13 @@ class TamalouBot(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         count = await self.service.load()
         log.info("ready to serve %d live tables", count)
+        # Timed secrets shown before the restart, the overdue ones hidden first: a panel is
+        # edited through its interaction's token, no gateway needed (they waited for every
+        # table to be drawn again, 2-6 s late; issue 23).
+        try:
+            await self.presenter.restore_hides()
+        except Exception:
+            log.exception("could not read the timed panels back: some may stay shown")
         # Long-lived objects (modules, rebuilt tables) leave the collector's generations, and
         # young collections run less often: full collections over them stalled clicks.
         # A click leaves no reference cycle (bot.ui.clicked.release, release_view): its
@@ -180,7 +195,6 @@ class TamalouBot(commands.AutoShardedBot):
             await self.presenter.table_changed(table, at_once=True)
         for table in await self.service.unshown_finals():  # killed before its last message
             await self.presenter.table_changed(table, at_once=True)
-        await self.presenter.restore_hides()  # timed secrets shown before the restart
 
     async def close(self) -> None:
         """Every task that may write ends before the storage closes: the scheduler and its

@@ -56,3 +56,28 @@ async def test_a_lobby_the_bot_may_not_post_is_refused_by_name_and_never_holds_t
     await emu.slash("alice", "tamalou new")  # the channel is free
     assert "is open" in emu.last_ephemeral("alice").content
     assert "Join" in str(h.table_message().components)
+
+
+@pytest.mark.one_backend
+async def test_a_table_message_a_moderator_deletes_is_posted_again_at_once(
+    harness: BotHarness,
+) -> None:
+    """The table message deleted (MESSAGE_DELETE) was posted again only at the table's next
+    change; it comes back at once, while nothing happens at the table."""
+    h, emu = harness, harness.emu
+    await h.start()
+    await emu.slash("alice", "tamalou new")
+    await emu.click("bob", h.table_message(), "Join")
+    lobby = h.table_message()
+    await emu.delete_message(lobby)
+    await emu.wait_for(
+        lambda: any(
+            m.id != lobby.id and "Join" in str(m.components) for m in emu.channel_messages()
+        ),
+        5,
+        "the lobby posted again",
+    )
+    again = h.table_message()
+    assert again.id != lobby.id and "bob" in again.text
+    await emu.click("carol", again, "Join")  # and it is the table's message now
+    assert "carol" in h.table_message().text and h.table_message().id == again.id
