@@ -24,7 +24,7 @@ from bot.tables import AiRunner, TableService
 from bot.ui import clicked
 from bot.ui.cards import ALL_CODES, CardEmojis, emoji_png, prerender
 from bot.ui.cards import display as card_display
-from bot.ui.common import reply
+from bot.ui.common import answer_in_time, reply
 from bot.ui.errors import answer_error
 from bot.ui.presenter import DiscordPresenter
 from bot.ui.routing import COMPONENT_TYPES, TableButton, TableSelect, dispatch, route
@@ -40,6 +40,23 @@ SHARED_EXTENSIONS = ("bot.cogs.settings", "bot.cogs.seasons")
 GUILD_WAIT_S = 10.0
 
 
+class Tree(app_commands.CommandTree):
+    """Every command answers within Discord's 3 s: one not answered by the safety deadline
+    is deferred, whatever it waits for (a locked database; issue 23)."""
+
+    def __init__(self, client: discord.Client, **options: Any) -> None:
+        super().__init__(client, **options)
+        self._deadlines: set[asyncio.Task[None]] = set()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        # the timer finds the command answered and does nothing, unless it is still busy
+        if interaction.type is discord.InteractionType.application_command:
+            task = asyncio.create_task(answer_in_time(interaction), name="answer-in-time")
+            self._deadlines.add(task)
+            task.add_done_callback(self._deadlines.discard)
+        return True
+
+
 class TamalouBot(commands.AutoShardedBot):
     seasons: Seasons
 
@@ -53,6 +70,7 @@ class TamalouBot(commands.AutoShardedBot):
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
+            tree_cls=Tree,
             allowed_mentions=discord.AllowedMentions.none(),
             **shards,
         )
@@ -117,6 +135,14 @@ class TamalouBot(commands.AutoShardedBot):
     async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
         for message_id in payload.message_ids:
             await self.presenter.message_deleted(payload.channel_id, message_id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """The channel of a table deleted: the table closes (issue 23)."""
+        await self.presenter.channel_gone(channel.id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot removed from a server: its tables close (issue 23)."""
+        await self.presenter.guild_gone(guild.id)
 
     async def setup_hook(self) -> None:
         # SIGTERM (systemd, docker stop) closes as SIGINT does: timers stop, the last moves

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
 import heapq
 import itertools
@@ -63,6 +64,11 @@ LoadGame = Callable[[str], GameModule]
 
 #: one log entry: (time, the action as JSON, the user who asked; None for the clock or an AI)
 Entry = tuple[int, dict[str, Any], int | None]
+
+#: whether an action asked in this task (one click) was applied and committed: whatever
+#: fails after it, the player is told their move went through, never to try again (issue
+#: 23). Each click runs in its own task, so this starts False for every click.
+COMMITTED: contextvars.ContextVar[bool] = contextvars.ContextVar("committed", default=False)
 
 
 class Presenter(Protocol):
@@ -541,6 +547,8 @@ class TableService:
                 if done.done():
                     break
         outcome = await done
+        if outcome.error is None:
+            COMMITTED.set(True)
         if outcome.events:
             await self._after(table, outcome.events)
         return outcome

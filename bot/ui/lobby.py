@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.i18n import lang_of, ls, t
 from bot.storage import display
 from bot.tables import LiveTable, TableError
-from bot.ui.common import bot_of, button, cid, reply, seat_name, ts
+from bot.ui.common import bot_of, button, cid, defer, reply, seat_name, ts
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +123,7 @@ def add_seat_commands(
     )
     async def cmd_start(interaction: discord.Interaction) -> None:
         lang, table = table_here(interaction, game)
-        await interaction.response.defer(ephemeral=True)
+        await defer(interaction)
         await bot_of(interaction).service.start(table, interaction.user.id)
         await reply(interaction, t(lang, started, id=table.id))
 
@@ -164,7 +164,7 @@ def add_seat_commands(
         lang, table = table_here(interaction, game)
         if table.row.host_id != interaction.user.id and not interaction.permissions.manage_guild:
             raise TableError("host_only")
-        await interaction.response.defer(ephemeral=True)
+        await defer(interaction)
         await bot_of(interaction).service.cancel(table, "cancelled")
         await reply(interaction, t(lang, "ok.cancelled", id=table.id))
 
@@ -176,7 +176,7 @@ def add_seat_commands(
         lang, table = table_here(interaction, game)
         bot = bot_of(interaction)
         seat = bot.service.seat_for(table, interaction.user.id)
-        await interaction.response.defer(ephemeral=True)
+        await defer(interaction)
         await bot.presenter.show_panel(interaction, table, seat, lang, edit=False)
 
     @group.command(

@@ -27,10 +27,10 @@ from bot import games
 from bot.games import Panel
 from bot.i18n import t
 from bot.storage import StorageBusy, display
-from bot.tables import LiveTable
+from bot.tables import LiveTable, TableError
 from bot.ui import clicked
 from bot.ui.cards.display import CardPicture
-from bot.ui.common import closed_message, frozen_view, release_view
+from bot.ui.common import closed_message, fault, frozen_view, release_view
 
 if TYPE_CHECKING:
     from bot.app import TamalouBot
@@ -43,6 +43,9 @@ LIVE = ("lobby", "playing")
 PANEL_TOKEN_MS = 14 * 60 * 1000
 #: the picture on a table message is not known (a restart, a new message)
 UNKNOWN = "?"
+#: Discord's JSON error code for a channel that no longer exists (deleted, or the bot was
+#: removed from its server)
+UNKNOWN_CHANNEL = 10003
 
 
 async def picture_files(picture: CardPicture | None) -> list[discord.File]:
@@ -166,10 +169,16 @@ class DiscordPresenter:
             await self._show(table)
             if table.status == "finished":  # its final message is drawn (else: at start)
                 await display.set_final_shown(self.bot.storage, table.id, True)
+        except discord.HTTPException as exc:  # the next change draws it again
+            if self._refused(table, exc, "table edit failed"):
+                return
         except Exception:
             log.exception("table %s: could not refresh its message", table.id)
         try:
             await self._ping_turn(table)
+        except discord.HTTPException as exc:
+            if self._refused(table, exc, "turn ping failed"):
+                return
         except Exception:
             log.exception("table %s: could not ping the player to play", table.id)
         if table.status not in LIVE:
@@ -198,9 +207,43 @@ class DiscordPresenter:
         await self._show(table)
 
     def forget(self, table: LiveTable) -> None:
-        """Drop every record of a table that was never shown."""
+        """Drop every record of a table that is not shown (never posted, or its channel is
+        gone)."""
         self._prune(table.id)
+        self._pings.pop(table.id, None)
         games.forget(table.row.game, table.id)
+
+    async def channel_gone(self, channel_id: int) -> None:
+        """CHANNEL_DELETE: the channel's table closes (its match cancelled, its timers
+        stopped); there is nothing left to draw it in."""
+        table_id = self.bot.service.by_channel.get(channel_id)
+        table = self.bot.service.tables.get(table_id) if table_id is not None else None
+        if table is not None:
+            await self.tables_gone([table], "channel deleted")
+
+    async def guild_gone(self, guild_id: int) -> None:
+        """GUILD_DELETE (the bot was removed from the server): every table there closes."""
+        tables = [t for t in self.bot.service.tables.values() if t.row.guild_id == guild_id]
+        await self.tables_gone(tables, "bot removed from the server")
+
+    async def tables_gone(self, tables: list[LiveTable], cause: str) -> None:
+        """Tables whose channel is gone: closed in one write each, never drawn again."""
+        for table in tables:
+            log.warning("table %s: closed, %s", table.id, cause)
+            with contextlib.suppress(TableError):  # already closed
+                await self.bot.service.cancel(table, "channel_gone", present=False)
+            self.forget(table)
+
+    def _refused(self, table: LiveTable, exc: discord.HTTPException, kind: str) -> bool:
+        """Discord refused a table's message (Missing Permissions, an outage): one WARNING
+        line and a count. True when the channel is gone (10003: deleted, or the bot
+        removed): the table closes instead of failing at every change (issue 23)."""
+        if exc.code == UNKNOWN_CHANNEL:
+            if table.status in LIVE:
+                self._spawn(self.tables_gone([table], "its channel is gone (10003)"), "gone")
+            return True
+        fault(kind, f"table {table.id}", exc)
+        return False
 
     async def _edit_later(self, table: LiveTable, wait: float) -> None:
         try:
@@ -458,10 +501,13 @@ class DiscordPresenter:
         if edit and (clicked_id := clicked.message_id(interaction)) is not None:
             opened = OpenPanel(interaction.token, clicked_id, now, lang)
             await self._keep_timed(table, seat, opened, hide_at)
-            # the attachments are replaced: an older picture never outlives its panel
-            await interaction.edit_original_response(
-                content=shown.text, view=view, attachments=files
-            )
+            try:  # the attachments are replaced: an older picture never outlives its panel
+                await interaction.edit_original_response(
+                    content=shown.text, view=view, attachments=files
+                )
+            except discord.HTTPException as exc:  # 5xx past retries: a fresh panel instead
+                fault("panel edit failed", f"table {table.id}", exc)
+                opened = None
         elif reuse and (old := self._panels.get(key)) is not None and old.alive(now):
             await self._keep_timed(table, seat, old, hide_at)
             if await self._edit_panel(old, shown):

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
 import discord
+import pytest
 
 from bot.tables import LiveTable
 from bot.ui.presenter import DiscordPresenter
@@ -32,6 +34,7 @@ class Channel:
     slow: float = 0.0
     ids: Any = field(default_factory=lambda: itertools.count(1000))
     refuse: Exception | None = None  # every post answers it (a 403, a 5xx)
+    refuse_edit: Exception | None = None  # every edit answers it
 
     async def send(self, embed: Any = None, view: Any = None, **_: Any) -> Sent:
         if self.refuse is not None:
@@ -46,6 +49,8 @@ class Channel:
         class Partial:
             async def edit(self, embed: Any = None, view: Any = None, **_: Any) -> None:
                 await asyncio.sleep(channel.slow)
+                if channel.refuse_edit is not None:
+                    raise channel.refuse_edit
                 title = embed.title if embed else ""
                 channel.edits.append((message_id, bool(view and view.children), title))
 
@@ -236,3 +241,23 @@ async def test_a_timed_secrets_hide_is_stored_before_the_secret_is_shown() -> No
     assert "2♥" in shown and "5♥" in shown  # then the peeked cards (R-S2)
     for task in list(presenter._tasks):
         task.cancel()
+
+
+async def test_a_table_edit_discord_refuses_is_one_warning_line_and_a_count(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Issue 23: a table edit under Missing Permissions or an outage was an ERROR with its
+    traceback at every change; it is one WARNING line naming the table and the cause."""
+    from bot.ui.common import FAULTS
+
+    bot, presenter, table = setup(interval_ms=0)
+    await presenter.table_changed(table, at_once=True)
+    before = FAULTS["table edit failed"]
+    for error in (http_error(403, 50013), http_error(503, 0)):
+        bot.channel.refuse_edit = error
+        caplog.clear()
+        with caplog.at_level(logging.WARNING):
+            await presenter.table_changed(table, at_once=True)
+        assert [(r.levelno, r.exc_info) for r in caplog.records] == [(logging.WARNING, None)]
+        assert f"table {table.id}" in caplog.records[0].getMessage()
+    assert FAULTS["table edit failed"] == before + 2

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import lang_of, ls, t
-from bot.ui.common import reply
+from bot.ui.common import defer, reply
 from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby
 from tamalou.games.kalooki import AI_LEVELS, PRESETS
 from tamalou.games.kalooki.rules import KALOOKI
@@ -61,7 +61,7 @@ async def cmd_new(
         "max_players": max_players or KALOOKI.max_players,
         "call_seconds": KALOOKI.call_window_s if call_seconds is None else call_seconds,
     }
-    await interaction.response.defer(ephemeral=True)
+    await defer(interaction)
     table = await open_lobby(interaction, settings, GAME)
     await reply(interaction, t(lang, "ok.opened", id=table.id))
 

@@ -20,7 +20,7 @@ from bot.games.tamalou.options import (
     TURN_MIN_S,
 )
 from bot.i18n import lang_of, ls, t
-from bot.ui.common import bot_of, reply
+from bot.ui.common import bot_of, defer, reply
 from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby
 from tamalou.games.tamalou import AI_LEVELS
 from tamalou.games.tamalou.rules import TAMALOU
@@ -76,7 +76,7 @@ async def cmd_new(
         for name, value in given.items()
         if value is not None
     )
-    await interaction.response.defer(ephemeral=True)
+    await defer(interaction)
     table = await open_lobby(interaction, settings, GAME)
     await reply(interaction, t(lang, "ok.opened", id=table.id))
 

@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.i18n import lang_of, ls, t
 from bot.tables import TableError
-from bot.ui.common import reply
+from bot.ui.common import defer, reply
 from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby
 from tamalou.games.tarot import AI_LEVELS, DEFAULT_PRESET, PRESETS
 
@@ -54,7 +54,7 @@ async def cmd_new(
     if sans_chien and PRESETS[preset].max_players != 3:
         raise TableError("sans_chien_three")  # ruling 10: offered at three players only
     settings: dict[str, Any] = {"preset": preset, "sans_chien": sans_chien, "rounds": rounds}
-    await interaction.response.defer(ephemeral=True)
+    await defer(interaction)
     table = await open_lobby(interaction, settings, GAME)
     await reply(interaction, t(lang, "ok.opened", id=table.id))
 
