@@ -59,7 +59,7 @@ async def open_lobby(
             exc.code,
         )
         await bot.service.cancel(table, "not_posted", present=False)
-        bot.presenter.forget(table)
+        await bot.presenter.forget(table)
         raise TableError("not_posted") from None
     return table
 

@@ -20,6 +20,7 @@ from bot.storage.dialect import TABLES
 from bot.storage.display import (
     TimedPanel,
     TurnPing,
+    save_panel_memory,
     save_timed_panel,
     save_turn_ping,
     set_turn_ping,
@@ -46,6 +47,7 @@ async def filled(target: str) -> Storage:
     await set_turn_ping(storage, 4242, 1, False)
     await save_timed_panel(storage, TimedPanel(table.id, 0, "tok", 77, 5, 5_005, "fr"))
     await save_turn_ping(storage, TurnPing(table.id, (1, (2, 3_000)), 78, 9))
+    await save_panel_memory(storage, table.id, 0, {"draft": None, "sort": "rank"})
     return storage
 
 
