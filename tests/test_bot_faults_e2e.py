@@ -107,6 +107,7 @@ async def quiet_after(h: BotHarness, channel_id: int) -> None:
     """Timers stopped: past a turn's deadline and the lobby's expiry, nothing more is sent
     to the channel (an error loop would)."""
     emu = h.emu
+    await emu.settle()  # what was in flight when it closed has landed
     before = len(emu.requests_to(path_contains=f"/channels/{channel_id}/"))
     h.advance(60_000)
     await asyncio.sleep(1.5)

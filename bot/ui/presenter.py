@@ -86,6 +86,7 @@ class DiscordPresenter:
         self._pings: dict[int, tuple[Any, int | None]] = {}  # table -> (its turn, ping msg)
         self._pictures: dict[int, str | None] = {}  # table -> key of its message's picture
         self._previous: dict[int, int | None] = {}  # table -> its last round's message
+        self._gone: set[int] = set()  # tables whose channel answered 10003, while they close
         self._ping_choices: dict[tuple[int, int], bool] = {}  # (guild, member) -> pinged
         #: (table, seat) -> the panel memory last stored (a game's optional panel_memory)
         self._memories: dict[tuple[int, int], Any] = {}
@@ -164,7 +165,7 @@ class DiscordPresenter:
         return embed, view, table_picture(plugin, table, lang, at)
 
     async def table_changed(self, table: LiveTable, at_once: bool = False) -> None:
-        if self._closing or table.status == "cancelled":
+        if self._closing or table.status == "cancelled" or table.id in self._gone:
             return  # a closed table is drawn once, by table_closed
         if table.id in self._pending and not at_once:
             return  # the pending edit will render the latest state
@@ -248,13 +249,15 @@ class DiscordPresenter:
             with contextlib.suppress(TableError):  # already closed
                 await self.bot.service.cancel(table, "channel_gone", present=False)
             await self.forget(table)
+            self._gone.discard(table.id)
 
     def _refused(self, table: LiveTable, exc: discord.HTTPException, kind: str) -> bool:
         """Discord refused a table's message (Missing Permissions, an outage): one WARNING
         line and a count. True when the channel is gone (10003: deleted, or the bot
         removed): the table closes instead of failing at every change (issue 23)."""
         if exc.code == UNKNOWN_CHANNEL:
-            if table.status in LIVE:
+            if table.status in LIVE and table.id not in self._gone:
+                self._gone.add(table.id)  # no more edits while it closes
                 self._spawn(self.tables_gone([table], "its channel is gone (10003)"), "gone")
             return True
         fault(kind, f"table {table.id}", exc)
