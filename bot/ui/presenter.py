@@ -436,8 +436,21 @@ class DiscordPresenter:
         self._ping_choices[(guild_id, user_id)] = on
 
     async def match_started(self, table: LiveTable) -> None:
-        """The lobby message becomes the table of the first round."""
-        await self.table_changed(table, at_once=True)
+        """The lobby message becomes the table of the first round. A rematch has no message
+        yet: if Discord refuses its post, the new table is closed unseen and the press is
+        told so (``not_posted``), as for ``/<game> new``: it never holds the channel."""
+        if table.row.message_id is not None:
+            await self.table_changed(table, at_once=True)
+            return
+        try:
+            await self.post_table(table)
+        except discord.HTTPException as exc:
+            fault("table post failed", f"table {table.id}", exc)
+            with contextlib.suppress(TableError):
+                await self.bot.service.cancel(table, "not_posted", present=False)
+            await self.forget(table)
+            raise TableError("not_posted") from None
+        await self.table_changed(table, at_once=True)  # its ping (the message is posted)
 
     async def round_started(self, table: LiveTable) -> None:
         """R-M1: a new round gets a new message (old messages are hard to edit after an hour)."""

@@ -261,3 +261,25 @@ async def test_a_table_edit_discord_refuses_is_one_warning_line_and_a_count(
         assert [(r.levelno, r.exc_info) for r in caplog.records] == [(logging.WARNING, None)]
         assert f"table {table.id}" in caplog.records[0].getMessage()
     assert FAULTS["table edit failed"] == before + 2
+
+
+async def test_a_rematch_the_bot_may_not_post_is_closed_unseen_and_said() -> None:
+    """Issue 23: a rematch's first message refused (403 50013) left a table nobody could
+    see holding the channel; it is cancelled unseen and the press answered ``not_posted``."""
+    from bot.tables import TableError
+
+    bot, presenter, table = setup(interval_ms=0)
+    cancelled: list[tuple[int, str, bool]] = []
+
+    async def cancel(t: LiveTable, reason: str, present: bool = True) -> None:
+        cancelled.append((t.id, reason, present))
+
+    bot.service.cancel = cancel  # type: ignore[attr-defined]
+    bot.channel.refuse = http_error(403, 50013)
+    with pytest.raises(TableError, match="not_posted"):
+        await presenter.match_started(table)  # a rematch: no message yet
+    assert cancelled == [(table.id, "not_posted", False)]
+    assert presenter.tracked() == set()
+    bot.channel.refuse = None
+    await presenter.match_started(table)  # posted: a table that can be seen
+    assert table.row.message_id is not None
