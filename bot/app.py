@@ -28,7 +28,7 @@ from bot.tables import AiRunner, TableService
 from bot.ui import clicked
 from bot.ui.cards import ALL_CODES, CardEmojis, emoji_png, prerender
 from bot.ui.cards import display as card_display
-from bot.ui.common import reply
+from bot.ui.common import answer_in_time, reply
 from bot.ui.errors import answer_error
 from bot.ui.presenter import DiscordPresenter
 from bot.ui.routing import COMPONENT_TYPES, TableButton, TableSelect, dispatch, route
@@ -43,6 +43,23 @@ log = logging.getLogger(__name__)
 SHARED_EXTENSIONS = ("bot.cogs.settings", "bot.cogs.seasons")
 #: how long a render waits at start-up for the guilds to be known (their language)
 GUILD_WAIT_S = 10.0
+
+
+class Tree(app_commands.CommandTree):
+    """Every command answers within Discord's 3 s: one not answered by the safety deadline
+    is deferred, whatever it waits for (a locked database; issue 23)."""
+
+    def __init__(self, client: discord.Client, **options: Any) -> None:
+        super().__init__(client, **options)
+        self._deadlines: set[asyncio.Task[None]] = set()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        # the timer finds the command answered and does nothing, unless it is still busy
+        if interaction.type is discord.InteractionType.application_command:
+            task = asyncio.create_task(answer_in_time(interaction), name="answer-in-time")
+            self._deadlines.add(task)
+            task.add_done_callback(self._deadlines.discard)
+        return True
 
 
 class GameBot(commands.AutoShardedBot):
@@ -70,6 +87,7 @@ class GameBot(commands.AutoShardedBot):
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
+            tree_cls=Tree,
             allowed_mentions=discord.AllowedMentions.none(),
             **shards,
         )
@@ -138,6 +156,22 @@ class GameBot(commands.AutoShardedBot):
             finally:
                 clicked.release(interaction)  # answered and handled: nothing reads it now
 
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A table message deleted by a moderator is posted again at once (issue 23)."""
+        await self.presenter.message_deleted(payload.channel_id, payload.message_id)
+
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        for message_id in payload.message_ids:
+            await self.presenter.message_deleted(payload.channel_id, message_id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """The channel of a table deleted: the table closes (issue 23)."""
+        await self.presenter.channel_gone(channel.id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot removed from a server: its tables close (issue 23)."""
+        await self.presenter.guild_gone(guild.id)
+
     async def setup_hook(self) -> None:
         self.health.install()  # the last warnings and errors, for the status
         # SIGTERM (systemd, docker stop) closes as SIGINT does: timers stop, the last moves
@@ -163,6 +197,13 @@ class GameBot(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         count = await self.service.load()
         log.info("ready to serve %d live tables", count)
+        # Timed secrets shown before the restart, the overdue ones hidden first: a panel is
+        # edited through its interaction's token, no gateway needed (they waited for every
+        # table to be drawn again, 2-6 s late; issue 23).
+        try:
+            await self.presenter.restore_hides()
+        except Exception:
+            log.exception("could not read the timed panels back: some may stay shown")
         try:  # a half-built Kalooki contract, the hand's order...: before any click comes
             await self.presenter.restore_panel_memory()
         except Exception:
@@ -238,11 +279,13 @@ class GameBot(commands.AutoShardedBot):
             await self.presenter.restore_pings()
         except Exception:
             log.exception("could not read the turn pings back: a turn may be pinged twice")
+        for table, reason in self.service.closed_at_start:  # a kill cut their cancel short
+            await self.presenter.table_closed(table, reason)
+        self.service.closed_at_start.clear()
         for table in list(self.service.tables.values()):
             await self.presenter.table_changed(table, at_once=True)
         for table in await self.service.unshown_finals():  # killed before its last message
             await self.presenter.table_changed(table, at_once=True)
-        await self.presenter.restore_hides()  # timed secrets shown before the restart
         await self.health.write("ready")
         self._redrawing = None
 

@@ -39,7 +39,7 @@ from bot.seasons.store import (
     Seasons,
 )
 from bot.tables import TableError
-from bot.ui.common import bot_of, frozen_view, reply
+from bot.ui.common import bot_of, defer, frozen_view, reply
 from tamalou.games import game_ids
 
 if TYPE_CHECKING:
@@ -363,7 +363,7 @@ async def show_stats(
     if card is None:
         raise SeasonError("no_record", name=target.display_name)
     lang = await bot.guild_language(guild_id)
-    await interaction.response.defer()  # the first chart may take a moment
+    await defer(interaction, ephemeral=False)  # the first chart may take a moment
     embed = card_embed(card, target.display_name, lang)
     kwargs: dict[str, Any] = {"embed": embed}
     if card.ratings:

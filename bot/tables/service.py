@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
 import heapq
 import itertools
@@ -63,6 +64,11 @@ LoadGame = Callable[[str], GameModule]
 
 #: one log entry: (time, the action as JSON, the user who asked; None for the clock or an AI)
 Entry = tuple[int, dict[str, Any], int | None]
+
+#: whether an action asked in this task (one click) was applied and committed: whatever
+#: fails after it, the player is told their move went through, never to try again (issue
+#: 23). Each click runs in its own task, so this starts False for every click.
+COMMITTED: contextvars.ContextVar[bool] = contextvars.ContextVar("committed", default=False)
 
 
 class Presenter(Protocol):
@@ -172,6 +178,9 @@ class TableService:
         self.tables: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}
         self._counter = itertools.count()
+        #: tables closed by ``load`` (a kill had come between their last write and their
+        #: cancel): their message is drawn closed once Discord is reachable
+        self.closed_at_start: list[tuple[LiveTable, str]] = []
         self.scheduler = Scheduler(clock, self._due_of, self._wake)
         #: called once a match is finished and committed (seasons record it)
         self.on_match_finished: Callable[[int], Awaitable[None]] | None = None
@@ -203,6 +212,13 @@ class TableService:
                     log.exception("table %s: its log does not replay; closing it", row.id)
                     await self._close_unreplayable(row.id, match.id if match else None)
                     continue
+                reason = self._nobody_left(table)
+                if reason is not None:  # its cancel was cut short: it never holds its channel
+                    log.warning("table %s: closed at start (%s)", row.id, reason)
+                    await self._close_unreplayable(row.id, match.id if match else None)
+                    table.row.status = "cancelled"
+                    self.closed_at_start.append((table, reason))
+                    continue
                 self._register(table)
         log.info("loaded %d live tables", len(self.tables))
         return len(self.tables)
@@ -233,6 +249,19 @@ class TableService:
             await self.storage.cancel_table(table_id, match_id, now)
         except Exception:
             log.exception("table %s: could not close it either", table_id)
+
+    @staticmethod
+    def _nobody_left(table: LiveTable) -> str | None:
+        """Why a table must close at once, if it must: a lobby with no member seated (the
+        last one left), a match nobody is left to play (R-K4). Such a table is cancelled by
+        the write after the one that made it so; a kill between the two left a zombie that
+        held its channel (issue 23), healed here at start."""
+        if table.status == "lobby" and all(s.ai_level for s in table.seats):
+            return "empty"
+        game = table.game
+        if table.status == "playing" and game is not None and table.module.abandoned(game):
+            return "humans_left"
+        return None
 
     def _live(self, row: TableRow) -> LiveTable:
         return LiveTable(row, self.rules_for(row.game, row.settings), self.load_game(row.game))
@@ -388,7 +417,9 @@ class TableService:
                 table.row.host_id = humans[0].user_id  # the host hands the table on
         await self.storage.save_seats(table.id, table.seats, table.row.host_id)
 
-    async def cancel(self, table: LiveTable, reason: str) -> None:
+    async def cancel(self, table: LiveTable, reason: str, present: bool = True) -> None:
+        """Close the table and its match. ``present``: draw it closed (not when its message
+        could never be posted)."""
         async with table.lock:
             if table.status not in ("lobby", "playing"):
                 raise TableError("table_gone")
@@ -398,7 +429,8 @@ class TableService:
             await self.storage.cancel_table(table.id, match_id, self.clock())
             table.row.status = "cancelled"
             self._forget(table)
-        await self.presenter.table_closed(table, reason)
+        if present:
+            await self.presenter.table_closed(table, reason)
 
     async def start(self, table: LiveTable, user_id: int) -> None:
         async with table.lock:
@@ -515,6 +547,8 @@ class TableService:
                 if done.done():
                     break
         outcome = await done
+        if outcome.error is None:
+            COMMITTED.set(True)
         if outcome.events:
             await self._after(table, outcome.events)
         return outcome

@@ -11,8 +11,8 @@ from discord import app_commands
 
 from bot.i18n import lang_of, t
 from bot.storage import StorageBusy
-from bot.tables import TableError
-from bot.ui.common import reply, ts
+from bot.tables import COMMITTED, TableError
+from bot.ui.common import FAULTS, UNKNOWN_INTERACTION, fault, reply, ts
 from tamalou.core.errors import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -35,6 +35,9 @@ def error_text(lang: str, error: BaseException, what: str) -> str:
         detail = dict(cause.detail)
         if isinstance(detail.get("option"), str):  # a command option, by its name in lang
             detail["option"] = t(lang, f"optname.{detail['option']}")
+        missing = detail.get("missing")
+        if isinstance(missing, tuple):  # the bot's permissions, by their names in lang
+            detail["missing"] = ", ".join(t(lang, f"perm.{p}") for p in missing)
         return t(lang, f"err.{cause.reason}", **detail)
     if isinstance(cause, IllegalAction):
         return refusal_text(lang, cause)
@@ -42,6 +45,15 @@ def error_text(lang: str, error: BaseException, what: str) -> str:
         return t(lang, "err.manage_server")
     if isinstance(cause, app_commands.NoPrivateMessage):
         return t(lang, "err.guild_only")
+    if COMMITTED.get():  # the move went through: never ask to play it again (issue 23)
+        if isinstance(cause, discord.HTTPException):  # Discord failed the answer after it
+            fault("answer after a move failed", what, cause)
+        else:
+            log.error("%s failed after its move was committed", what, exc_info=cause)
+        return t(lang, "err.after_commit")
+    if isinstance(cause, discord.HTTPException) and cause.code == UNKNOWN_INTERACTION:
+        fault("interaction expired", what, cause)  # answered too late: nothing to show
+        return t(lang, "err.unexpected")
     if isinstance(cause, StorageBusy):  # nothing was written: the same click may retry
         log.warning("%s: storage busy", what)
         return t(lang, "err.busy")
@@ -50,5 +62,13 @@ def error_text(lang: str, error: BaseException, what: str) -> str:
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException, what: str) -> None:
-    """The funnel: always an ephemeral answer, in the clicking user's language."""
-    await reply(interaction, error_text(lang_of(interaction.locale), error, what))
+    """The funnel: always an ephemeral answer, in the clicking user's language (but to an
+    interaction Discord has expired: nobody could read it)."""
+    text = error_text(lang_of(interaction.locale), error, what)
+    cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(cause, discord.HTTPException) and cause.code == UNKNOWN_INTERACTION:
+        return
+    await reply(interaction, text)
+
+
+__all__ = ["FAULTS", "answer_error", "error_text", "fault", "refusal_text"]

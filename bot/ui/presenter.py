@@ -27,10 +27,10 @@ from bot import games
 from bot.games import Panel
 from bot.i18n import t
 from bot.storage import StorageBusy, display
-from bot.tables import LiveTable
+from bot.tables import LiveTable, TableError
 from bot.ui import clicked
 from bot.ui.cards.display import CardPicture
-from bot.ui.common import closed_message, frozen_view, release_view
+from bot.ui.common import closed_message, fault, frozen_view, release_view
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -43,6 +43,9 @@ LIVE = ("lobby", "playing")
 PANEL_TOKEN_MS = 14 * 60 * 1000
 #: the picture on a table message is not known (a restart, a new message)
 UNKNOWN = "?"
+#: Discord's JSON error code for a channel that no longer exists (deleted, or the bot was
+#: removed from its server)
+UNKNOWN_CHANNEL = 10003
 
 
 async def picture_files(picture: CardPicture | None) -> list[discord.File]:
@@ -82,6 +85,8 @@ class DiscordPresenter:
         self._panels: dict[tuple[int, int], OpenPanel] = {}  # (table, seat) -> open panel
         self._pings: dict[int, tuple[Any, int | None]] = {}  # table -> (its turn, ping msg)
         self._pictures: dict[int, str | None] = {}  # table -> key of its message's picture
+        self._previous: dict[int, int | None] = {}  # table -> its last round's message
+        self._gone: set[int] = set()  # tables whose channel answered 10003, while they close
         self._ping_choices: dict[tuple[int, int], bool] = {}  # (guild, member) -> pinged
         #: (table, seat) -> the panel memory last stored (a game's optional panel_memory)
         self._memories: dict[tuple[int, int], Any] = {}
@@ -108,6 +113,7 @@ class DiscordPresenter:
             pending.cancel()
         self._last_edit.pop(table_id, None)
         self._pictures.pop(table_id, None)
+        self._previous.pop(table_id, None)
         lock = self._locks.get(table_id)
         if lock is not None and not lock.locked():
             del self._locks[table_id]
@@ -159,7 +165,7 @@ class DiscordPresenter:
         return embed, view, table_picture(plugin, table, lang, at)
 
     async def table_changed(self, table: LiveTable, at_once: bool = False) -> None:
-        if self._closing or table.status == "cancelled":
+        if self._closing or table.status == "cancelled" or table.id in self._gone:
             return  # a closed table is drawn once, by table_closed
         if table.id in self._pending and not at_once:
             return  # the pending edit will render the latest state
@@ -179,15 +185,83 @@ class DiscordPresenter:
             await self._show(table)
             if table.status == "finished":  # its final message is drawn (else: at start)
                 await display.set_final_shown(self.bot.storage, table.id, True)
+        except discord.HTTPException as exc:  # the next change draws it again
+            if self._refused(table, exc, "table edit failed"):
+                return
         except Exception:
             log.exception("table %s: could not refresh its message", table.id)
         try:
             await self._ping_turn(table)
+        except discord.HTTPException as exc:
+            if self._refused(table, exc, "turn ping failed"):
+                return
         except Exception:
             log.exception("table %s: could not ping the player to play", table.id)
         if table.status not in LIVE:
             self._prune(table.id)  # a finished match: its last message is drawn
             await self._forget(table)
+
+    async def message_deleted(self, channel_id: int, message_id: int) -> None:
+        """MESSAGE_DELETE: a live table whose message a moderator deleted is posted again at
+        once (it was only at the table's next change, or never while nothing happened)."""
+        table_id = self.bot.service.by_channel.get(channel_id)
+        table = self.bot.service.tables.get(table_id) if table_id is not None else None
+        if table is None or table.row.message_id != message_id or self._closing:
+            return
+        async with self._lock(table.id):
+            if table.row.message_id != message_id:
+                return  # posted again meanwhile
+            table.row.message_id = None
+            self._pictures.pop(table.id, None)
+        log.warning("table %s: its message was deleted; posting it again", table.id)
+        await self.table_changed(table, at_once=True)
+
+    async def post_table(self, table: LiveTable) -> None:
+        """Draw a new table's first message now; Discord's refusal is raised (the caller
+        frees the channel: a table nobody can see must not hold it)."""
+        self._last_edit[table.id] = time.monotonic()
+        await self._show(table)
+
+    async def forget(self, table: LiveTable) -> None:
+        """Drop every record of a table that is not shown (never posted, or its channel is
+        gone)."""
+        self._prune(table.id)
+        self._pings.pop(table.id, None)
+        await self._forget(table)
+
+    async def channel_gone(self, channel_id: int) -> None:
+        """CHANNEL_DELETE: the channel's table closes (its match cancelled, its timers
+        stopped); there is nothing left to draw it in."""
+        table_id = self.bot.service.by_channel.get(channel_id)
+        table = self.bot.service.tables.get(table_id) if table_id is not None else None
+        if table is not None:
+            await self.tables_gone([table], "channel deleted")
+
+    async def guild_gone(self, guild_id: int) -> None:
+        """GUILD_DELETE (the bot was removed from the server): every table there closes."""
+        tables = [t for t in self.bot.service.tables.values() if t.row.guild_id == guild_id]
+        await self.tables_gone(tables, "bot removed from the server")
+
+    async def tables_gone(self, tables: list[LiveTable], cause: str) -> None:
+        """Tables whose channel is gone: closed in one write each, never drawn again."""
+        for table in tables:
+            log.warning("table %s: closed, %s", table.id, cause)
+            with contextlib.suppress(TableError):  # already closed
+                await self.bot.service.cancel(table, "channel_gone", present=False)
+            await self.forget(table)
+            self._gone.discard(table.id)
+
+    def _refused(self, table: LiveTable, exc: discord.HTTPException, kind: str) -> bool:
+        """Discord refused a table's message (Missing Permissions, an outage): one WARNING
+        line and a count. True when the channel is gone (10003: deleted, or the bot
+        removed): the table closes instead of failing at every change (issue 23)."""
+        if exc.code == UNKNOWN_CHANNEL:
+            if table.status in LIVE and table.id not in self._gone:
+                self._gone.add(table.id)  # no more edits while it closes
+                self._spawn(self.tables_gone([table], "its channel is gone (10003)"), "gone")
+            return True
+        fault(kind, f"table {table.id}", exc)
+        return False
 
     async def _edit_later(self, table: LiveTable, wait: float) -> None:
         try:
@@ -234,14 +308,43 @@ class DiscordPresenter:
                 pass  # deleted by someone: post it again
         files = await picture_files(picture)
         extra = {"files": files} if files else {}
-        message = await (
-            channel.send(embed=embed, view=view, **extra)
-            if view
-            else channel.send(embed=embed, **extra)
-        )
+        previous = self._previous.pop(table.id, None)
+        try:
+            message = await (
+                channel.send(embed=embed, view=view, **extra)
+                if view
+                else channel.send(embed=embed, **extra)
+            )
+        except discord.HTTPException as exc:
+            if previous is None:
+                raise
+            # A new round's message refused (403, 5xx): the round goes on in the last
+            # message rather than in none (issue 23: a table nobody could see).
+            log.warning(
+                "table %s: the new round could not be posted (%s %s); it goes on in its "
+                "last message",
+                table.id,
+                exc.status,
+                exc.code,
+            )
+            table.row.message_id = previous
+            await self._edit_message(
+                table,
+                previous,
+                embed=embed,
+                view=view,
+                content=None,
+                attachments=await picture_files(picture),
+            )
+            self._pictures[table.id] = key
+            return
         table.row.message_id = message.id
         self._pictures[table.id] = key
         await self.bot.storage.set_table_message(table.id, message.id)
+        if previous is not None:  # the last round's message points to this one
+            with contextlib.suppress(discord.HTTPException):
+                lang = await self.bot.guild_language(table.row.guild_id)
+                await self._edit_message(table, previous, content=t(lang, "table.moved"), view=None)
 
     async def _edit_message(self, table: LiveTable, message_id: int, **fields: Any) -> None:
         """``PartialMessage.edit`` without building a ``discord.Message`` from Discord's
@@ -333,19 +436,27 @@ class DiscordPresenter:
         self._ping_choices[(guild_id, user_id)] = on
 
     async def match_started(self, table: LiveTable) -> None:
-        """The lobby message becomes the table of the first round."""
-        await self.table_changed(table, at_once=True)
+        """The lobby message becomes the table of the first round. A rematch has no message
+        yet: if Discord refuses its post, the new table is closed unseen and the press is
+        told so (``not_posted``), as for ``/<game> new``: it never holds the channel."""
+        if table.row.message_id is not None:
+            await self.table_changed(table, at_once=True)
+            return
+        try:
+            await self.post_table(table)
+        except discord.HTTPException as exc:
+            fault("table post failed", f"table {table.id}", exc)
+            with contextlib.suppress(TableError):
+                await self.bot.service.cancel(table, "not_posted", present=False)
+            await self.forget(table)
+            raise TableError("not_posted") from None
+        await self.table_changed(table, at_once=True)  # its ping (the message is posted)
 
     async def round_started(self, table: LiveTable) -> None:
         """R-M1: a new round gets a new message (old messages are hard to edit after an hour)."""
         async with self._lock(table.id):
-            old = table.row.message_id
-            if old is not None:
-                try:
-                    lang = await self.bot.guild_language(table.row.guild_id)
-                    await self._edit_message(table, old, content=t(lang, "table.moved"), view=None)
-                except discord.HTTPException:
-                    pass
+            # told "moved" once the new message is posted; kept if it cannot be
+            self._previous[table.id] = table.row.message_id
             table.row.message_id = None
             self._pictures.pop(table.id, None)
         await self.table_changed(table, at_once=True)
@@ -446,47 +557,78 @@ class DiscordPresenter:
     ) -> None:
         view = frozen_view(shown.view)
         files = await picture_files(shown.picture)
-        extra: dict[str, Any] = {"files": files} if files else {}
         key = (table.id, seat)
+        # A timed secret's hide is stored before the secret is shown: a kill in between
+        # left it shown for good (issue 23). A new panel is posted without it first (its id
+        # is known only then), stored, then edited to show it.
+        hide_at = None if self._closing else shown.hide_at
         opened: OpenPanel | None = None
         if edit and (clicked_id := clicked.message_id(interaction)) is not None:
-            # the attachments are replaced: an older picture never outlives its panel
-            await interaction.edit_original_response(
-                content=shown.text, view=view, attachments=files
-            )
             opened = OpenPanel(interaction.token, clicked_id, now, lang)
-        elif (
-            reuse
-            and (old := self._panels.get(key)) is not None
-            and old.alive(now)
-            and await self._edit_panel(old, shown)
-        ):
-            opened = old
+            await self._keep_timed(table, seat, opened, hide_at)
+            try:  # the attachments are replaced: an older picture never outlives its panel
+                await interaction.edit_original_response(
+                    content=shown.text, view=view, attachments=files
+                )
+            except discord.HTTPException as exc:  # 5xx past retries: a fresh panel instead
+                fault("panel edit failed", f"table {table.id}", exc)
+                opened = None
+        elif reuse and (old := self._panels.get(key)) is not None and old.alive(now):
+            await self._keep_timed(table, seat, old, hide_at)
+            if await self._edit_panel(old, shown):
+                opened = old
         if opened is None:
-            if not interaction.response.is_done():  # the panel is the answer (@original)
-                sent = await interaction.response.send_message(
-                    shown.text, view=view, ephemeral=True, **extra
-                )
-                message_id = sent.message_id or (await interaction.original_response()).id
-            else:
-                message = await interaction.followup.send(
-                    shown.text, view=view, ephemeral=True, wait=True, **extra
-                )
-                message_id = message.id
-            opened = OpenPanel(interaction.token, message_id, now, lang)
+            first = shown if hide_at is None else self._hidden(table, seat, lang, hide_at)
+            opened = await self._post_panel(interaction, first, now, lang)
+            if first is not shown:
+                release_view(first.view)
+                await self._keep_timed(table, seat, opened, hide_at)
+                if not await self._edit_panel(opened, shown):
+                    log.warning("table %s: a timed panel could not show its cards", table.id)
         self._panels[key] = opened
-        if shown.hide_at is not None and not self._closing:
-            timed = display.TimedPanel(
-                table.id, seat, opened.token, opened.message_id, now, shown.hide_at, lang
-            )
-            try:  # kept so that a restart still hides it
-                await display.save_timed_panel(self.bot.storage, timed)
-            except Exception:
-                log.exception("table %s: could not keep a timed panel", table.id)
+        if hide_at is not None:
             self._spawn(
-                self._hide_later(opened, table, seat, shown.hide_at),
+                self._hide_later(opened, table, seat, hide_at),
                 f"panel-hide-{table.id}-{seat}",
             )
+
+    def _hidden(self, table: LiveTable, seat: int, lang: str, hide_at: int) -> Panel:
+        """The panel once its timed cards are hidden again (as ``_hide_later`` draws it)."""
+        return games.plugin(table.row.game).panel(table, seat, lang, hide_at)
+
+    async def _post_panel(
+        self, interaction: discord.Interaction, shown: Panel, now: int, lang: str
+    ) -> OpenPanel:
+        """A new private panel: the interaction's answer (``@original``) or a followup."""
+        view = frozen_view(shown.view)
+        files = await picture_files(shown.picture)
+        extra: dict[str, Any] = {"files": files} if files else {}
+        if not interaction.response.is_done():  # the panel is the answer (@original)
+            sent = await interaction.response.send_message(
+                shown.text, view=view, ephemeral=True, **extra
+            )
+            message_id = sent.message_id or (await interaction.original_response()).id
+        else:
+            message = await interaction.followup.send(
+                shown.text, view=view, ephemeral=True, wait=True, **extra
+            )
+            message_id = message.id
+        return OpenPanel(interaction.token, message_id, now, lang)
+
+    async def _keep_timed(
+        self, table: LiveTable, seat: int, opened: OpenPanel, hide_at: int | None
+    ) -> None:
+        """Store a timed panel's hide, so that a restart still hides it (``hide_at`` None:
+        the panel shows nothing timed)."""
+        if hide_at is None:
+            return
+        timed = display.TimedPanel(
+            table.id, seat, opened.token, opened.message_id, opened.opened_at, hide_at, opened.lang
+        )
+        try:
+            await display.save_timed_panel(self.bot.storage, timed)
+        except Exception:  # the hide in memory still runs; only a kill would skip it now
+            log.warning("table %s: could not keep a timed panel's hide", table.id, exc_info=True)
 
     async def restore_pings(self) -> None:
         """At start, before the tables are drawn again: each live table's ping and the turn it

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
+
+import discord
+import pytest
 
 from bot.tables import LiveTable
 from bot.ui.presenter import DiscordPresenter
@@ -28,8 +33,12 @@ class Channel:
     edits: list[tuple[int, bool, str]] = field(default_factory=list)
     slow: float = 0.0
     ids: Any = field(default_factory=lambda: itertools.count(1000))
+    refuse: Exception | None = None  # every post answers it (a 403, a 5xx)
+    refuse_edit: Exception | None = None  # every edit answers it
 
     async def send(self, embed: Any = None, view: Any = None, **_: Any) -> Sent:
+        if self.refuse is not None:
+            raise self.refuse
         sent = Sent(next(self.ids))
         self.edits.append((sent.id, bool(view and view.children), embed.title if embed else ""))
         return sent
@@ -40,6 +49,8 @@ class Channel:
         class Partial:
             async def edit(self, embed: Any = None, view: Any = None, **_: Any) -> None:
                 await asyncio.sleep(channel.slow)
+                if channel.refuse_edit is not None:
+                    raise channel.refuse_edit
                 title = embed.title if embed else ""
                 channel.edits.append((message_id, bool(view and view.children), title))
 
@@ -155,3 +166,120 @@ async def test_a_members_ping_choice_is_read_once_and_follows_the_command() -> N
     presenter.ping_choice(2, 7, False)  # the member says no meanwhile
     release.set()
     assert await in_flight is False
+
+
+def http_error(status: int, code: int) -> discord.HTTPException:
+    """Discord's refusal as discord.py raises it."""
+    response: Any = SimpleNamespace(status=status, reason="refused")
+    kind = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
+    return kind(response, {"code": code, "message": "refused"})
+
+
+async def test_a_new_round_the_bot_may_not_post_goes_on_in_the_last_message() -> None:
+    """Issue 23: a new round's post refused (403 50013) left the table with no message at
+    all; the round is drawn in the last round's message instead, buttons and all."""
+    bot, presenter, table = setup(interval_ms=0)
+    await presenter.table_changed(table, at_once=True)
+    first = bot.channel.edits[-1][0]
+    bot.channel.refuse = http_error(403, 50013)
+    await presenter.round_started(table)
+    assert table.row.message_id == first
+    assert bot.channel.edits[-1][:2] == (first, True)  # the table, live, in the old message
+    bot.channel.refuse = None
+    await presenter.round_started(table)  # the next round posts again
+    assert table.row.message_id != first and bot.messages[table.id] == table.row.message_id
+
+
+class Followups:
+    def __init__(self, log: list[tuple[str, str]]) -> None:
+        self.log = log
+        self.ids = itertools.count(5000)
+
+    async def send(self, text: str, **_: Any) -> Sent:
+        self.log.append(("post", text))
+        return Sent(next(self.ids))
+
+
+class Deferred:
+    """A click already acknowledged (the verbs defer before the move): a panel is a followup."""
+
+    def __init__(self, log: list[tuple[str, str]]) -> None:
+        self.token = "token"
+        self.followup = Followups(log)
+        self.response = SimpleNamespace(is_done=lambda: True)
+
+
+async def test_a_timed_secrets_hide_is_stored_before_the_secret_is_shown() -> None:
+    """Issue 23: a peek shown less than a moment before a kill was never hidden after the
+    restart (its hide was stored after it was shown). A new panel is posted without the
+    cards, its hide stored, and only then is it edited to show them."""
+    from tamalou.games.tamalou import actions as A
+    from tamalou.games.tamalou.engine import apply
+
+    game = forced_game(ROWS, play=False)
+    apply(game, A.Peek(0, 10))
+    bot, presenter, _ = setup(interval_ms=0)
+    table = live_table(game)
+    log: list[tuple[str, str]] = []
+
+    async def execute(sql: str, *args: Any) -> None:
+        if "open_panels" in sql:
+            log.append(("store", str(args[5])))
+
+    bot.storage.execute = execute  # type: ignore[attr-defined]
+
+    async def edit_panel(opened: Any, shown: Any) -> bool:
+        log.append(("edit", shown.text))
+        return True
+
+    presenter._edit_panel = edit_panel  # type: ignore[method-assign]
+    await presenter.show_panel(Deferred(log), table, 0, "en", edit=False)  # type: ignore[arg-type]
+    kinds = [k for k, _ in log]
+    assert kinds == ["post", "store", "edit"], log
+    posted, shown = log[0][1], log[2][1]
+    assert "2♥" not in posted and "5♥" not in posted  # nothing secret before the store
+    assert "2♥" in shown and "5♥" in shown  # then the peeked cards (R-S2)
+    for task in list(presenter._tasks):
+        task.cancel()
+
+
+async def test_a_table_edit_discord_refuses_is_one_warning_line_and_a_count(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Issue 23: a table edit under Missing Permissions or an outage was an ERROR with its
+    traceback at every change; it is one WARNING line naming the table and the cause."""
+    from bot.ui.common import FAULTS
+
+    bot, presenter, table = setup(interval_ms=0)
+    await presenter.table_changed(table, at_once=True)
+    before = FAULTS["table edit failed"]
+    for error in (http_error(403, 50013), http_error(503, 0)):
+        bot.channel.refuse_edit = error
+        caplog.clear()
+        with caplog.at_level(logging.WARNING):
+            await presenter.table_changed(table, at_once=True)
+        assert [(r.levelno, r.exc_info) for r in caplog.records] == [(logging.WARNING, None)]
+        assert f"table {table.id}" in caplog.records[0].getMessage()
+    assert FAULTS["table edit failed"] == before + 2
+
+
+async def test_a_rematch_the_bot_may_not_post_is_closed_unseen_and_said() -> None:
+    """Issue 23: a rematch's first message refused (403 50013) left a table nobody could
+    see holding the channel; it is cancelled unseen and the press answered ``not_posted``."""
+    from bot.tables import TableError
+
+    bot, presenter, table = setup(interval_ms=0)
+    cancelled: list[tuple[int, str, bool]] = []
+
+    async def cancel(t: LiveTable, reason: str, present: bool = True) -> None:
+        cancelled.append((t.id, reason, present))
+
+    bot.service.cancel = cancel  # type: ignore[attr-defined]
+    bot.channel.refuse = http_error(403, 50013)
+    with pytest.raises(TableError, match="not_posted"):
+        await presenter.match_started(table)  # a rematch: no message yet
+    assert cancelled == [(table.id, "not_posted", False)]
+    assert presenter.tracked() == set()
+    bot.channel.refuse = None
+    await presenter.match_started(table)  # posted: a table that can be seen
+    assert table.row.message_id is not None

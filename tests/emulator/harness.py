@@ -157,6 +157,29 @@ class Emulator(DiscordServer):
             if session.intents & (1 << 9 if msg.guild_id else 1 << 12):
                 await session.dispatch("MESSAGE_DELETE", data)
 
+    async def delete_channel(self, channel: ChannelRef) -> None:
+        """A server admin deletes a channel (the bot gets CHANNEL_DELETE); its messages go,
+        and REST calls on it answer 404 10003 Unknown Channel."""
+        chan = self.channel(channel)
+        guild = self.guild_of_channel(chan)
+        guild.channels.remove(chan)
+        del self.channels[chan.id]
+        for msg in [m for m in self.messages.values() if m.channel_id == chan.id]:
+            self._delete(msg)
+        self._notify()
+        session = self.session_for_guild(guild.id)
+        await session.dispatch("CHANNEL_DELETE", chan.payload())
+
+    async def remove_bot(self, guild_id: int | None = None) -> None:
+        """The bot is removed from a guild (GUILD_DELETE without ``unavailable``); its
+        channels answer 404 10003 to the bot from then on."""
+        guild = self.guilds[guild_id or self.guild.id]
+        session = self.session_for_guild(guild.id)
+        for chan in guild.channels:
+            self.channels.pop(chan.id, None)
+        self._notify()
+        await session.dispatch("GUILD_DELETE", {"id": str(guild.id)})
+
     # ================================================================== reading
     def channel_messages(self, channel: ChannelRef = None) -> list[Message]:
         """Public messages of a channel (latest state, deleted ones removed), oldest first."""

@@ -15,6 +15,7 @@ import re
 import secrets
 import traceback
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -22,12 +23,15 @@ from aiohttp import WSMsgType, web
 from .emojis import ApplicationEmojis
 from .model import (
     ADMIN_PERMISSIONS,
+    ATTACH_FILES,
     DEFAULT_CHANNELS,
     DEFAULT_MEMBERS,
     EPHEMERAL,
     EVERYONE_PERMISSIONS,
     IS_COMPONENTS_V2,
     LOADING,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
     Attachment,
     Channel,
     Guild,
@@ -44,7 +48,13 @@ from .model import (
     walk_components,
 )
 from .snowflake import Clock, SnowflakeGenerator
-from .validation import FormErrors, check_message, check_modal
+from .validation import (
+    FormErrors,
+    check_channel_flags,
+    check_locales,
+    check_message,
+    check_modal,
+)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -59,6 +69,19 @@ COMMAND_NAME_RE = re.compile(r"^[-_'\w]{1,32}$")
 
 
 REC_KEY = web.RequestKey("emulator_request", RequestRecord)
+
+
+@dataclass
+class Fault:
+    """A refusal a test injects: the next ``times`` requests of ``method`` whose path
+    contains ``path`` are answered ``status``/``code`` (a 502 burst, a 403 50013, a 404 10008)."""
+
+    method: str
+    path: str
+    status: int
+    code: int
+    message: str
+    times: int = 1
 
 
 class EmulatorError(Exception):
@@ -214,6 +237,7 @@ class DiscordServer:
         self.guilds_sent = False
         self.bot_pid: int | None = None
         self.app_emojis = ApplicationEmojis(self)  # tests/emulator/emojis.py
+        self.faults: list[Fault] = []  # fail_next
 
         self._runner: web.AppRunner | None = None
         self._changed = asyncio.Event()
@@ -464,6 +488,9 @@ class DiscordServer:
         rec.route = resource.canonical if resource is not None else None
         try:
             await self._read_body(request, rec)
+            fault = self._fault_for(request)
+            if fault is not None:
+                raise fail(fault.status, fault.code, fault.message)
             response = await handler(request)
         except HTTPFail as exc:
             response = exc.response
@@ -493,6 +520,23 @@ class DiscordServer:
                 )
         self._notify()
         return response
+
+    def fail_next(
+        self, method: str, path: str, status: int, code: int, message: str, times: int = 1
+    ) -> Fault:
+        """The next ``times`` ``method`` requests whose path contains ``path`` fail."""
+        fault = Fault(method.upper(), path, status, code, message, times)
+        self.faults.append(fault)
+        return fault
+
+    def _fault_for(self, request: web.Request) -> Fault | None:
+        for fault in self.faults:
+            if fault.method == request.method and fault.path in request.path:
+                fault.times -= 1
+                if fault.times <= 0:
+                    self.faults.remove(fault)
+                return fault
+        return None
 
     async def _read_body(self, request: web.Request, rec: RequestRecord) -> None:
         ctype = request.content_type
@@ -710,6 +754,10 @@ class DiscordServer:
         depth: int,
     ) -> None:
         name = node.get("name")
+        check_locales(err, [*path, "name_localizations"], node.get("name_localizations"))
+        check_locales(
+            err, [*path, "description_localizations"], node.get("description_localizations")
+        )
         names = [("name", name)] + [
             (f"name_localizations.{loc}", n)
             for loc, n in (node.get("name_localizations") or {}).items()
@@ -772,7 +820,9 @@ class DiscordServer:
                         "BASE_TYPE_BAD_LENGTH",
                         "Must be between 1 and 100 in length.",
                     )
-                for loc, lname in (choice.get("name_localizations") or {}).items():
+                localized = choice.get("name_localizations")
+                check_locales(err, [*opath, "choices", k, "name_localizations"], localized)
+                for loc, lname in (localized or {}).items():
                     if not isinstance(lname, str) or not 1 <= len(lname) <= 100:
                         err.add(
                             [*opath, "choices", k, "name_localizations", loc],
@@ -1025,14 +1075,29 @@ class DiscordServer:
     async def h_send_message(self, request: web.Request) -> web.StreamResponse:
         self._check_auth(request)
         channel = self._channel(request)
+        body = self._body(request)
+        err = FormErrors()
+        check_channel_flags(err, body)
+        if err:
+            raise form_fail(err)
+        self._check_may_post(channel, request)
         msg = self._new_message(
             channel,
-            self._body(request),
+            body,
             self._files(request),
             request,
             recipient_id=channel.recipient_id,
         )
         return json_response(self.message_payload(msg))
+
+    def _check_may_post(self, channel: Channel, request: web.Request) -> None:
+        """Discord refuses a post the bot's permissions do not allow: 403 50013."""
+        if channel.guild_id is None:
+            return
+        perms = self.guild_of_channel(channel).permissions_of(self.bot_user)
+        needed = VIEW_CHANNEL | SEND_MESSAGES | (ATTACH_FILES if self._files(request) else 0)
+        if perms & needed != needed:
+            raise fail(403, 50013, "Missing Permissions")
 
     async def h_get_message(self, request: web.Request) -> web.StreamResponse:
         self._check_auth(request)
