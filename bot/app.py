@@ -9,6 +9,7 @@ import gc
 import logging
 import re
 import signal
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -31,17 +32,19 @@ from bot.ui.routing import COMPONENT_TYPES, TableButton, TableSelect, dispatch, 
 
 if TYPE_CHECKING:
     from bot.seasons import Seasons
+    from bot.tournaments.commands import Tournaments
 
 log = logging.getLogger(__name__)
 
 #: loaded after every game's extension (they add commands to the /tamalou group)
-SHARED_EXTENSIONS = ("bot.cogs.settings", "bot.cogs.seasons")
+SHARED_EXTENSIONS = ("bot.cogs.settings", "bot.cogs.seasons", "bot.cogs.tournaments")
 #: how long a render waits at start-up for the guilds to be known (their language)
 GUILD_WAIT_S = 10.0
 
 
 class TamalouBot(commands.AutoShardedBot):
     seasons: Seasons
+    tournaments: Tournaments
 
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.default()
@@ -77,6 +80,8 @@ class TamalouBot(commands.AutoShardedBot):
         self._refreshed = False
         self._closing: asyncio.Task[None] | None = None
         self._item_templates: list[re.Pattern[str]] = []
+        #: run once the live tables are rebuilt at start-up (tournaments carry on)
+        self.after_load: list[Callable[[], Awaitable[Any]]] = []
         self.cards = CardEmojis(self)
         self._cards_task: asyncio.Task[None] | None = None
 
@@ -134,6 +139,8 @@ class TamalouBot(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         count = await self.service.load()
         log.info("ready to serve %d live tables", count)
+        for step in self.after_load:
+            await step()
         # Long-lived objects (modules, rebuilt tables) leave the collector's generations, and
         # young collections run less often: full collections over them stalled clicks.
         # A click leaves no reference cycle (bot.ui.clicked.release, release_view): its

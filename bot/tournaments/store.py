@@ -199,6 +199,18 @@ class TournamentStore:
                 out.append(found)
         return out
 
+    async def in_channel(self, channel_id: int, game: str, live: bool) -> Tournament | None:
+        """The channel's live tournament of ``game`` (``live``), or its latest one."""
+        where = " AND status IN ('signup', 'playing')" if live else ""
+        tid = await self.storage.fetchval(
+            "SELECT id FROM tournaments WHERE channel_id = ? AND game = ?"  # only constants
+            + where
+            + " ORDER BY id DESC LIMIT 1",
+            channel_id,
+            game,
+        )
+        return None if tid is None else await self.get(int(tid))
+
     async def set_message(self, tournament_id: int, message_id: int | None) -> None:
         await self.storage.execute(
             "UPDATE tournaments SET message_id = ? WHERE id = ?", message_id, tournament_id
