@@ -20,6 +20,7 @@ from bot.storage.dialect import TABLES
 from bot.storage.display import (
     TimedPanel,
     TurnPing,
+    save_panel_memory,
     save_timed_panel,
     save_turn_ping,
     set_turn_ping,
@@ -48,6 +49,7 @@ async def filled(target: str) -> Storage:
     await set_turn_ping(storage, 4242, 1, False)
     await save_timed_panel(storage, TimedPanel(table.id, 0, "tok", 77, 5, 5_005, "fr"))
     await save_turn_ping(storage, TurnPing(table.id, (1, (2, 3_000)), 78, 9))
+    await save_panel_memory(storage, table.id, 0, {"draft": None, "sort": "rank"})
     tournaments = TournamentStore(storage, lambda: 7)
     cup = await tournaments.create(
         4242, 999, "tarot", "Cup", 1, Format(players=2, rounds=1), {}, "s"

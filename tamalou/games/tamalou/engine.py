@@ -1198,10 +1198,15 @@ def _end_round(game: Game, at: int, reason: str, ev: Events) -> None:
     ranked = places(totals, counts, caller, active)
     failed = [s.failed_calls for s in r.seats]
     if reason == "void":  # cabo: a wrong call voids the round: the caller 10, others 0
-        scores = [
+        base = [
             rules.scoring.failed_call_points if i == caller else 0.0 for i in range(game.players)
         ]
-        ranked = match_places(scores)  # nobody's total counts: the caller last, others first
+        ranked = match_places(base)  # nobody's total counts: the caller last, others first
+        # R-X15: fines come last and stand, in a void round too (R-V4, R-X13)
+        scores = [
+            b + s.fines if active[i] else 0.0
+            for i, (b, s) in enumerate(zip(base, r.seats, strict=True))
+        ]
     else:
         scores = round_scores(
             rules.scoring,

@@ -97,7 +97,7 @@ def knowledge(h: TarotHarness) -> tuple[dict[int, int], dict[tuple[int, int], in
 
 
 LABELS = {label(code(c), lang): c for c in DECK for lang in ("en", "fr")}
-FACES = {face(code(c)): c for c in DECK}
+FACES = {face(code(c), lang): c for c in DECK for lang in ("en", "fr")}
 TOKEN = re.compile(r"`([^`]+)`")
 
 
@@ -144,7 +144,7 @@ def leaks(h: TarotHarness, players: list[str]) -> list[tuple[Any, ...]]:
                 bad.append((code(card), entry.audience, entry.action, entry.text[:300]))
     # pictures: the faces each attached PNG says it shows, and who received it
     users = {i.token: i.user_id for i in emu.interactions.values()}
-    faces = {face(code(c)): c for c in DECK}
+    faces = FACES
     for req in emu.requests:
         if not req.files:
             continue
