@@ -11,15 +11,21 @@ tests/bot/test_tournament_runner.py, on the same runner and table service withou
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tamalou.games.tarot import actions as A
+from tamalou.games.tarot import events as E
 from tamalou.games.tarot.codec import action_from_dict
 from tamalou.games.tarot.engine import apply, new_game
 from tamalou.games.tarot.rules import Rules
-from tests.bot.tarot.harness import TarotHarness
+from tamalou.games.tarot.state import Game
+from tests.bot.tarot.harness import TarotHarness, default_choice
 from tests.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 from tests.emulator import Emulator, MemberSpec, Message
 
@@ -119,3 +125,166 @@ async def test_a_duplicate_tarot_tournament_seats_two_tables_on_one_deal_across_
         10,
         "both table messages closed",
     )
+
+
+# -- a whole tournament through Discord -------------------------------------------------------
+
+
+def replayed(h: TarotHarness, table_id: int) -> tuple[Game, list[Any], dict[str, Any]]:
+    """A table's match folded from the bot's log, with every event (the oracle)."""
+    m = h.sql("SELECT * FROM matches WHERE table_id = ?", table_id)[0]
+    seats = json.loads(m["seats"])
+    game, events = new_game(
+        Rules.model_validate_json(m["rules"]), len(seats), m["seed"], m["started_at"],
+        [s["ai_level"] is not None for s in seats],
+    )  # fmt: skip
+    for r in h.sql("SELECT payload FROM actions WHERE match_id = ? ORDER BY n", m["id"]):
+        events.extend(apply(game, action_from_dict(json.loads(r["payload"]))))
+    return game, events, dict(m)
+
+
+def _logged(h: TarotHarness, match_id: int) -> int:
+    return int(h.sql("SELECT COUNT(*) AS n FROM actions WHERE match_id = ?", match_id)[0]["n"])
+
+
+async def play_table(
+    h: TarotHarness,
+    table_id: int,
+    bids: dict[int, int],
+    until: Callable[[Game], bool] = lambda game: game.over,
+) -> None:
+    """The table's members play through their panels until ``until`` (the match's end): the
+    scripted bids, the lowest écart, no chelem, the first legal card; Next after each deal."""
+    while not until(replayed(h, table_id)[0]):
+        await act_step(h, table_id, bids)
+
+
+async def act_at(h: TarotHarness, table_id: int, user: str, game: Game, action: A.Action) -> None:
+    """``user`` takes ``action`` through their panel at table ``table_id``."""
+    emu = h.emu
+    table_msg = next(
+        m
+        for m in reversed(emu.channel_messages())
+        if f"tarot:hand:{table_id}" in json.dumps(m.components)
+    )
+    before = len(emu.ephemerals(user))
+    await emu.click(user, table_msg, "My hand")
+    await emu.wait_for(lambda: len(emu.ephemerals(user)) > before, 10, "a panel")
+    panel = emu.last_ephemeral(user)
+    deal = game.deal.deal_no
+    match action:
+        case A.Bid():
+            await emu.click(user, panel, custom_id=f"tarot:bid:{table_id}:{deal}.{action.contract}")
+        case A.Chelem():
+            cid = f"tarot:chelem:{table_id}:{deal}.{int(action.announce)}"
+            await emu.click(user, panel, custom_id=cid)
+        case A.Ecart():
+            select = next(
+                s
+                for s in panel.selects()
+                if s.custom_id.startswith(f"tarot:pick:{table_id}:{deal}.1")
+            )
+            await emu.select(user, panel, select.custom_id, [str(c) for c in action.cards])
+            ids = ".".join(str(c) for c in action.cards)
+            await emu.click(user, panel, custom_id=f"tarot:ecart:{table_id}:{deal}.{ids}")
+        case A.Play():
+            cid = f"tarot:play:{table_id}:{deal}.{action.card}"
+            if cid in json.dumps(panel.components):
+                await emu.click(user, panel, custom_id=cid)
+            else:
+                select = next(
+                    s
+                    for s in panel.selects()
+                    if str(action.card) in [o["value"] for o in s.options]
+                )
+                await emu.select(user, panel, select.custom_id, [str(action.card)])
+        case _:
+            raise AssertionError(f"no click for {action}")
+
+
+def duplicate_by_hand(h: TarotHarness) -> dict[str, float]:
+    """Each member's tournament score worked out from the logs without the tournament code:
+    for each round and seeded deal, a seat's score minus the mean of that seat's scores over
+    the round's tables (a deal all passed: 0 at every seat)."""
+    totals: dict[str, float] = dict.fromkeys(NAMES, 0.0)
+    for (round_no,) in [
+        (r["round_no"],) for r in h.sql("SELECT DISTINCT round_no FROM tournament_tables")
+    ]:
+        per_deal: dict[int, list[tuple[list[str], list[float]]]] = {}
+        for tt in h.sql("SELECT table_id FROM tournament_tables WHERE round_no = ?", round_no):
+            _, events, m = replayed(h, int(tt["table_id"]))
+            names = [s["name"] for s in json.loads(m["seats"])]
+            for e in events:
+                if isinstance(e, E.DealEnded):
+                    per_deal.setdefault(e.deal_no, []).append((names, [float(x) for x in e.scores]))
+                elif isinstance(e, E.DealAnnulled) and e.reason == "all_passed":
+                    per_deal.setdefault(e.deal_no, []).append((names, [0.0] * 4))
+        for played in per_deal.values():
+            for seat in range(4):
+                mean = sum(scores[seat] for _, scores in played) / len(played)
+                for names, scores in played:
+                    totals[names[seat]] += scores[seat] - mean
+    return totals
+
+
+@pytest.mark.one_backend
+@pytest.mark.emulator(members=MEMBERS)
+async def test_a_whole_duplicate_tarot_tournament_through_discord_with_a_restart(
+    emulator: Emulator, tmp_path: Path
+) -> None:
+    """8 members, 2 tables x 2 rounds of one turn of deals (4 deals a table): played through
+    the panels, a SIGKILL in the middle of round 1, the standings on the message and in the
+    database against a computation by hand."""
+    emu = emulator
+    h = TarotHarness(emu, tmp_path)
+    await h.start(seeds=["cup2"])
+    await emu.slash("alice", "tarot tournament create", name="Cup", players=4, rounds=2, length=1)
+    for name in NAMES:
+        await emu.click(name, tournament_message(emu), "Join")
+    await emu.click("alice", tournament_message(emu), "Start")
+    await emu.wait_for(lambda: len(h.sql("SELECT id FROM tables")) == 2, 15, "two tables")
+    # the tables play differently: a Petite from seat 0 at one, a Garde from seat 1 at the other
+    bids = ({0: 1}, {1: 2})
+    first = [int(r["id"]) for r in h.sql("SELECT id FROM tables ORDER BY id")]
+    # both tables at once (a table left waiting would see its turn clocks run out)
+    await asyncio.gather(
+        play_table(h, first[0], bids[0], lambda game: len(game.history) >= 2),
+        play_table(h, first[1], bids[1], lambda game: len(game.history) >= 2),
+    )
+    await h.restart()  # SIGKILL in the middle of round 1
+    await asyncio.gather(play_table(h, first[0], bids[0]), play_table(h, first[1], bids[1]))
+    await emu.wait_for(lambda: len(h.sql("SELECT id FROM tables")) == 4, 20, "round 2 seated")
+    second = [int(r["id"]) for r in h.sql("SELECT id FROM tables ORDER BY id")][2:]
+    await asyncio.gather(play_table(h, second[0], bids[0]), play_table(h, second[1], bids[1]))
+    await emu.wait_for(
+        lambda: h.sql("SELECT status FROM tournaments")[0]["status"] == "finished", 20, "the end"
+    )
+    expected = duplicate_by_hand(h)
+    rows = h.sql("SELECT name, score, final_rank FROM tournament_entrants ORDER BY final_rank")
+    assert {r["name"]: r["score"] for r in rows} == pytest.approx(expected)
+    assert [r["final_rank"] for r in rows] == list(range(1, 9))
+    assert any(abs(v) > 0 for v in expected.values())  # the tables did play differently
+    await emu.wait_for(
+        lambda: "Final ranking" in tournament_message(emu).text, 10, "the final ranking shown"
+    )
+    best = rows[0]
+    assert f"**1.** {best['name']} — **{best['score']:+g}**" in tournament_message(emu).text
+    assert int(h.sql("SELECT COUNT(*) AS n FROM tournament_scores")[0]["n"]) == 16  # once
+
+
+async def act_step(h: TarotHarness, table_id: int, bids: dict[int, int]) -> None:
+    """One move of the table (as play_table, once)."""
+    game, _, m = replayed(h, table_id)
+    names = [s["name"] for s in json.loads(m["seats"])]
+    before = _logged(h, m["id"])
+    d = game.deal
+    if d.phase == "over":
+        msg = next(
+            x
+            for x in reversed(h.emu.channel_messages())
+            if f"tarot:next:{table_id}:" in json.dumps(x.components)
+        )
+        await h.emu.click(names[0], msg, custom_id=f"tarot:next:{table_id}:{d.deal_no}")
+    else:
+        await act_at(h, table_id, names[d.current], game, default_choice(game, d.current, bids))
+    await h.emu.wait_for(lambda: _logged(h, m["id"]) > before, 15, "the move applied")
