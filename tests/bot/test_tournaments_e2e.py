@@ -130,17 +130,29 @@ async def test_a_duplicate_tarot_tournament_seats_two_tables_on_one_deal_across_
 # -- a whole tournament through Discord -------------------------------------------------------
 
 
+_FOLDED: dict[tuple[str, int], tuple[Game, list[Any], dict[str, Any], int]] = {}
+
+
 def replayed(h: TarotHarness, table_id: int) -> tuple[Game, list[Any], dict[str, Any]]:
-    """A table's match folded from the bot's log, with every event (the oracle)."""
-    m = h.sql("SELECT * FROM matches WHERE table_id = ?", table_id)[0]
-    seats = json.loads(m["seats"])
-    game, events = new_game(
-        Rules.model_validate_json(m["rules"]), len(seats), m["seed"], m["started_at"],
-        [s["ai_level"] is not None for s in seats],
-    )  # fmt: skip
-    for r in h.sql("SELECT payload FROM actions WHERE match_id = ? ORDER BY n", m["id"]):
+    """A table's match folded from the bot's log, with every event (the oracle); the actions
+    already folded are kept, only the new ones are read and applied."""
+    key = (str(h.db), table_id)
+    if key not in _FOLDED:
+        m = dict(h.sql("SELECT * FROM matches WHERE table_id = ?", table_id)[0])
+        seats = json.loads(m["seats"])
+        game, events = new_game(
+            Rules.model_validate_json(m["rules"]), len(seats), m["seed"], m["started_at"],
+            [s["ai_level"] is not None for s in seats],
+        )  # fmt: skip
+        _FOLDED[key] = (game, list(events), m, 0)
+    game, events, m, n = _FOLDED[key]
+    for r in h.sql(
+        "SELECT n, payload FROM actions WHERE match_id = ? AND n >= ? ORDER BY n", m["id"], n
+    ):
         events.extend(apply(game, action_from_dict(json.loads(r["payload"]))))
-    return game, events, dict(m)
+        n = int(r["n"]) + 1
+    _FOLDED[key] = (game, events, m, n)
+    return game, events, m
 
 
 def _logged(h: TarotHarness, match_id: int) -> int:
@@ -162,15 +174,17 @@ async def play_table(
 async def act_at(h: TarotHarness, table_id: int, user: str, game: Game, action: A.Action) -> None:
     """``user`` takes ``action`` through their panel at table ``table_id``."""
     emu = h.emu
-    table_msg = next(
-        m
-        for m in reversed(emu.channel_messages())
-        if f"tarot:hand:{table_id}" in json.dumps(m.components)
-    )
-    before = len(emu.ephemerals(user))
-    await emu.click(user, table_msg, "My hand")
-    await emu.wait_for(lambda: len(emu.ephemerals(user)) > before, 10, "a panel")
-    panel = emu.last_ephemeral(user)
+    panel = live_panel(emu, user, table_id, wanted_id(table_id, game.deal.deal_no, action))
+    if panel is None:  # none open that shows the move yet: "My hand" opens (or redraws) it
+        table_msg = next(
+            m
+            for m in reversed(emu.channel_messages())
+            if f"tarot:hand:{table_id}" in json.dumps(m.components)
+        )
+        before = len(emu.ephemerals(user))
+        await emu.click(user, table_msg, "My hand")
+        await emu.wait_for(lambda: len(emu.ephemerals(user)) > before, 10, "a panel")
+        panel = emu.last_ephemeral(user)
     deal = game.deal.deal_no
     match action:
         case A.Bid():
@@ -200,6 +214,29 @@ async def act_at(h: TarotHarness, table_id: int, user: str, game: Game, action: 
                 await emu.select(user, panel, select.custom_id, [str(action.card)])
         case _:
             raise AssertionError(f"no click for {action}")
+
+
+def wanted_id(table_id: int, deal: int, action: A.Action) -> str:
+    """A custom id the member's panel shows when it offers ``action``."""
+    match action:
+        case A.Bid():
+            return f"tarot:bid:{table_id}:{deal}.{action.contract}"
+        case A.Chelem():
+            return f"tarot:chelem:{table_id}:{deal}.{int(action.announce)}"
+        case A.Play():
+            return f"tarot:play:{table_id}:{deal}.{action.card}"
+        case _:
+            return f"tarot:pick:{table_id}:{deal}.1"
+
+
+def live_panel(emu: Emulator, user: str, table_id: int, wanted: str) -> Message | None:
+    """The member's newest panel at that table if it already offers the move (the bot edits
+    the open panel in place when the turn comes): one click a move instead of two."""
+    for m in reversed(emu.ephemerals(user)):
+        ids = json.dumps(m.components)
+        if f":{table_id}:" in ids:
+            return m if wanted in ids else None
+    return None
 
 
 def duplicate_by_hand(h: TarotHarness) -> dict[str, float]:
