@@ -4,9 +4,9 @@ Sign-up with the tournament message's buttons, the host's start (a member's is r
 two tables of four opened in the channel on one seed, the same cards dealt at the same seat
 positions at both (read from the bot's own log, and from the hands two members are shown),
 a SIGKILL in the middle of the round (the tournament and both tables carry on), and the
-host's cancel closing both tables. Playing whole rounds and scoring them (duplicate
-standings against a computation by hand, a restart mid-round) is
-tests/bot/test_tournament_runner.py, on the same runner and table service without Discord.
+host's cancel closing both tables; then a whole tournament of 2 tables x 2 rounds played
+through the members' panels, with a SIGKILL in the middle of a round and the duplicate
+standings checked against a computation by hand from the bot's logs.
 """
 
 from __future__ import annotations
