@@ -503,6 +503,8 @@ class TableService:
             raise TableError("bad_button")
         if not any(s.user_id == user_id and s.ai_level is None for s in old.seats):
             raise TableError("not_seated")
+        if old.tournament_id is not None:  # its tournament seats the next round
+            raise TableError("tournament_table")
         if old.channel_id in self.by_channel:
             raise TableError("rematch_started")  # a second press, or a table opened since
         host = old.seats[0]

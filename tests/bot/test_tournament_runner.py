@@ -13,8 +13,8 @@ import pytest
 
 import tamalou.games
 from bot.games import rules_for
-from bot.storage import Storage
-from bot.tables import LiveTable, TableService
+from bot.storage import Storage, display
+from bot.tables import LiveTable, TableError, TableService
 from bot.tournaments.runner import TournamentError, TournamentRunner
 from bot.tournaments.store import Tournament, TournamentStore
 from tamalou.core.tournament import Format
@@ -159,6 +159,9 @@ async def test_a_duplicate_tarot_tournament_plays_to_its_final_ranking_across_a_
 
     await play(bot, first[0], clock, rng, 5000)
     assert first[0].status == "finished"
+    with pytest.raises(TableError) as no_rematch:  # the tournament seats the next round
+        await bot.service.rematch(first[0].id, first[0].seats[0].user_id)
+    assert no_rematch.value.reason == "tournament_table"
     await play(bot, first[1], clock, rng, 40)  # the middle of table 2's match
     assert first[1].status == "playing"
     await bot.storage.close()
@@ -221,4 +224,62 @@ async def test_a_cancelled_tournament_closes_its_tables(tmp_path: Path) -> None:
     assert bot.presenter.calls.count("closed:tournament_cancelled") == 2
     found = await bot.store.get(cup.id)
     assert found is not None and found.status == "cancelled"
+    await bot.storage.close()
+
+
+@pytest.mark.one_backend
+async def test_a_duplicate_tamalou_tournament_scores_the_rank_among_the_same_seat(
+    tmp_path: Path,
+) -> None:
+    """Four members, tables of two, two rounds of two Tamalou rounds each: every table of a
+    round is dealt the same rows (R-X16 fixed rounds, R-X17 rotating first player), and a
+    member's round score is one point for each other table whose player at the same seat
+    scored more that round, a half for a tie (computed here from the logs)."""
+    clock = Clock()
+    rng = random.Random(3)
+    bot = await boot(tmp_path / "t.sqlite3", clock)
+    fmt = Format(players=2, rounds=2, duplicate=True, duplicate_scoring="rank")
+    settings = {"ai_level": "easy", "table": {"max_players": 2, "match_rounds": 2}}
+    cup = await bot.store.create(GUILD, CHANNEL, "tamalou", "Cup", HOST, fmt, settings, "tam")
+    for user in MEMBERS[:4]:
+        await bot.runner.sign_up(cup.id, user, f"m{user}")
+    await bot.runner.start(cup.id, HOST)
+    for _ in range(2):
+        tables = tables_of(bot, cup.id)
+        assert len(tables) == 2
+        rows = [t.game.round.seats for t in tables if t.game is not None]
+        assert [s.row for s in rows[0]] == [s.row for s in rows[1]]  # the same deal
+        for table in tables:
+            await play(bot, table, clock, rng, 20_000)
+            assert table.status == "finished"
+    found = await bot.store.get(cup.id)
+    assert found is not None and found.status == "finished"
+    tamalou_games = tamalou.games.load("tamalou")
+    expected = dict.fromkeys(MEMBERS[:4], 0.0)
+    for round_no in (1, 2):
+        by_round: dict[int, list[tuple[tuple[int | None, ...], tuple[float, ...]]]] = {}
+        for tt in await bot.store.tables(cup.id, round_no):
+            assert tt.table_id is not None
+            match = await display.last_match(bot.storage, tt.table_id)
+            assert match is not None
+            state, events = tamalou_games.new_game(
+                tamalou_games.rules_from_dict(match.rules), 2, match.seed, match.started_at
+            )
+            for a in await bot.storage.actions(match.id):
+                events.extend(tamalou_games.apply(state, tamalou_games.action_from_dict(a.payload)))
+            for summary in tamalou_games.round_summaries(events):
+                by_round.setdefault(summary.round_no, []).append((tt.seats, summary.scores))
+        for played in by_round.values():
+            for seat in range(2):
+                for seats, scores in played:
+                    others = [o[seat] for s, o in played if s is not seats]
+                    points = sum(
+                        1.0 if scores[seat] < x else 0.5 if scores[seat] == x else 0.0
+                        for x in others
+                    )
+                    user = seats[seat]
+                    assert user is not None
+                    expected[user] += points
+    assert {e.user_id: e.score for e in found.entrants} == pytest.approx(expected)
+    assert len(set(expected.values())) > 1, expected  # not every seat tied
     await bot.storage.close()
