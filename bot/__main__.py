@@ -1,4 +1,4 @@
-"""``python -m bot``: read the settings, connect to Discord, serve Tamalou tables."""
+"""``python -m bot``: read the settings, connect to Discord, serve every game's tables."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import aiohttp
 import discord
 
 from bot.config import Config, ConfigError
-from bot.storage import Storage, StorageError
+from bot.storage import StorageError, open_storage
 
 if TYPE_CHECKING:
-    from bot.app import TamalouBot
+    from bot.app import GameBot
 
 log = logging.getLogger("bot")
 
@@ -46,7 +46,7 @@ NO_TOKEN = """No DISCORD_TOKEN is set.
 async def check_database(config: Config) -> None:
     """Open the database once before connecting to Discord: a read-only, corrupt or
     unreachable database is said at once (and migrations are applied)."""
-    storage = Storage(config.database, busy_timeout_ms=config.database_busy_ms)
+    storage = open_storage(config.database, busy_timeout_ms=config.database_busy_ms)
     await storage.open()
     await storage.close()
 
@@ -119,9 +119,9 @@ def status(config: Config) -> int:
 
 async def serve(config: Config) -> int:
     """Logs in (retrying while Discord cannot be reached), then runs until closed."""
-    from bot.app import TamalouBot
+    from bot.app import GameBot
 
-    bot = TamalouBot(config)
+    bot = GameBot(config)
     if bot.metrics is not None:
         try:
             bot.metrics.serve(config.metrics_port)
@@ -141,7 +141,7 @@ async def serve(config: Config) -> int:
     return 0
 
 
-async def login(bot: TamalouBot, token: str) -> bool:
+async def login(bot: GameBot, token: str) -> bool:
     """``bot.login`` until it reaches Discord; False if Discord refuses the token. A
     network that is down is said in one line an attempt, never a traceback."""
     delay = FIRST_RETRY_S

@@ -23,7 +23,7 @@ from bot import games
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, lang_of, t
 from bot.status import StatusReporter
-from bot.storage import Storage
+from bot.storage import open_storage
 from bot.storage.state import get_state, set_state
 from bot.tables import AiRunner, TableService
 from bot.ui import clicked
@@ -47,7 +47,10 @@ SHARED_EXTENSIONS = ("bot.cogs.settings", "bot.cogs.seasons", "bot.cogs.tourname
 GUILD_WAIT_S = 10.0
 
 
-class TamalouBot(commands.AutoShardedBot):
+class GameBot(commands.AutoShardedBot):
+    """The Discord client hosting every registered game (``bot/games``): one storage, one
+    table service, one presenter and one router for all of them."""
+
     seasons: Seasons
     tournaments: Tournaments
 
@@ -75,7 +78,7 @@ class TamalouBot(commands.AutoShardedBot):
         )
         self.config = config
         clicked.install()  # a clicked message is parsed only if read (bot.ui.clicked)
-        self.storage = Storage(config.database, busy_timeout_ms=config.database_busy_ms)
+        self.storage = open_storage(config.database, busy_timeout_ms=config.database_busy_ms)
         self.presenter = DiscordPresenter(self)
         self.service = TableService(
             self.storage,
@@ -328,3 +331,7 @@ def _draw_faces() -> None:
     for code in ALL_CODES:
         emoji_png(code)
     prerender(ALL_CODES)
+
+
+#: the name before the fifth session (the bot hosts every game); kept for old imports
+TamalouBot = GameBot

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import aiohttp
 
 if TYPE_CHECKING:
-    from bot.app import TamalouBot
+    from bot.app import GameBot
 
 T = TypeVar("T")
 
@@ -91,14 +91,14 @@ class Metrics:
             buckets=(0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1),
             registry=self.registry,
         )
-        self._bot: TamalouBot | None = None
+        self._bot: GameBot | None = None
 
     def serve(self, port: int) -> None:
         from prometheus_client import start_http_server
 
         start_http_server(port, addr="127.0.0.1", registry=self.registry)
 
-    def attach(self, bot: TamalouBot) -> None:
+    def attach(self, bot: GameBot) -> None:
         """Live tables read from ``bot``; its commits and AI decisions timed."""
         self._bot = bot
         self.registry.register(_LiveTables(bot))
@@ -153,7 +153,7 @@ class Metrics:
 class _LiveTables:
     """``tamalou_live_tables{game}``, read at each scrape."""
 
-    def __init__(self, bot: TamalouBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     def collect(self) -> Iterator[Any]:

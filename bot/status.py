@@ -23,11 +23,11 @@ from collections import Counter, deque
 from typing import TYPE_CHECKING, Any
 
 from bot.config import Config, shard_of
-from bot.storage import Storage, StorageError
+from bot.storage import StorageError, open_storage
 from bot.storage.state import set_state, states
 
 if TYPE_CHECKING:
-    from bot.app import TamalouBot
+    from bot.app import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ class RecentProblems(logging.Handler):
 class StatusReporter:
     """Writes one bot process's status (see the module's docstring)."""
 
-    def __init__(self, bot: TamalouBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.started_at = int(time.time() * 1000)
         self.problems = RecentProblems()
@@ -160,7 +160,7 @@ async def report(config: Config) -> tuple[str, bool]:
     """The status text of every bot process on ``config``'s database, and whether it is
     healthy: every process that did not stop wrote in the last heartbeats, and none is
     reported yet as stopped or silent only."""
-    storage = Storage(config.database, busy_timeout_ms=config.database_busy_ms)
+    storage = open_storage(config.database, busy_timeout_ms=config.database_busy_ms)
     await storage.open()
     try:
         now = _now()

@@ -18,7 +18,8 @@ def test_both_languages_have_the_same_keys() -> None:
 
 
 def test_every_refusal_reason_has_a_translation() -> None:
-    engine = (ROOT / "tamalou" / "games" / "tamalou" / "engine.py").read_text()
+    package = ROOT / "tamalou" / "games" / "tamalou" / "engine"  # the engine, split by role
+    engine = "\n".join(p.read_text() for p in sorted(package.glob("*.py")))
     reasons = set(re.findall(r'IllegalAction\(\s*"([a-z_]+)"', engine))
     assert reasons, "no engine reason found"
     bot = "".join(p.read_text() for p in (ROOT / "bot").rglob("*.py"))

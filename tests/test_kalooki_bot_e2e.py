@@ -32,10 +32,10 @@ from tamalou.games.kalooki.engine import apply, legal_actions, new_game
 from tamalou.games.kalooki.rules import BABY, Rules
 from tamalou.games.kalooki.state import Game
 from tests.bot.kalooki.policy import human, simulate
-from tests.bot_harness import BotHarness
 from tests.emulator import Emulator, Message
 from tests.emulator.model import Attachment, HistoryEntry
-from tests.leak_scan import entry_faces, entry_text, message_faces
+from tests.support.bot_harness import BotHarness
+from tests.support.leak_scan import entry_faces, entry_text, message_faces
 
 pytestmark = pytest.mark.e2e
 

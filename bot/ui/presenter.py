@@ -33,7 +33,7 @@ from bot.ui.cards.display import CardPicture
 from bot.ui.common import closed_message, frozen_view, release_view
 
 if TYPE_CHECKING:
-    from bot.app import TamalouBot
+    from bot.app import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ class OpenPanel:
 class DiscordPresenter:
     """Posts and edits table messages; hides timed secrets in private panels."""
 
-    def __init__(self, bot: TamalouBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._last_edit: dict[int, float] = {}

@@ -9,7 +9,7 @@ from typing import Any
 
 import tamalou.games
 from bot.games import rules_for
-from bot.storage import Storage
+from bot.storage import Storage, open_storage
 from bot.tables import LiveTable, TableService
 from tests.bot.test_ai_wake_e2e import ai_first_seed
 from tests.test_service import T0, Clock, Presenter
@@ -18,7 +18,7 @@ AI_DELAY_MS = 1500
 
 
 async def kalooki_table(tmp_path: Path) -> tuple[TableService, Storage, Clock, LiveTable]:
-    storage = Storage(tmp_path / "t.sqlite3")
+    storage = open_storage(tmp_path / "t.sqlite3")
     await storage.open()
     clock = Clock()
     seed = ai_first_seed("kalooki", 3)

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 import tamalou.games
-from tests.bot_harness import BotHarness
 from tests.emulator import Emulator, Message
+from tests.support.bot_harness import BotHarness
 
 pytestmark = [pytest.mark.e2e, pytest.mark.one_backend]
 

@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from bot.app import TamalouBot
+from bot.app import GameBot
 from bot.config import Config
 from bot.storage.state import states
 from tests.bot.test_app import unconnected
 
 
-async def ready_bot(tmp_path: Path, **settings: Any) -> tuple[TamalouBot, list[Any]]:
+async def ready_bot(tmp_path: Path, **settings: Any) -> tuple[GameBot, list[Any]]:
     """A bot set up without syncing, whose ``tree.sync`` records its calls."""
     config = Config(
         token="x", database=str(tmp_path / "t.sqlite3"), sync_commands=False, **settings

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot_harness import BotHarness
 from tests.emulator import Emulator
+from tests.support.bot_harness import BotHarness
 
 pytestmark = pytest.mark.e2e
 

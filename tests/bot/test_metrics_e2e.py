@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from prometheus_client import generate_latest
 
-from bot.app import TamalouBot
+from bot.app import GameBot
 from bot.config import Config
 from bot.metrics import rest_kind
 from bot.tables.ai import AiSeat
-from tests.bot_harness import BotHarness, open_table
 from tests.emulator import Emulator
+from tests.support.bot_harness import BotHarness, open_table
 from tests.test_bot_entry import free_port, run_bot
 
 pytestmark = pytest.mark.e2e
@@ -62,12 +62,12 @@ async def test_metrics_count_what_the_bot_does(emulator: Emulator, tmp_path: Pat
 
 
 def test_metrics_are_off_by_default(tmp_path: Path) -> None:
-    bot = TamalouBot(Config(token="x", database=str(tmp_path / "t.sqlite3")))
+    bot = GameBot(Config(token="x", database=str(tmp_path / "t.sqlite3")))
     assert bot.metrics is None and bot.http.http_trace is None
 
 
 async def test_ai_decisions_and_commits_are_timed(tmp_path: Path) -> None:
-    bot = TamalouBot(Config(token="x", database=str(tmp_path / "t.sqlite3"), metrics_port=1))
+    bot = GameBot(Config(token="x", database=str(tmp_path / "t.sqlite3"), metrics_port=1))
     assert bot.metrics is not None and bot.http.http_trace is not None
 
     class Player:

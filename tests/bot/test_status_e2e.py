@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.status import RecentProblems
-from tests.bot_harness import BotHarness, open_table
 from tests.emulator import Emulator
+from tests.support.bot_harness import BotHarness, open_table
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]

@@ -30,9 +30,9 @@ from tests.bot.tarot.harness import (
     play_until,
     simulate_bidding,
 )
-from tests.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 from tests.emulator import Emulator, Message
-from tests.leak_scan import entry_faces, entry_text
+from tests.support.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
+from tests.support.leak_scan import entry_faces, entry_text
 
 pytestmark = pytest.mark.e2e
 
@@ -103,7 +103,7 @@ TOKEN = re.compile(r"`([^`]+)`")
 
 def cards_in(entry: Any) -> set[int]:
     """The cards a message version shows: `card` tokens in its text (the pictures' alt text
-    included), card emojis in its text and on its components (tests/leak_scan.py), the faces
+    included), card emojis in its text and on its components (tests/support/leak_scan.py), the faces
     of its pictures, and buttons and select options that are a card (a "Call K♠" button
     names a card without showing it)."""
     text = entry_text(entry) + "\n" + json.dumps(entry.embeds, ensure_ascii=False)

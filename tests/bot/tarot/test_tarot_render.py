@@ -31,8 +31,8 @@ from tamalou.games.tarot.engine import apply, legal_actions, playable
 from tamalou.games.tarot.rules import TAROT3, TAROT5, sans_chien
 from tamalou.games.tarot.scripted import forced_game
 from tamalou.games.tarot.state import Game
-from tests.bot.helpers import custom_ids, live_table
 from tests.cards.fakes import as_text, with_emojis
+from tests.support.live_tables import custom_ids, live_table
 
 ROOT = Path(__file__).resolve().parents[3]
 __all__ = ["as_text", "with_emojis"]  # fixtures

@@ -18,7 +18,7 @@ from tamalou.games.tamalou.rules import (
 )
 from tamalou.games.tamalou.views import public_view, view
 
-from ...engine_helpers import c, game_with, has, legal_kinds, only, refused
+from .helpers import c, game_with, has, legal_kinds, only, refused
 
 T0 = TAMALOU.peek_ms
 HIGH = [["9c", "9d", "8c", "8d"], ["7c", "7d", "6c", "6d"], ["5c", "5d", "4c", "4d"]]

@@ -24,7 +24,7 @@ from tamalou.games.tamalou.rules import (
 from tamalou.games.tamalou.scoring import round_scores
 from tamalou.games.tamalou.state import Game
 
-from ...engine_helpers import force_deal, game_with, has, only
+from .helpers import force_deal, game_with, has, only
 
 T0 = TAMALOU.peek_ms
 
@@ -272,7 +272,7 @@ def test_r_m4_default_still_starts_with_the_round_winner() -> None:
 
 
 def test_r_v8_dutch_roi_a_tie_goes_to_the_caller_else_the_tied_player_after_him() -> None:
-    from tamalou.games.tamalou.engine import _next_round  # the decision itself
+    from tamalou.games.tamalou.engine.setup import _next_round  # the decision itself
     from tamalou.games.tamalou.state import RoundResult
 
     game = _fresh(DUTCH_ROI, 4)
