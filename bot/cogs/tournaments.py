@@ -14,11 +14,11 @@ from bot.tournaments.store import TournamentStore
 from tamalou.games import game_ids, load
 
 if TYPE_CHECKING:
-    from bot.app import TamalouBot
+    from bot.app import GameBot
 
 
 class TournamentsCog(commands.Cog):
-    def __init__(self, bot: TamalouBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.added: list[tuple[app_commands.Group, app_commands.Group]] = []
 
@@ -56,4 +56,4 @@ class TournamentsCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(TournamentsCog(cast("TamalouBot", bot)))
+    await bot.add_cog(TournamentsCog(cast("GameBot", bot)))

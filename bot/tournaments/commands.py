@@ -25,7 +25,7 @@ from tamalou.core.tournament import Format, Standing
 from tamalou.games import load
 
 if TYPE_CHECKING:
-    from bot.app import TamalouBot
+    from bot.app import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -165,7 +165,7 @@ def button_id(tournament_id: int, verb: str) -> str:
 class Tournaments:
     """What the bot holds: the runner, and how a tournament is shown."""
 
-    def __init__(self, bot: TamalouBot, runner: TournamentRunner) -> None:
+    def __init__(self, bot: GameBot, runner: TournamentRunner) -> None:
         self.bot = bot
         self.runner = runner
         self.store = runner.store
@@ -393,7 +393,7 @@ def tournament_group(game: str) -> app_commands.Group:
     return group
 
 
-async def stats_lines(bot: TamalouBot, guild_id: int, user_id: int, game: str, lang: str) -> str:
+async def stats_lines(bot: GameBot, guild_id: int, user_id: int, game: str, lang: str) -> str:
     """A member's finished tournaments for the season card (``/<game> stats``)."""
     hub_ = getattr(bot, "tournaments", None)
     if hub_ is None:

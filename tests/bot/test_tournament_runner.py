@@ -13,7 +13,7 @@ import pytest
 
 import tamalou.games
 from bot.games import rules_for
-from bot.storage import Storage, display
+from bot.storage import Storage, display, open_storage
 from bot.tables import LiveTable, TableError, TableService
 from bot.tournaments.runner import TournamentError, TournamentRunner
 from bot.tournaments.store import Tournament, TournamentStore
@@ -56,7 +56,7 @@ class Bot:
 
 
 async def boot(path: Path, clock: Clock) -> Bot:
-    storage = Storage(path)
+    storage = open_storage(path)
     await storage.open()
     bot = Bot(storage, clock)
     await bot.service.load()

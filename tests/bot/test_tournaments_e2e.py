@@ -26,8 +26,8 @@ from tamalou.games.tarot.engine import apply, new_game
 from tamalou.games.tarot.rules import Rules
 from tamalou.games.tarot.state import Game
 from tests.bot.tarot.harness import TarotHarness, default_choice
-from tests.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 from tests.emulator import Emulator, MemberSpec, Message
+from tests.support.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 
 pytestmark = pytest.mark.e2e
 

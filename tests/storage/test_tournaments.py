@@ -3,7 +3,7 @@ stored once, even when it is asked again after a restart."""
 
 from __future__ import annotations
 
-from bot.storage import SeatRow, Storage
+from bot.storage import SeatRow, Storage, open_storage
 from bot.tournaments.store import TournamentStore
 from tamalou.core.tournament import Format, TablePlan, TableResult, standings
 
@@ -75,7 +75,7 @@ async def test_rounds_tables_and_scores_are_stored_exactly_once(
     assert await store.score_round(tid, 1, {100: 5.0, 104: -5.0})
 
     # a restart: a new connection on the same database; asking again changes nothing
-    again = Storage(db_target)
+    again = open_storage(db_target)
     await again.open()
     try:
         store2 = TournamentStore(again, clock)
