@@ -16,7 +16,8 @@ each table's results as numbers, seat by seat.
   ``"rank"`` (Tamalou, Kalooki) — match points for the rank among those seats: one for each
   table beaten, a half for each tie. Summed over the deals into the table-round's score.
 - **Without duplicate** (``"places"``): each table has its own seed and a player scores
-  match points by place at the table's end: one for each player beaten, a half a tie.
+  match points by place at the table's end: one for each player beaten, a half a tie. A
+  round of one table is scored so too (duplicate has nothing to compare it with).
 - **Standings** (:func:`standings`): by tournament score; ties broken by the Buchholz score
   (the sum of the scores of every entrant met at a table), then by sign-up order.
 
@@ -216,6 +217,8 @@ def round_scores(
     for table in results:
         for seat in range(len(table.seats)):
             out[(table.table_no, seat)] = 0.0
+    if len(results) == 1:  # duplicate compares tables: with one, by place
+        scoring = "places"
     if scoring == "places":
         for table in results:
             for seat, total in enumerate(table.totals):

@@ -141,6 +141,12 @@ def test_without_duplicate_a_table_scores_match_points_by_place() -> None:
     assert entrant_scores(tarot, "places", False) == {1: 3, 2: 2, 3: 0.5, 4: 0.5}
 
 
+def test_a_round_of_one_table_is_scored_by_place_even_with_duplicate() -> None:
+    # one table: every difference from the seat's own average would be nought
+    alone = [TableResult(1, (1, 2, None), {1: (40, -20, -20)}, (40, -20, -20))]
+    assert entrant_scores(alone, "difference", False) == {1: 2, 2: 0.5}
+
+
 def test_ai_seats_are_compared_but_not_ranked() -> None:
     results = [
         TableResult(1, (1, None), {1: (30, -30)}, ()),
