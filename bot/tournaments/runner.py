@@ -244,7 +244,7 @@ class TournamentRunner:
         async with self.lock(tt.tournament_id):
             if await self.store.finish_table(tt, None):
                 log.info("tournament %s: table %s closed (%s)", tt.tournament_id, table_id, reason)
-        await self._advance(tt.tournament_id)
+        await self._advance(tt.tournament_id, table_done=True)
 
     async def _table_done(self, tt: TourTable, match: MatchRow) -> None:
         module = self.service.load_game(match.game)
@@ -252,11 +252,12 @@ class TournamentRunner:
         result = table_result(module, match, actions, tt.table_no, tt.seats)
         async with self.lock(tt.tournament_id):
             await self.store.finish_table(tt, result)
-        await self._advance(tt.tournament_id)
+        await self._advance(tt.tournament_id, table_done=True)
 
-    async def _advance(self, tournament_id: int) -> None:
-        """Score the round whose tables are all done; seat the next round or finish."""
-        changed = False
+    async def _advance(self, tournament_id: int, table_done: bool = False) -> None:
+        """Score the round whose tables are all done; seat the next round or finish. The
+        message is drawn again when anything changed (``table_done``: a table just did)."""
+        changed = table_done
         async with self.lock(tournament_id):
             found = await self.store.get(tournament_id)
             if found is None or found.status != "playing":
@@ -269,15 +270,9 @@ class TournamentRunner:
                 tables = await self.store.tables(tournament_id, round_no)
                 if any(t.status == "playing" for t in tables):
                     await self._open(found, round_no)  # after a restart: any table unopened
-                    return
-                results = [t.result for t in tables if t.result is not None]
-                scores = entrant_scores(results, found.format.scoring, self.lower_wins(found.game))
-                for t in tables:  # a closed table's members score nothing this round
-                    for user in t.seats:
-                        if user is not None:
-                            scores.setdefault(user, 0.0)
-                changed = await self.store.score_round(tournament_id, round_no, scores)
-                status = "scored"
+                else:
+                    await self._score(found, round_no, tables)
+                    status = "scored"
             if status == "scored":
                 if round_no < found.format.rounds and len(found.active) >= 2:
                     await self._seat(found, round_no + 1)
@@ -287,6 +282,16 @@ class TournamentRunner:
                 changed = True
         if changed:
             await self._changed(tournament_id)
+
+    async def _score(self, found: Tournament, round_no: int, tables: list[TourTable]) -> None:
+        """The round's scores by entrant, once (a closed table's members score nothing)."""
+        results = [t.result for t in tables if t.result is not None]
+        scores = entrant_scores(results, found.format.scoring, self.lower_wins(found.game))
+        for t in tables:
+            for user in t.seats:
+                if user is not None:
+                    scores.setdefault(user, 0.0)
+        await self.store.score_round(found.id, round_no, scores)
 
     async def sweep(self) -> int:
         """At start-up: every playing tournament carries on where it stopped (a table whose

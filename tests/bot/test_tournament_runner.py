@@ -157,8 +157,10 @@ async def test_a_duplicate_tarot_tournament_plays_to_its_final_ranking_across_a_
     with pytest.raises(TournamentError):
         await bot.runner.sign_up(cup.id, 999, "late")
 
+    shown = len(bot.shown)
     await play(bot, first[0], clock, rng, 5000)
     assert first[0].status == "finished"
+    assert len(bot.shown) > shown  # the message says that table is done
     with pytest.raises(TableError) as no_rematch:  # the tournament seats the next round
         await bot.service.rematch(first[0].id, first[0].seats[0].user_id)
     assert no_rematch.value.reason == "tournament_table"
