@@ -11,6 +11,7 @@ import json
 import logging
 import re
 import signal
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -36,11 +37,12 @@ from bot.ui.routing import COMPONENT_TYPES, TableButton, TableSelect, dispatch, 
 if TYPE_CHECKING:
     from bot.metrics import Metrics
     from bot.seasons import Seasons
+    from bot.tournaments.commands import Tournaments
 
 log = logging.getLogger(__name__)
 
 #: loaded after every game's extension (they add commands to the /tamalou group)
-SHARED_EXTENSIONS = ("bot.cogs.settings", "bot.cogs.seasons")
+SHARED_EXTENSIONS = ("bot.cogs.settings", "bot.cogs.seasons", "bot.cogs.tournaments")
 #: how long a render waits at start-up for the guilds to be known (their language)
 GUILD_WAIT_S = 10.0
 
@@ -67,6 +69,7 @@ class GameBot(commands.AutoShardedBot):
     table service, one presenter and one router for all of them."""
 
     seasons: Seasons
+    tournaments: Tournaments
 
     def __init__(self, config: Config) -> None:
         # no voice: discord.py's warnings that voice's libraries are missing say nothing
@@ -112,6 +115,8 @@ class GameBot(commands.AutoShardedBot):
         self._refreshed = False
         self._closing: asyncio.Task[None] | None = None
         self._item_templates: list[re.Pattern[str]] = []
+        #: run once the live tables are rebuilt at start-up (tournaments carry on)
+        self.after_load: list[Callable[[], Awaitable[Any]]] = []
         self.cards = CardEmojis(self)
         self._cards_task: asyncio.Task[None] | None = None
         self._redrawing: asyncio.Task[Any] | None = None  # on_ready redrawing the tables
@@ -208,6 +213,8 @@ class GameBot(commands.AutoShardedBot):
             await self.presenter.restore_panel_memory()
         except Exception:
             log.exception("could not read the panel memories back: drafts start empty")
+        for step in self.after_load:
+            await step()
         # Long-lived objects (modules, rebuilt tables) leave the collector's generations, and
         # young collections run less often: full collections over them stalled clicks.
         # A click leaves no reference cycle (bot.ui.clicked.release, release_view): its

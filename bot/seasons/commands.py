@@ -365,6 +365,11 @@ async def show_stats(
     lang = await bot.guild_language(guild_id)
     await defer(interaction, ephemeral=False)  # the first chart may take a moment
     embed = card_embed(card, target.display_name, lang)
+    from bot.tournaments.commands import stats_lines  # the tournaments' part of the card
+
+    tournaments = await stats_lines(bot, guild_id, target.id, game, lang)
+    if tournaments:
+        embed.add_field(name=t(lang, "tournament.stats_title"), value=tournaments, inline=False)
     kwargs: dict[str, Any] = {"embed": embed}
     if card.ratings:
         png = await asyncio.to_thread(

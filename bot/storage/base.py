@@ -238,15 +238,17 @@ class Storage:
         settings: dict[str, Any],
         now: int,
         game: str = "tamalou",
+        tournament_id: int | None = None,
     ) -> TableRow | None:
-        """A new lobby of ``game``; ``None`` if the channel already has a live table."""
+        """A new lobby of ``game``; ``None`` if the channel already has a live table (a
+        tournament's tables share their channel with each other and with one other table)."""
         try:
             async with self.transaction() as tx:
                 table_id = int(
                     await tx.fetchval(
                         "INSERT INTO tables (guild_id, channel_id, host_id, status, settings, "
-                        "created_at, updated_at, game) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?) "
-                        "RETURNING id",
+                        "created_at, updated_at, game, tournament_id) "
+                        "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING id",
                         guild_id,
                         channel_id,
                         host.user_id,
@@ -254,6 +256,7 @@ class Storage:
                         now,
                         now,
                         game,
+                        tournament_id,
                     )
                 )
                 await _insert_seat(tx, table_id, host)
@@ -271,6 +274,7 @@ class Storage:
             now,
             [host],
             game,
+            tournament_id,
         )
 
     async def save_seats(self, table_id: int, seats: list[SeatRow], host_id: int) -> None:

@@ -184,6 +184,9 @@ class TableService:
         self.scheduler = Scheduler(clock, self._due_of, self._wake)
         #: called once a match is finished and committed (seasons record it)
         self.on_match_finished: Callable[[int], Awaitable[None]] | None = None
+        #: called once a table is cancelled (id, reason), after its message was closed
+        #: (a tournament scores the round without it)
+        self.on_table_closed: Callable[[int, str], Awaitable[None]] | None = None
 
     # -- start-up ----------------------------------------------------------------------
 
@@ -291,7 +294,8 @@ class TableService:
 
     def _register(self, table: LiveTable) -> None:
         self.tables[table.id] = table
-        self.by_channel[table.row.channel_id] = table.id
+        if table.row.tournament_id is None:  # a tournament's tables share its channel
+            self.by_channel[table.row.channel_id] = table.id
         self.scheduler.plan(table.id)
 
     def _forget(self, table: LiveTable) -> None:
@@ -341,6 +345,41 @@ class TableService:
             raise TableError("table_exists")
         table = LiveTable(row, rules, self.load_game(game))
         self._register(table)
+        return table
+
+    async def open_seated(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        seats: list[SeatRow],
+        settings: dict[str, Any],
+        game: str,
+        seed: str,
+        tournament_id: int | None = None,
+    ) -> LiveTable:
+        """A table seated by its caller (members and AI seats, in seat order) whose match
+        starts at once on ``seed``: a tournament's table (docs/tournaments.md). It shares
+        its channel with its tournament's other tables, so no channel lookup finds it."""
+        rules = self.rules_for(game, settings)
+        low, high = seat_limits(rules)
+        if not low <= len(seats) <= high:
+            raise TableError("not_enough_players", min=low)
+        first = seats[0]
+        row = await self.storage.create_table(
+            guild_id, channel_id, first, settings, self.clock(), game, tournament_id
+        )
+        if row is None:
+            raise TableError("table_exists")
+        row.seats = [SeatRow(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(seats)]
+        row.host_id = host_id
+        await self.storage.save_seats(row.id, row.seats, host_id)
+        table = LiveTable(row, rules, self.load_game(game))
+        self._register(table)
+        async with table.lock:
+            await self._start_match(table, seed)
+        await self.presenter.match_started(table)
+        self.scheduler.plan(table.id)
         return table
 
     def _lobby(self, table: LiveTable) -> None:
@@ -431,6 +470,11 @@ class TableService:
             self._forget(table)
         if present:
             await self.presenter.table_closed(table, reason)
+        if self.on_table_closed is not None:
+            try:
+                await self.on_table_closed(table.id, reason)
+            except Exception:
+                log.exception("table %s: its closing hook failed", table.id)
 
     async def start(self, table: LiveTable, user_id: int) -> None:
         async with table.lock:
@@ -445,10 +489,10 @@ class TableService:
         await self.presenter.match_started(table)
         self.scheduler.plan(table.id)
 
-    async def _start_match(self, table: LiveTable) -> None:
+    async def _start_match(self, table: LiveTable, seed: str | None = None) -> None:
         module, rules = table.module, table.rules
         now = self.clock()
-        seed = self.seeds()
+        seed = self.seeds() if seed is None else seed
         seats = [MatchSeat(s.user_id, s.name, s.ai_level) for s in table.seats]
         stored = [s.to_dict() for s in seats]
         dumped = rules.model_dump(mode="json")
@@ -491,6 +535,8 @@ class TableService:
             raise TableError("bad_button")
         if not any(s.user_id == user_id and s.ai_level is None for s in old.seats):
             raise TableError("not_seated")
+        if old.tournament_id is not None:  # its tournament seats the next round
+            raise TableError("tournament_table")
         if old.channel_id in self.by_channel:
             raise TableError("rematch_started")  # a second press, or a table opened since
         host = old.seats[0]

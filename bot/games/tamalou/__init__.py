@@ -20,9 +20,22 @@ GAME_ID = "tamalou"
 def rules_for(settings: dict[str, Any]) -> Rules:
     """The table's rules: its variant's preset with the table settings (R-M5, R-K1, R-V).
 
-    Raises pydantic's ``ValidationError`` for settings the rules model refuses.
+    Raises pydantic's ``ValidationError`` for settings the rules model refuses. A
+    tournament's table (``match_rounds``) plays that many rounds (R-X16) and rotates the
+    first player (R-X17), so that duplicate tables start every round from the same seat.
     """
-    return variants.rules_for(settings)
+    rules = variants.rules_for(settings)
+    rounds = settings.get("match_rounds")
+    if rounds is None:
+        return rules
+    return Rules.model_validate(
+        {
+            **rules.model_dump(),
+            "match_end": "rounds",
+            "max_rounds": int(rounds),
+            "first_player": "rotate",
+        }
+    )
 
 
 class TamalouPlugin:
