@@ -45,6 +45,7 @@ from tamalou.core.errors import IllegalAction
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.actions import Action, Double, NextRound, Tick
 from tamalou.games.tamalou.ai import LEVELS, AIPlayer, make_player
+from tamalou.games.tamalou.ai.search import BUDGET_MS
 from tamalou.games.tamalou.engine import apply, legal_actions, new_game
 from tamalou.games.tamalou.rules import PRESETS, TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
@@ -245,7 +246,7 @@ def play_round(
     seed: str,
     rules: Rules,
     stats: dict[str, LevelStats],
-    budget_ms: float | None = 50.0,
+    budget_ms: float | None = BUDGET_MS,
     max_iterations: int | None = None,
 ) -> list[float] | None:
     """Play one seeded round; return each seat's win share (None: unfinished)."""
@@ -271,7 +272,7 @@ def play_match(
     seed: str,
     rules: Rules,
     stats: dict[str, LevelStats],
-    budget_ms: float | None = 50.0,
+    budget_ms: float | None = BUDGET_MS,
     max_iterations: int | None = None,
     max_steps: int = MATCH_MAX_STEPS,
 ) -> tuple[list[float], Game] | None:
@@ -339,7 +340,7 @@ def run(
     rounds: int,
     seed: int | str,
     rules: Rules = TAMALOU,
-    budget_ms: float | None = 50.0,
+    budget_ms: float | None = BUDGET_MS,
     max_iterations: int | None = None,
     first: int = 0,
     jobs: int = 1,
@@ -369,7 +370,7 @@ def run_matches(
     matches: int,
     seed: int | str,
     rules: Rules = TAMALOU,
-    budget_ms: float | None = 50.0,
+    budget_ms: float | None = BUDGET_MS,
     max_iterations: int | None = None,
     first: int = 0,
     max_steps: int = MATCH_MAX_STEPS,
@@ -469,7 +470,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     mode.add_argument("--rounds", type=int, default=None, help="single rounds instead of matches")
     parser.add_argument("--rules", default="tamalou", choices=sorted(PRESETS))
-    parser.add_argument("--budget-ms", type=float, default=50.0, help="hard: ms per decision")
+    parser.add_argument("--budget-ms", type=float, default=BUDGET_MS, help="hard: ms per decision")
     parser.add_argument("--iterations", type=int, default=None, help="hard: rollouts cap")
     add_run_arguments(parser, seed="1", item="match (or round)")
     parser.add_argument("levels", nargs="+", choices=LEVELS)
