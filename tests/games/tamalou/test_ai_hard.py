@@ -168,7 +168,7 @@ def test_while_the_match_goes_on_a_lead_is_worth_more_than_a_deficit() -> None:
 
 
 def test_the_default_budget_keeps_a_decision_under_50_ms() -> None:
-    """Issue 26: the p99 decision in the worker pool stays under 50 ms: 35 ms of search."""
+    """Issue 26: the p99 decision in the worker pool stays under 50 ms: 30 ms of search."""
     player = make_player("hard", 0, TAMALOU, "budget")
     assert isinstance(player, S.SearchPlayer) and player.budget_ms == S.BUDGET_MS <= 40
 

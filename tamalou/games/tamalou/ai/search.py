@@ -35,7 +35,7 @@ from tamalou.games.tamalou.views import PlayerView
 
 #: a decision's search time (ms): its p99, with the view and the answer, stays under 50 ms
 #: in the bot's worker pool on a loaded machine (docs/ai.md)
-BUDGET_MS = 35.0
+BUDGET_MS = 30.0
 MARGIN = 1.5  # standard errors by which a candidate must beat medium's choice
 CALL_MARGIN = 2.5  # the same for a call (R-A1), which ends the round for the caller
 MAX_TURNS = 40  # a rollout still running after this many turns is scored as it stands
@@ -556,6 +556,8 @@ class SearchPlayer(HeuristicPlayer):
         d = candidates.index(default)
         it = 0
         budget = None if self.budget_ms is None else self.budget_ms / 1000.0
+        deadline = None if budget is None else start + budget * 0.9
+        clock = time.perf_counter
         while it < self.max_iterations:
             det = self.sample(base, hidden, est, seed_base + it)
             rewards = []
@@ -563,11 +565,15 @@ class SearchPlayer(HeuristicPlayer):
                 sim = det.copy()
                 self.play(sim, a)
                 rewards.append(sim.reward(self.seat, outlook))
+                if deadline is not None and it and clock() > deadline:
+                    break  # the budget is checked after every rollout, not every sample
+            if len(rewards) < k:
+                break  # a sample cut short is dropped: the candidates stay paired
             for c in range(k):
                 sums[c] += rewards[c]
                 diffs[c].append(rewards[c] - rewards[d])
             it += 1
-            if budget is not None and time.perf_counter() - start > budget * 0.9:
+            if deadline is not None and clock() > deadline:
                 break
         self.last_iterations = it
         best, best_score = d, 0.0
