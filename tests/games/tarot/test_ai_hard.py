@@ -126,3 +126,21 @@ def test_small_arena_smoke() -> None:
     assert mean == pytest.approx(stats["hard"].mean() * 4 / 3)  # zero-sum at four seats
     line = difference(["hard", "medium"], diffs)
     assert line.startswith("hard - medium: ") and "per deal [" in line
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_hard_bids_bolder_at_three_players_only(players: int) -> None:
+    """T-B at three players (issue 26): hard takes hands medium passes (never the other
+    way round); at four and five it bids as medium does."""
+    bolder = 0
+    for i in range(60):
+        game, _ = new_game(TAROT, players, f"bid:{i}", 0, ai=[True] * players)
+        seat = game.deal.current
+        legal = legal_actions(game, seat, 0)
+        seen = view(game, seat, 0)
+        hard = make_player("hard", seat, TAROT, "x").act(seen, legal, 0)
+        medium = make_player("medium", seat, TAROT, "x").act(seen, legal, 0)
+        assert isinstance(hard, A.Bid) and isinstance(medium, A.Bid)
+        assert hard.contract >= medium.contract
+        bolder += hard.contract > medium.contract
+    assert (bolder > 0) == (players == 3)
