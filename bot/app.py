@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import hashlib
+import json
 import logging
 import re
 import signal
@@ -19,7 +21,9 @@ import tamalou.games
 from bot import games
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, lang_of, t
-from bot.storage import Storage
+from bot.status import StatusReporter
+from bot.storage import open_storage
+from bot.storage.state import get_state, set_state
 from bot.tables import AiRunner, TableService
 from bot.ui import clicked
 from bot.ui.cards import ALL_CODES, CardEmojis, emoji_png, prerender
@@ -30,6 +34,7 @@ from bot.ui.presenter import DiscordPresenter
 from bot.ui.routing import COMPONENT_TYPES, TableButton, TableSelect, dispatch, route
 
 if TYPE_CHECKING:
+    from bot.metrics import Metrics
     from bot.seasons import Seasons
 
 log = logging.getLogger(__name__)
@@ -40,16 +45,28 @@ SHARED_EXTENSIONS = ("bot.cogs.settings", "bot.cogs.seasons")
 GUILD_WAIT_S = 10.0
 
 
-class TamalouBot(commands.AutoShardedBot):
+class GameBot(commands.AutoShardedBot):
+    """The Discord client hosting every registered game (``bot/games``): one storage, one
+    table service, one presenter and one router for all of them."""
+
     seasons: Seasons
 
     def __init__(self, config: Config) -> None:
+        # no voice: discord.py's warnings that voice's libraries are missing say nothing
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.default()
         shards: dict[str, Any] = {}  # none: every shard Discord recommends, in this process
         if config.shard_count is not None:
             shards["shard_count"] = config.shard_count
         if config.shard_ids is not None:  # a shard range (several processes): docs/deploy.md
             shards["shard_ids"] = list(config.shard_ids)
+        #: Prometheus metrics (TAMALOU_METRICS_PORT; off: None, nothing imported)
+        self.metrics: Metrics | None = None
+        if config.metrics_port:
+            from bot.metrics import Metrics
+
+            self.metrics = Metrics()
+            shards["http_trace"] = self.metrics.trace()
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -58,7 +75,7 @@ class TamalouBot(commands.AutoShardedBot):
         )
         self.config = config
         clicked.install()  # a clicked message is parsed only if read (bot.ui.clicked)
-        self.storage = Storage(config.database, busy_timeout_ms=config.database_busy_ms)
+        self.storage = open_storage(config.database, busy_timeout_ms=config.database_busy_ms)
         self.presenter = DiscordPresenter(self)
         self.service = TableService(
             self.storage,
@@ -79,6 +96,10 @@ class TamalouBot(commands.AutoShardedBot):
         self._item_templates: list[re.Pattern[str]] = []
         self.cards = CardEmojis(self)
         self._cards_task: asyncio.Task[None] | None = None
+        self._redrawing: asyncio.Task[Any] | None = None  # on_ready redrawing the tables
+        self.health = StatusReporter(self)  # python -m bot status (bot/status.py)
+        if self.metrics is not None:
+            self.metrics.attach(self)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
@@ -90,10 +111,17 @@ class TamalouBot(commands.AutoShardedBot):
         A component no item of ours matches (a message of an older version) is answered
         too, or Discord shows "This interaction failed"."""
         if interaction.type is not discord.InteractionType.component:
+            if self.metrics is not None:
+                self.metrics.interaction(interaction.type.name, _command_kind(interaction))
             return
         data = cast(dict[str, Any], interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         routed = route(custom_id)
+        if self.metrics is not None:
+            self.metrics.interaction(
+                "component",
+                f"{routed[1]['game']}:{routed[1]['verb']}" if routed is not None else "other",
+            )
         if routed is None:
             ours = any(p.fullmatch(custom_id) for p in self._item_templates)
         else:  # a button's custom id sent as a select's, or the reverse, is no item of ours
@@ -111,6 +139,7 @@ class TamalouBot(commands.AutoShardedBot):
                 clicked.release(interaction)  # answered and handled: nothing reads it now
 
     async def setup_hook(self) -> None:
+        self.health.install()  # the last warnings and errors, for the status
         # SIGTERM (systemd, docker stop) closes as SIGINT does: timers stop, the last moves
         # are committed (by default Python would just die). Not on Windows.
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -134,6 +163,10 @@ class TamalouBot(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         count = await self.service.load()
         log.info("ready to serve %d live tables", count)
+        try:  # a half-built Kalooki contract, the hand's order...: before any click comes
+            await self.presenter.restore_panel_memory()
+        except Exception:
+            log.exception("could not read the panel memories back: drafts start empty")
         # Long-lived objects (modules, rebuilt tables) leave the collector's generations, and
         # young collections run less often: full collections over them stalled clicks.
         # A click leaves no reference cycle (bot.ui.clicked.release, release_view): its
@@ -142,21 +175,52 @@ class TamalouBot(commands.AutoShardedBot):
         gc.collect()
         gc.freeze()
         gc.set_threshold(100_000, 20, 50)
-        if self.config.sync_commands:
-            if self.config.guild_id:
-                guild = discord.Object(self.config.guild_id)
-                self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
-            else:
-                await self.tree.sync()
+        if self.config.sync_commands != "never":
+            await self.sync_commands(force=self.config.sync_commands == "always")
         self.service.start_scheduler()
+        await self.health.write("connecting")
+        self.health.start()
+
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Registers the slash commands with Discord (globally, or in ``TAMALOU_GUILD_ID``)
+        when their payload (names, options, translations) differs from the last one synced
+        for this application and scope, whose hash the database keeps: Discord rate-limits
+        command updates, and most starts change none. ``force``: sync anyway. Whether it
+        synced."""
+        guild = discord.Object(self.config.guild_id) if self.config.guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = await command_payload(self.tree, guild)
+        digest = hashlib.sha256(
+            json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()
+        ).hexdigest()
+        scope = f"guild {guild.id}" if guild is not None else "global"
+        key = f"commands:{self.application_id}:{scope}"
+        if not force and await get_state(self.storage, key) == digest:
+            log.info(
+                "slash commands (%s) unchanged since their last sync: not synced again "
+                "(TAMALOU_SYNC_COMMANDS=1 forces it)",
+                scope,
+            )
+            return False
+        await self.tree.sync(guild=guild)
+        await set_state(self.storage, key, digest, self.config.clock())
+        log.info("slash commands synced (%s, %d top-level)", scope, len(payload))
+        return True
 
     async def _ready_cards(self) -> None:
         """Draws every face in a worker thread, then lists and uploads the card emojis; on
         success after ``on_ready`` the live tables are redrawn with them. A failure is
         logged once by ``CardEmojis`` (bot.ui.cards.emojis) and the cards stay text."""
         await asyncio.to_thread(_draw_faces)
-        if await self.cards.sync() and self._refreshed:  # else on_ready draws them all
+        synced = await self.cards.sync()
+        self.health.emojis = (
+            f"ready ({len(ALL_CODES)}, {self.cards.uploaded} uploaded by this process)"
+            if synced
+            else "unavailable: cards shown as text (the warning says why)"
+        )
+        await self.health.write("ready" if self.is_ready() else "connecting")
+        if synced and self._refreshed:  # else on_ready draws them all
             for table in list(self.service.tables.values()):
                 await self.presenter.table_changed(table)
 
@@ -169,6 +233,7 @@ class TamalouBot(commands.AutoShardedBot):
         if self._refreshed:
             return
         self._refreshed = True
+        self._redrawing = asyncio.current_task()  # close() ends it before the storage
         try:  # before any table is drawn (and its player pinged) again
             await self.presenter.restore_pings()
         except Exception:
@@ -178,19 +243,23 @@ class TamalouBot(commands.AutoShardedBot):
         for table in await self.service.unshown_finals():  # killed before its last message
             await self.presenter.table_changed(table, at_once=True)
         await self.presenter.restore_hides()  # timed secrets shown before the restart
+        await self.health.write("ready")
+        self._redrawing = None
 
     async def close(self) -> None:
         """Every task that may write ends before the storage closes: the scheduler and its
         wakes (AI workers included), the table edits and panel hides, the batched writes."""
-        if self._cards_task is not None and not self._cards_task.done():
-            self._cards_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._cards_task
+        for task in (self._cards_task, self._redrawing):
+            if task is not None and not task.done() and task is not asyncio.current_task():
+                task.cancel()  # a stop right after the start: no redraw on a closed storage
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         with contextlib.suppress(NotImplementedError, RuntimeError):
             asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
         await self.service.stop()
         await self.presenter.stop()
         await super().close()
+        await self.health.stop()
         await self.storage.close()  # after its last batch of actions is committed
         if card_display.current() is self.cards:
             card_display.use(None)
@@ -227,9 +296,35 @@ class TamalouBot(commands.AutoShardedBot):
         await answer_error(interaction, error, f"command {name}")
 
 
+def _command_kind(interaction: discord.Interaction) -> str:
+    """A slash command's group and subcommand (``tamalou new``), for the metrics."""
+    data = cast(dict[str, Any], interaction.data or {})
+    words = [str(data.get("name", "?"))]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):  # a subcommand (group)
+        words.append(str(options[0].get("name", "?")))
+        options = options[0].get("options") or []
+    return " ".join(words)
+
+
+async def command_payload(
+    tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None
+) -> list[dict[str, Any]]:
+    """What ``tree.sync(guild=guild)`` sends Discord (discord.py's own construction)."""
+    commands = tree.get_commands(guild=guild)
+    translator = tree.translator
+    if translator is None:
+        return [command.to_dict(tree) for command in commands]
+    return [await command.get_translated_payload(tree, translator) for command in commands]
+
+
 def _draw_faces() -> None:
     """Every emoji face and picture face drawn once (cached), off the event loop: the
     upload then only sends bytes, and the first hand picture only lays cards out."""
     for code in ALL_CODES:
         emoji_png(code)
     prerender(ALL_CODES)
+
+
+#: the name before the fifth session (the bot hosts every game); kept for old imports
+TamalouBot = GameBot

@@ -3,12 +3,21 @@
 Catalogues live in ``bot/locales/<lang>.json`` (flat keys). ``t(lang, key, **values)``
 formats a string; a key missing from a language falls back to English, then to the key.
 Ephemeral text follows the clicking user's locale; public text the guild's language.
+
+Plurals: a count in a message is written as an ICU plural block, ``{n, plural, one {{n}
+trick} other {{n} tricks}}`` (selectors ``one``, ``other`` and exact ``=0``, ``=1``…); the
+branch is chosen by :func:`plural_category`, the CLDR cardinal rule of the language (English
+*one* is exactly 1; French *one* is 0 and 1, and any number below 2: «0 pli», «1,5 point»).
+Two languages need two one-line rules, so the bot carries them instead of Babel (which would
+bring gettext catalogues or a second formatter for what these JSON strings already do); see
+docs/architecture.md.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -41,13 +50,77 @@ def lang_of(locale: discord.Locale | str | None, default: str = "en") -> str:
     return "fr" if value.lower().startswith("fr") else "en"
 
 
+_PLURAL = re.compile(r"\{(\w+), plural,")
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    try:
+        return float(str(value).strip().replace("\u202f", "").replace(",", "."))
+    except ValueError:
+        return None  # "3–5": not one number, the other form
+
+
+def plural_category(lang: str, value: Any) -> str:
+    """CLDR cardinal plural category (``one`` or ``other``) of ``value`` in ``lang``."""
+    n = _number(value)
+    if n is None:
+        return "other"
+    if lang == "fr":
+        return "one" if 0 <= abs(n) < 2 else "other"  # CLDR fr: i = 0,1
+    return "one" if abs(n) == 1 else "other"  # CLDR en: i = 1 and v = 0
+
+
+def _block(text: str, start: int) -> tuple[dict[str, str], int]:
+    """The branches of the plural block whose selectors begin at ``start`` and the index
+    after its closing brace."""
+    branches: dict[str, str] = {}
+    i = start
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i >= len(text):
+            raise ValueError("an unclosed plural block")
+        if text[i] == "}":
+            return branches, i + 1
+        j = text.index("{", i)
+        selector = text[i:j].strip()
+        depth, k = 1, j + 1
+        while depth:
+            if k >= len(text):
+                raise ValueError("an unclosed plural branch")
+            depth += {"{": 1, "}": -1}.get(text[k], 0)
+            k += 1
+        branches[selector] = text[j + 1 : k - 1]
+        i = k
+
+
+def plurals(text: str, lang: str, values: dict[str, Any]) -> str:
+    """``text`` with each plural block replaced by the branch its count chooses."""
+    while (m := _PLURAL.search(text)) is not None:
+        branches, end = _block(text, m.end())
+        value = values[m.group(1)]
+        n = _number(value)
+        exact = f"={value if n is None else f'{n:g}'}"
+        chosen = branches.get(exact) or branches.get(plural_category(lang, value))
+        text = (
+            text[: m.start()] + (chosen if chosen is not None else branches["other"]) + text[end:]
+        )
+    return text
+
+
 def t(lang: str, key: str, **values: Any) -> str:
-    text = catalog(lang).get(key) or catalog("en").get(key)
+    text = catalog(lang).get(key)
+    if not text:
+        text, lang = catalog("en").get(key), "en"
     if text is None:
         log.warning("missing translation key %s", key)
         return key
     try:
-        return text.format(**values)
+        return plurals(text, lang, values).format(**values)
     except (KeyError, IndexError, ValueError):
         log.warning("bad values for translation key %s", key)
         return text

@@ -1,10 +1,10 @@
 """Session-wide test settings: the emulator's fixtures, and the database backends the
 end-to-end tests run on.
 
-Every test of a module that drives the real bot with :class:`tests.bot_harness.BotHarness`
+Every test of a module that drives the real bot with :class:`tests.support.bot_harness.BotHarness`
 (or a harness class built on it) runs once per backend named by ``--e2e-db`` (or ``TAMALOU_E2E_DB``): ``sqlite``,
 ``postgresql`` or ``both``. Default: ``both`` in CI (``CI=true``), ``sqlite`` elsewhere (the
-PostgreSQL runs need the server binaries: tests/storage/backends.py says how to get them).
+PostgreSQL runs need the server binaries: tests/support/backends.py says how to get them).
 A test marked ``one_backend`` (rules, not storage) runs on the first of them only.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.bot_harness import E2E_DB, BotHarness
+from tests.support.bot_harness import E2E_DB, BotHarness
 
 pytest_plugins = ["tests.emulator.fixtures"]
 

@@ -1,12 +1,21 @@
-"""``python -m bot`` without a token explains how to get one and exits non-zero."""
+"""``python -m bot``'s start-up problems, each one line naming the setting or the cause
+(issue 24): no token or a wrong setting exits 2, a refused token exits 2, a network that
+is down at start is retried with backoff."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
+
+from tests.emulator import Emulator
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,3 +47,139 @@ def test_the_no_token_message_asks_for_the_permissions_readme_lists() -> None:
     said = " ".join(NO_TOKEN.split())
     assert all(p in said for p in wanted), wanted
     assert "Attach Files" in wanted
+
+
+def run_bot(
+    cwd: Path, *args: str, timeout: float = 60, **settings: str
+) -> subprocess.CompletedProcess[str]:
+    """``python -m bot ARGS`` in ``cwd`` with only ``settings`` of the bot's environment."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAMALOU_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    env.update(settings)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "said"),
+    [
+        ("TAMALOU_GUILD_ID", "abc", "a server id"),
+        ("TAMALOU_LOG_LEVEL", "verbose", "DEBUG, INFO, WARNING, ERROR"),
+        ("TAMALOU_AI_DELAY_MS", "-5", "milliseconds, 0 to 60000"),
+        ("TAMALOU_AI_WORKERS", "0", "1 to 64"),
+        ("TAMALOU_MIN_MATCHES", "zero", "a number of matches"),
+        ("TAMALOU_SYNC_COMMANDS", "sometimes", "auto, 1 (always) or 0 (never)"),
+        ("TAMALOU_SHARDS", "0-3", "TAMALOU_SHARD_COUNT"),
+    ],
+)
+def test_a_wrong_setting_is_one_line_naming_it_and_exit_2(
+    tmp_path: Path, setting: str, value: str, said: str
+) -> None:
+    done = run_bot(tmp_path, DISCORD_TOKEN="x", **{setting: value})
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("error: ") and setting in lines[0] and said in lines[0]
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "tamalou.sqlite3").exists()
+
+
+def test_a_wrong_setting_in_dot_env_is_named_and_an_empty_one_is_its_default(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=\nTAMALOU_AI_DELAY_MS=\nTAMALOU_GUILD_ID=\n")
+    done = run_bot(tmp_path)
+    assert done.returncode == 2 and "No DISCORD_TOKEN is set" in done.stderr  # no other error
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=x\nTAMALOU_EDIT_INTERVAL_MS=fast\n")
+    done = run_bot(tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: TAMALOU_EDIT_INTERVAL_MS='fast' is not milliseconds, 0 to 60000 (input should "
+        "be a valid integer, unable to parse string as an integer) (.env.example explains "
+        "every setting)"
+    ]
+    done = run_bot(tmp_path, TAMALOU_EDIT_INTERVAL_MS="0", TAMALOU_DB=str(tmp_path / "no/x.db"))
+    assert "TAMALOU_EDIT_INTERVAL_MS" not in done.stderr  # the environment wins over .env
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_a_network_down_at_start_is_retried_with_backoff_one_line_each(tmp_path: Path) -> None:
+    """Nothing listens where Discord should be: the bot says so in one line an attempt and
+    tries again later and later (1 s, 2 s, ...), without a traceback, until it is stopped."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAMALOU_"))}
+    env |= {"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "x", "PYTHONUNBUFFERED": "1"}
+    cmd = [sys.executable, "-m", "tests.emulator.launcher", "--port", str(free_port()), "--"]
+    proc = subprocess.Popen([*cmd, "bot"], cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
+    said: list[str] = []
+    try:
+        assert proc.stderr is not None
+        deadline = time.monotonic() + 60
+        while len([s for s in said if "cannot reach Discord" in s]) < 3:
+            assert time.monotonic() < deadline, said
+            line = proc.stderr.readline()
+            assert line, said  # the process did not end
+            said.append(line)
+        assert proc.poll() is None  # still trying
+    finally:
+        proc.kill()
+        proc.wait()
+    retries = [s for s in said if "cannot reach Discord" in s]
+    waits = [re.search(r"trying again in (\d+) s", s) for s in retries]
+    assert [int(w.group(1)) for w in waits if w] == [1, 2, 4]
+    assert "Connect call failed" in retries[0] or "Cannot connect" in retries[0]
+    assert not any("Traceback" in s for s in said)
+
+
+async def test_a_refused_token_is_one_line_and_exit_2(emulator: Emulator, tmp_path: Path) -> None:
+    bot = await emulator.start_bot(
+        "bot",
+        env={"DISCORD_TOKEN": "not-the-token", "TAMALOU_DB": str(tmp_path / "t.sqlite3")},
+        wait="none",
+        cwd=tmp_path,
+    )
+    code = await asyncio.wait_for(bot.proc.wait(), 60)
+    log = bot.log_path.read_text()
+    assert code == 2, log
+    from bot.__main__ import TOKEN_REFUSED
+
+    assert TOKEN_REFUSED in log and "Traceback" not in log
+    assert emulator.take_problems("rejected")  # the emulator's 401 at login
+    emulator.take_problems("bot_exit")
+
+
+def test_status_without_a_database_says_so_and_creates_none(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, "status")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: no database at tamalou.sqlite3 (TAMALOU_DB): the bot never started with "
+        "these settings here."
+    ]
+    assert not (tmp_path / "tamalou.sqlite3").exists()
+
+
+def test_status_of_a_database_no_bot_wrote_to_is_unhealthy(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, "status", TAMALOU_DB=str(tmp_path / "db.sqlite3"))
+    assert done.returncode == 2  # no such file either
+    import sqlite3
+
+    sqlite3.connect(tmp_path / "db.sqlite3").close()  # an empty database: migrated, no status
+    done = run_bot(tmp_path, "status", TAMALOU_DB=str(tmp_path / "db.sqlite3"))
+    assert done.returncode == 1, done.stderr
+    assert "none has written a status yet" in done.stdout
+    assert "live tables: 0" in done.stdout
+
+
+def test_an_unknown_command_prints_the_usage(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, "stauts")
+    assert done.returncode == 2 and "usage: python -m bot [status]" in done.stderr

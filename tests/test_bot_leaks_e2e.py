@@ -7,7 +7,7 @@ what each reader could know at that time, rebuilt from the bot's own log with th
 a card is public from the moment it is discarded, shown by a miss or a call, or revealed at
 the round's end; it is private to a player from their peek, look or draw of it.
 
-A card is read wherever it can reach a reader (issue 14, tests/leak_scan.py): its text
+A card is read wherever it can reach a reader (issue 14, tests/support/leak_scan.py): its text
 label, a card emoji in the text or on a component, and the faces a picture shows (read from
 the bot's description stored in the PNG). The round is played twice: cards as text, and
 cards as application emojis with pictures.
@@ -26,10 +26,10 @@ from tamalou.games.tamalou.codec import action_from_dict
 from tamalou.games.tamalou.engine import apply, new_game
 from tamalou.games.tamalou.rules import TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
-from tests.bot_harness import BotHarness, find_seed
 from tests.emulator import Emulator, Message
 from tests.emulator.model import HistoryEntry
-from tests.leak_scan import entry_faces, entry_text, message_faces, message_text
+from tests.support.bot_harness import BotHarness, find_seed
+from tests.support.leak_scan import entry_faces, entry_text, message_faces, message_text
 
 pytestmark = pytest.mark.e2e
 

@@ -16,8 +16,8 @@ import pytest
 from tamalou.core import cards
 from tamalou.games.tamalou.rules import TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
-from tests.bot_harness import BotHarness, find_seed, open_table, peek_all
 from tests.emulator import Emulator, EmulatorError, Interaction, Message
+from tests.support.bot_harness import BotHarness, find_seed, open_table, peek_all
 
 pytestmark = pytest.mark.e2e
 
@@ -48,7 +48,7 @@ async def test_a_restart_keeps_the_servers_language_when_timers_render_before_th
     assert "to play" in h.table_message().text
     await emu.kill_bot()
     h.advance(45_100)  # alice's turn ran out while the bot was down: ticked at start-up
-    await emu.start_bot("tests.e2e_bot", env=h.env)
+    await emu.start_bot("tests.support.e2e_bot", env=h.env)
     await emu.wait_for(lambda: "alice ran out of time" in h.table_message().text, 10, "the tick")
     await emu.settle()
     await emu.click("bob", h.table_message(), "Draw")  # and every later edit
@@ -265,7 +265,7 @@ async def test_r_s2_a_restart_during_a_peek_still_hides_the_cards(harness: BotHa
     row = h.game().round.seats[0].row
     assert cards.label(row[0]) in panel.content
     await emu.kill_bot()
-    await emu.start_bot("tests.e2e_bot", env=h.env)
+    await emu.start_bot("tests.support.e2e_bot", env=h.env)
     h.advance(5_100)
     await emu.wait_for(
         lambda: cards.label(row[0]) not in panel.content, 10, "the peek to be hidden"
@@ -301,7 +301,7 @@ async def test_a_match_that_ended_without_its_final_message_gets_it_at_start(
     await emu.kill_bot()
     table.embeds, table.components = playing
     h.sql("UPDATE tables SET final_shown = 0")
-    await emu.start_bot("tests.e2e_bot", env=h.env)
+    await emu.start_bot("tests.support.e2e_bot", env=h.env)
     await emu.wait_for(lambda: "match is over" in table.text, 10, "the final message")
     assert "Winner" in table.text and table.button("Rematch") is not None
     assert not [b for b in table.buttons() if b.label == "Draw"]
@@ -442,6 +442,6 @@ async def test_r_p3_a_restart_during_a_king_look_still_hides_the_card(harness: B
     panel = h.panel("alice")
     assert f"Your card 3 is **{cards.label(a3)}**" in panel.content
     await emu.kill_bot()
-    await emu.start_bot("tests.e2e_bot", env=h.env)
+    await emu.start_bot("tests.support.e2e_bot", env=h.env)
     h.advance(2_100)
     await emu.wait_for(lambda: cards.label(a3) not in panel.content, 10, "the look to be hidden")

@@ -10,7 +10,7 @@ import pytest
 
 import tamalou.games
 from bot.games import rules_for
-from bot.storage import Storage, StorageBusy
+from bot.storage import Storage, StorageBusy, open_storage
 from bot.tables import LiveTable, TableError, TableService
 from tamalou.core import cards
 from tamalou.games.tamalou import actions as A
@@ -48,7 +48,7 @@ class Clock:
 async def make(
     tmp_path: Path, reorder_ms: int = 50, busy_timeout_ms: int = 5000
 ) -> tuple[TableService, Storage, Clock]:
-    storage = Storage(tmp_path / "t.sqlite3", busy_timeout_ms=busy_timeout_ms)
+    storage = open_storage(tmp_path / "t.sqlite3", busy_timeout_ms=busy_timeout_ms)
     await storage.open()
     clock = Clock()
     service = TableService(
@@ -177,9 +177,9 @@ def _fields(action: A.Action) -> dict[str, object]:
 
 async def test_a_table_and_its_match_keep_their_game_across_a_restart(tmp_path) -> None:
     """Every table and match row names its game (migration 003); old rows are Tamalou."""
-    from bot.storage import SeatRow, Storage
+    from bot.storage import SeatRow, open_storage
 
-    storage = Storage(tmp_path / "games.sqlite3")
+    storage = open_storage(tmp_path / "games.sqlite3")
     await storage.open()
     row = await storage.create_table(1, 2, SeatRow(0, 10, "ann"), {}, 5, game="kalooki")
     assert row is not None and row.game == "kalooki"
@@ -203,7 +203,7 @@ def snapshot(game: object) -> dict[str, object]:
 
 async def _replayed(tmp_path: Path, table_id: int) -> dict[str, object]:
     """The table as a restarted bot rebuilds it from the log."""
-    storage = Storage(tmp_path / "t.sqlite3")
+    storage = open_storage(tmp_path / "t.sqlite3")
     await storage.open()
     service = TableService(
         storage,
@@ -297,7 +297,7 @@ async def test_a_table_whose_log_does_not_replay_never_blocks_its_channel(
         (table.id,),
     )
     await storage.close()
-    storage = Storage(tmp_path / "t.sqlite3")
+    storage = open_storage(tmp_path / "t.sqlite3")
     await storage.open()
     fresh = TableService(
         storage,

@@ -30,7 +30,7 @@ What it does, all on 127.0.0.1, bounded in clicks and in time:
    processes on PostgreSQL (a shard each); interactions/s and p99 of each, and the ratio of
    two processes to one (goal: at least 1.6 on this two-core machine). The PostgreSQL
    databases are copies of the SQLite one (``bot.storage.copy``); the server is the test
-   suite's throwaway one (tests/storage/backends.py: the Debian package's binaries, or
+   suite's throwaway one (tests/support/backends.py: the Debian package's binaries, or
    ``TAMALOU_TEST_PG``).
 
 ``--games`` (or ``--mix``) shares the tables out between Tamalou, Kalooki and tarot
@@ -68,7 +68,7 @@ if __package__ in (None, ""):  # python tools/bench_bot.py
 from aiohttp import web
 
 from bot.games import rules_for
-from bot.storage import Storage
+from bot.storage import open_storage
 from bot.storage.copy import copy_database
 from bot.tables import LiveTable, TableService
 from tests.emulator import (
@@ -229,7 +229,7 @@ async def prefill(
     """``count`` live tables in mid-round, one per channel, seated with emulator members;
     table ``i`` plays ``games[i % len(games)]`` (``tools.bench_games``)."""
     rng = random.Random(seed)
-    storage = Storage(db)
+    storage = open_storage(db)
     await storage.open()
     clock = {"now": 0}
     service = TableService(
@@ -312,7 +312,7 @@ def machine_cpu_s() -> float:
 def postgres_cpu_s() -> float:
     """CPU seconds of the benchmark's PostgreSQL server (its postmaster and the backends
     it forked); 0 when none was started."""
-    from tests.storage import backends
+    from tests.support import backends
 
     server = backends._server
     if server is None:
@@ -888,13 +888,13 @@ SCALE_RUNS = (("sqlite", 1), ("postgresql", 1), ("postgresql", 2))
 
 async def postgres_copy(source: Path) -> str:
     """A fresh database on the test suite's throwaway PostgreSQL, holding ``source``."""
-    from tests.storage.backends import fresh_database  # starts the server on first use
+    from tests.support.backends import fresh_database  # starts the server on first use
 
     try:
         url = await fresh_database()
     except BaseException as exc:  # pytest's skip: no server binaries here
         raise SystemExit(f"the scale benchmark needs PostgreSQL: {exc}") from None
-    src, dst = Storage(source), Storage(url)
+    src, dst = open_storage(source), open_storage(url)
     await src.open()
     await dst.open()
     try:

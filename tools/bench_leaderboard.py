@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.seasons import MODEL, SORTS, PlayerRecord, Seasons, SeatResult
-from bot.storage import SeatRow, Storage
+from bot.storage import SeatRow, Storage, open_storage
 
 GUILD = 1
 START = 1_700_000_000_000
@@ -139,7 +139,7 @@ async def main() -> None:
     args = parser.parse_args()
     folder = tempfile.TemporaryDirectory()
     target = args.db or str(Path(folder.name) / "bench.sqlite3")
-    storage = Storage(target)
+    storage = open_storage(target)
     await storage.open()
     print(f"backend: {storage.name}")
     seasons = await build(storage, args.players, args.matches, args.seed)

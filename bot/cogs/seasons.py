@@ -12,13 +12,13 @@ from bot.seasons.commands import GameCommand, game_commands, install
 from tamalou.games import game_ids
 
 if TYPE_CHECKING:
-    from bot.app import TamalouBot
+    from bot.app import GameBot
 
 
 class SeasonsCog(commands.Cog):
     """Seasons next to the storage, the match hook, the leaderboard buttons, the sweep."""
 
-    def __init__(self, bot: TamalouBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.added: list[tuple[app_commands.Group, GameCommand]] = []
 
@@ -41,4 +41,4 @@ class SeasonsCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(SeasonsCog(cast("TamalouBot", bot)))
+    await bot.add_cog(SeasonsCog(cast("GameBot", bot)))

@@ -41,8 +41,10 @@ class Panel:
 
 class GamePlugin(Protocol):
     """A game's Discord side. Optional methods, read with ``getattr``: ``table_picture(table,
-    lang, at)`` (docs/cards.md) and ``display_name(lang)``, the game's name in shared
-    messages such as "Tarot — table 3 is closed" (default: the id capitalised)."""
+    lang, at)`` (docs/cards.md), ``display_name(lang)``, the game's name in shared
+    messages such as "Tarot — table 3 is closed" (default: the id capitalised), and
+    ``panel_memory(table_id, seat)`` / ``restore_panel_memory(table_id, seat, data)``, what a
+    seat's panel keeps between clicks, stored with the table (docs/adding-a-game.md)."""
 
     game_id: str
     #: the extension (``bot.load_extension``) holding the game's Cog and slash group

@@ -43,14 +43,14 @@ from bot.ui.common import bot_of, frozen_view, reply
 from tamalou.games import game_ids
 
 if TYPE_CHECKING:
-    from bot.app import TamalouBot
+    from bot.app import GameBot
 
 log = logging.getLogger(__name__)
 
 CHART_FILE = "rating.png"
 
 
-async def install(bot: TamalouBot) -> Seasons:
+async def install(bot: GameBot) -> Seasons:
     """``setup_hook``: seasons on the bot's storage, the match hook, the buttons, the sweep."""
     seasons = Seasons(bot.storage, min_matches=bot.config.min_matches)
 

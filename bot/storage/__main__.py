@@ -14,12 +14,12 @@ import asyncio
 import logging
 import sys
 
-from bot.storage import Storage, StorageError
+from bot.storage import StorageError, open_storage
 from bot.storage.copy import copy_database
 
 
 async def migrate(target: str) -> int:
-    storage = Storage(target)
+    storage = open_storage(target)
     await storage.open()
     try:
         print(f"{storage.name} {target}: schema version {await storage.schema_version()}")
@@ -29,7 +29,7 @@ async def migrate(target: str) -> int:
 
 
 async def copy(source_target: str, target_target: str) -> int:
-    source, target = Storage(source_target), Storage(target_target)
+    source, target = open_storage(source_target), open_storage(target_target)
     await source.open()
     try:
         await target.open()

@@ -3,7 +3,7 @@
 A backend (:mod:`bot.storage.sqlite`, :mod:`bot.storage.postgres`) only provides the
 primitives — ``fetch``, ``fetchrow``, ``fetchval``, ``execute``, ``executemany``, a
 ``transaction`` and the schema version — and turns its driver's errors into
-:mod:`bot.storage.errors`. ``Storage(target)`` picks the backend from the target:
+:mod:`bot.storage.errors`. :func:`open_storage` picks the backend from the target:
 a ``postgresql://…`` URL, or else a SQLite file path.
 
 Rows come back as typed objects at once. Every accepted action is committed before its
@@ -60,8 +60,21 @@ def is_postgres(target: str | Path) -> bool:
     return str(target).startswith(("postgresql://", "postgres://"))
 
 
+def open_storage(target: str | Path = "tamalou.sqlite3", **options: Any) -> Storage:
+    """The backend for ``target``: PostgreSQL for a ``postgresql://`` or ``postgres://``
+    URL, else a SQLite file. ``options`` go to its constructor (``busy_timeout_ms``,
+    ``migrations``)."""
+    if is_postgres(target):
+        from bot.storage.postgres import PostgresStorage
+
+        return PostgresStorage(target, **options)
+    from bot.storage.sqlite import SqliteStorage
+
+    return SqliteStorage(target, **options)
+
+
 class Storage:
-    """The bot's database. ``Storage(target)`` is the backend for ``target``.
+    """The bot's database, whatever the backend (:func:`open_storage` opens one).
 
     SQL is written with ``?`` placeholders in the dialect both backends share
     (:mod:`bot.storage.dialect`). ``transaction()`` is one atomic unit: all or nothing;
@@ -71,18 +84,6 @@ class Storage:
 
     name = "storage"
 
-    def __new__(cls, target: str | Path = "tamalou.sqlite3", **options: Any) -> Storage:
-        if cls is Storage:
-            if is_postgres(target):
-                from bot.storage.postgres import PostgresStorage
-
-                cls = PostgresStorage
-            else:
-                from bot.storage.sqlite import SqliteStorage
-
-                cls = SqliteStorage
-        return super().__new__(cls)
-
     def __init__(
         self,
         target: str | Path = "tamalou.sqlite3",
@@ -90,6 +91,8 @@ class Storage:
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         migrations: Sequence[tuple[int, str]] | None = None,
     ) -> None:
+        if type(self) is Storage:
+            raise TypeError("Storage is the interface: open_storage(target) opens a backend")
         self.path = str(target)
         self.busy_timeout_ms = busy_timeout_ms
         self._migrations = list(migrations) if migrations is not None else None

@@ -1,6 +1,7 @@
-"""What the displays need to survive a restart (migrations 006, 007): timed private panels
-still to hide, tables whose final message was not drawn, members' turn-ping preference and
-each table's ping message with the turn it was for.
+"""What the displays need to survive a restart (migrations 006, 007, 008): timed private
+panels still to hide, tables whose final message was not drawn, members' turn-ping
+preference, each table's ping message with the turn it was for, and what a game's panel
+keeps for a seat between clicks (its own JSON: Kalooki's lay-down drafts).
 
 Written once for both backends, like :mod:`bot.storage.base` (``?`` placeholders).
 """
@@ -157,5 +158,33 @@ async def turn_pings(storage: Storage) -> list[TurnPing]:
             int(r["channel_id"]),
             int(r["guild_id"]),
         )
+        for r in rows
+    ]
+
+
+async def save_panel_memory(storage: Storage, table_id: int, seat: int, data: Any) -> None:
+    """What ``seat``'s panel keeps at ``table_id`` (JSON-able), replacing the last one."""
+    await storage.execute(
+        "INSERT INTO panel_memory (table_id, seat, data) VALUES (?, ?, ?) "
+        "ON CONFLICT (table_id, seat) DO UPDATE SET data = excluded.data",
+        table_id,
+        seat,
+        json.dumps(data, separators=(",", ":")),
+    )
+
+
+async def drop_panel_memory(storage: Storage, table_id: int) -> None:
+    await storage.execute("DELETE FROM panel_memory WHERE table_id = ?", table_id)
+
+
+async def panel_memories(storage: Storage) -> list[tuple[int, int, int, Any]]:
+    """Every seat's panel memory of a live table: (table id, guild id, seat, data)."""
+    rows = await storage.fetch(
+        "SELECT m.table_id, t.guild_id, m.seat, m.data FROM panel_memory m "
+        "JOIN tables t ON t.id = m.table_id WHERE t.status = 'playing' "
+        "ORDER BY m.table_id, m.seat"
+    )
+    return [
+        (int(r["table_id"]), int(r["guild_id"]), int(r["seat"]), json.loads(r["data"]))
         for r in rows
     ]

@@ -12,7 +12,7 @@ from bot.i18n import t
 from bot.storage import SeatRow
 
 if TYPE_CHECKING:
-    from bot.app import TamalouBot
+    from bot.app import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +69,8 @@ async def reply(
         release_view(view)
 
 
-def bot_of(interaction: discord.Interaction) -> TamalouBot:
-    return cast("TamalouBot", interaction.client)
+def bot_of(interaction: discord.Interaction) -> GameBot:
+    return cast("GameBot", interaction.client)
 
 
 def button(

@@ -19,15 +19,13 @@ log = logging.getLogger(__name__)
 
 
 def refusal_text(lang: str, exc: IllegalAction) -> str:
-    """An engine refusal in words (``illegal.<reason>``); ``until`` becomes a timestamp."""
+    """An engine refusal in words (``illegal.<reason>``, the same for every game: a game
+    that words two cases apart gives them two reasons); ``until`` becomes a timestamp."""
     detail = dict(exc.detail)
     until = detail.get("until")
     if isinstance(until, int):
         detail["when"] = ts(until)
-    key = f"illegal.{exc.reason}"
-    if exc.reason == "doubles_blocked" and until is None:
-        key = "illegal.doubles_blocked_round"
-    return t(lang, key, **detail)
+    return t(lang, f"illegal.{exc.reason}", **detail)
 
 
 def error_text(lang: str, error: BaseException, what: str) -> str:

@@ -33,7 +33,7 @@ from bot.ui.cards.display import CardPicture
 from bot.ui.common import closed_message, frozen_view, release_view
 
 if TYPE_CHECKING:
-    from bot.app import TamalouBot
+    from bot.app import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ class OpenPanel:
 class DiscordPresenter:
     """Posts and edits table messages; hides timed secrets in private panels."""
 
-    def __init__(self, bot: TamalouBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._last_edit: dict[int, float] = {}
@@ -83,6 +83,8 @@ class DiscordPresenter:
         self._pings: dict[int, tuple[Any, int | None]] = {}  # table -> (its turn, ping msg)
         self._pictures: dict[int, str | None] = {}  # table -> key of its message's picture
         self._ping_choices: dict[tuple[int, int], bool] = {}  # (guild, member) -> pinged
+        #: (table, seat) -> the panel memory last stored (a game's optional panel_memory)
+        self._memories: dict[tuple[int, int], Any] = {}
         self._closing = False
 
     # -- bookkeeping -----------------------------------------------------------------
@@ -111,6 +113,19 @@ class DiscordPresenter:
             del self._locks[table_id]
         for key in [k for k in self._panels if k[0] == table_id]:
             del self._panels[key]
+
+    async def _forget(self, table: LiveTable) -> None:
+        """The table's match is done: its game forgets what its panels kept, here and in the
+        database."""
+        games.forget(table.row.game, table.id)
+        had = [k for k in self._memories if k[0] == table.id]
+        for key in had:
+            del self._memories[key]
+        if had:
+            try:
+                await display.drop_panel_memory(self.bot.storage, table.id)
+            except Exception:
+                log.exception("table %s: could not drop its panel memory", table.id)
 
     async def stop(self) -> None:
         """Shutdown: no new edits; the ones in flight and the hides finish or are cancelled."""
@@ -172,7 +187,7 @@ class DiscordPresenter:
             log.exception("table %s: could not ping the player to play", table.id)
         if table.status not in LIVE:
             self._prune(table.id)  # a finished match: its last message is drawn
-            games.forget(table.row.game, table.id)
+            await self._forget(table)
 
     async def _edit_later(self, table: LiveTable, wait: float) -> None:
         try:
@@ -356,7 +371,7 @@ class DiscordPresenter:
                 await self._channel(table).send(embed=embed)
         finally:
             self._prune(table.id)
-            games.forget(table.row.game, table.id)
+            await self._forget(table)
 
     # -- private panels ----------------------------------------------------------------
 
@@ -383,6 +398,40 @@ class DiscordPresenter:
             await self._send_panel(interaction, table, seat, lang, edit, reuse, shown, now)
         finally:
             release_view(shown.view)
+            await self._remember(plugin, table, seat)
+
+    async def _remember(self, plugin: Any, table: LiveTable, seat: int) -> None:
+        """What the game's panel keeps for the seat (its optional ``panel_memory(table_id,
+        seat)``, JSON-able), stored when it changed: a restart gives it back
+        (:meth:`restore_panel_memory`)."""
+        memory = getattr(plugin, "panel_memory", None)
+        if not callable(memory):
+            return
+        data = memory(table.id, seat)
+        key = (table.id, seat)
+        if data is None or self._memories.get(key) == data:
+            return
+        try:
+            await display.save_panel_memory(self.bot.storage, table.id, seat, data)
+            self._memories[key] = data
+        except Exception:
+            log.exception("table %s: could not keep seat %s's panel memory", table.id, seat)
+
+    async def restore_panel_memory(self) -> int:
+        """At start, before any click: each live table's panel memories back to their game
+        (its optional ``restore_panel_memory(table_id, seat, data)``). Other processes'
+        tables are theirs. Returns how many were given back."""
+        restored = 0
+        for table_id, guild_id, seat, data in await display.panel_memories(self.bot.storage):
+            table = self.bot.service.tables.get(table_id)
+            if table is None or not self.bot.service.owns(guild_id):
+                continue
+            give = getattr(games.plugin(table.row.game), "restore_panel_memory", None)
+            if callable(give):
+                give(table_id, seat, data)
+                self._memories[(table_id, seat)] = data
+                restored += 1
+        return restored
 
     async def _send_panel(
         self,

@@ -49,6 +49,17 @@ def from_code(text: str, deck: int = 0) -> int:
     return deck * DECK_SIZE + SUITS.index(s) * 13 + RANKS.index(r)
 
 
+def from_text(text: str) -> int:
+    """A scripted card with its copy (tests, tools, docs): ``7h`` is deck 0's seven of hearts,
+    ``7h@1`` deck 1's; ``JK`` is the first joker, ``JK@1`` the second (of deck 0), ``JK@2`` and
+    ``JK@3`` the jokers of deck 1."""
+    base, _, copy = text.partition("@")
+    n = int(copy) if copy else 0
+    if base == JOKER:
+        return (n // 2) * DECK_SIZE + 52 + n % 2
+    return from_code(base, n)
+
+
 def build_deck(ranks: tuple[str, ...], jokers: int, decks: int) -> list[int]:
     """Every card id of the shoe, in a fixed order (shuffling is the round's job)."""
     cards: list[int] = []

@@ -1,5 +1,6 @@
 """JSON in and out at the boundary, the same for every game: actions and events by ``kind``,
-and the checks every decoder makes before a game's own fields are read.
+the whole game state by its dataclass, and the checks every decoder makes before a game's
+own fields are read.
 
 Validation lives here (pydantic ``TypeAdapter``), never on the per-action hot path. Bad
 input of any shape is a ``ValueError`` (never a ``TypeError`` or ``KeyError``), which is
@@ -18,6 +19,7 @@ from pydantic import TypeAdapter
 ActionT = TypeVar("ActionT")
 EventT = TypeVar("EventT")
 T = TypeVar("T")
+StateT = TypeVar("StateT")
 
 
 def json_object(data: object, what: str) -> dict[str, Any]:
@@ -94,3 +96,46 @@ class Codec(Generic[ActionT, EventT]):
         """Validate data into an event (``ValueError`` if it is not one)."""
         result: EventT = self._decode(data, "event", self._events)
         return result
+
+
+class StateCodec(Generic[StateT]):
+    """A game's whole state to and from JSON: one ``TypeAdapter`` over its ``Game`` dataclass
+    (fields in declaration order, nested dataclasses and the rules model included), so a
+    game writes no field-by-field codec. Every field of the state itself must be there (a
+    state missing its clock is not one, though the dataclass has a default for it).
+
+    ``upgrade`` fills, in place, what a state written by an older version lacks (a field
+    added later with a default that depends on other fields); a plain default needs none.
+    """
+
+    def __init__(
+        self,
+        state_type: type[StateT],
+        upgrade: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
+        self._adapter: TypeAdapter[StateT] = TypeAdapter(state_type)
+        self._fields = tuple(f.name for f in dataclasses.fields(state_type))  # type: ignore[arg-type]
+        self._upgrade = upgrade
+
+    def to_dict(self, state: StateT) -> dict[str, Any]:
+        data: dict[str, Any] = self._adapter.dump_python(state, mode="json")
+        return data
+
+    def _build(self, data: dict[str, Any]) -> StateT:
+        if self._upgrade is not None:
+            self._upgrade(data)
+        missing = [name for name in self._fields if name not in data]
+        if missing:
+            raise ValueError(f"not a game state: no {', '.join(missing)}")
+        return self._adapter.validate_python(data)  # ValidationError: a ValueError
+
+    def from_dict(self, data: object) -> StateT:
+        """Validate data into a game state (``ValueError`` if it is not one)."""
+        return decode(data, "a game state", self._build)
+
+    def to_json(self, state: StateT) -> str:
+        return dumps(self.to_dict(state))
+
+    def from_json(self, text: object) -> StateT:
+        """``ValueError`` for anything that is not the JSON of a game state."""
+        return self.from_dict(json_loads(text, "a game"))

@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from bot import games
-from bot.app import TamalouBot
+from bot.app import GameBot
 from bot.config import Config
 
 
-async def unconnected(config: Config) -> TamalouBot:
+async def unconnected(config: Config) -> GameBot:
     """A bot as ``login`` leaves it before connecting (discord.py's own async set-up)."""
-    bot = TamalouBot(config)
+    bot = GameBot(config)
     await bot._async_setup_hook()
     return bot
 
@@ -58,14 +58,14 @@ async def test_close_ends_every_writer_before_the_storage_closes(tmp_path: Path)
 def test_the_storage_gets_the_configured_busy_timeout(tmp_path: Path) -> None:
     """TAMALOU_DB_BUSY_MS reaches the storage the bot builds (docs/storage.md)."""
     config = Config(token="x", database=str(tmp_path / "t.sqlite3"), database_busy_ms=1234)
-    assert TamalouBot(config).storage.busy_timeout_ms == 1234
+    assert GameBot(config).storage.busy_timeout_ms == 1234
 
 
 def test_a_shard_range_reaches_discord_py(tmp_path: Path) -> None:
     config = Config(
         token="x", database=str(tmp_path / "t.sqlite3"), shard_ids=(2, 3), shard_count=4
     )
-    bot = TamalouBot(config)
+    bot = GameBot(config)
     assert bot.shard_ids == [2, 3] and bot.shard_count == 4
     assert bot.service.owns(2 << 22) and not bot.service.owns(1 << 22)
 

@@ -16,7 +16,7 @@ import pytest
 
 __all__ = ["bot"]  # a fixture
 
-from bot.app import TamalouBot
+from bot.app import GameBot
 from bot.tables import TableError
 from bot.ui import routing
 from bot.ui.common import frozen_view, release_view, reply
@@ -127,7 +127,7 @@ async def test_a_refused_action_keeps_no_traceback(tmp_path: Path) -> None:
 
 
 async def test_a_routed_click_frees_its_interaction_once_handled(
-    bot: TamalouBot, monkeypatch: pytest.MonkeyPatch, no_collector: None
+    bot: GameBot, monkeypatch: pytest.MonkeyPatch, no_collector: None
 ) -> None:
     interactions: list[weakref.ref[Any]] = []
 

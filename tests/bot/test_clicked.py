@@ -15,7 +15,7 @@ import discord
 import discord.state
 import pytest
 
-from bot.app import TamalouBot
+from bot.app import GameBot
 from bot.config import Config
 from bot.ui import clicked
 from tests.bot.test_routing import button, component_payload, select
@@ -79,7 +79,7 @@ async def test_a_view_stored_for_a_message_is_still_dispatched(state: Any) -> No
 
 @pytest.fixture
 async def state(tmp_path: Path) -> Any:
-    bot = TamalouBot(Config(token="x", database=str(tmp_path / "t.sqlite3")))  # installs it
+    bot = GameBot(Config(token="x", database=str(tmp_path / "t.sqlite3")))  # installs it
     await bot._async_setup_hook()
     me = {"id": "1000", "username": "bot", "discriminator": "0", "avatar": None}
     bot._connection.user = discord.ClientUser(state=bot._connection, data=me)  # type: ignore[arg-type]

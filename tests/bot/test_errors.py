@@ -64,6 +64,14 @@ def test_an_engine_refusal_is_said_in_words_with_its_time() -> None:
     assert "<t:1800000000:R>" in text
 
 
+def test_doubles_blocked_for_the_round_say_so_from_the_engine_s_own_reason() -> None:
+    """R-D6: the fifth miss blocks a player's doubles until the round ends; the engine says
+    it with its own reason, the shared funnel words it with no case of its own."""
+    text = error_text("en", IllegalAction("doubles_blocked_round"), "b")
+    assert text == t("en", "illegal.doubles_blocked_round")
+    assert "end of the round" in text
+
+
 async def test_a_refusal_answers_in_the_clicking_users_language() -> None:
     interaction = Interaction("en-US")
     await answer_error(interaction, TableError("not_seated"), "button")  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ from typing import Any
 from bot.tables import LiveTable
 from bot.ui.presenter import DiscordPresenter
 from tamalou.games.tamalou.scripted import forced_game
-from tests.bot.helpers import FakeHttp, live_table
+from tests.support.live_tables import FakeHttp, live_table
 
 ROWS = [["2h", "3h", "4h", "5h"], ["2s", "3s", "4s", "5s"]]
 

@@ -11,7 +11,7 @@ from tamalou.games.tamalou.engine import apply, display_moments
 from tamalou.games.tamalou.scripted import forced_game
 from tamalou.games.tamalou.state import Game, RoundResult
 from tamalou.games.tamalou.views import public_view
-from tests.bot.helpers import custom_ids, live_table
+from tests.support.live_tables import custom_ids, live_table
 
 ROWS = [["2h", "3h", "4h", "5h"], ["2s", "3s", "4s", "5s"], ["2d", "3d", "4d", "5d"]]
 

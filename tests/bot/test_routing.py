@@ -11,7 +11,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.app import TamalouBot
+from bot.app import GameBot
 from bot.config import Config
 from bot.ui import routing
 
@@ -79,7 +79,7 @@ def select(custom_id: str) -> dict[str, Any]:
 @pytest.fixture
 async def bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     config = Config(token="x", database=str(tmp_path / "t.sqlite3"), sync_commands=False)
-    bot = TamalouBot(config)
+    bot = GameBot(config)
     await bot._async_setup_hook()
     await bot.setup_hook()
     me = {"id": "1000", "username": "bot", "discriminator": "0", "avatar": None}
@@ -97,7 +97,7 @@ async def bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
 
 
 async def click(
-    bot: TamalouBot, payload: Any, monkeypatch: pytest.MonkeyPatch, patch_component: bool = True
+    bot: GameBot, payload: Any, monkeypatch: pytest.MonkeyPatch, patch_component: bool = True
 ) -> dict[str, Any]:
     """Feeds the click to discord.py as the gateway would; returns what was called."""
     seen: dict[str, Any] = {"components": [], "replies": [], "messages": 0}
@@ -125,7 +125,7 @@ async def click(
 
 
 async def test_a_table_button_click_is_routed_once_without_rebuilding_a_view(
-    bot: TamalouBot, monkeypatch: pytest.MonkeyPatch
+    bot: GameBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cid = "tamalou:dbl:42:3.1.2"
     seen = await click(bot, component_payload(cid, 2, [button(cid)]), monkeypatch)
@@ -135,7 +135,7 @@ async def test_a_table_button_click_is_routed_once_without_rebuilding_a_view(
 
 
 async def test_a_table_select_click_is_routed_once_with_its_values(
-    bot: TamalouBot, monkeypatch: pytest.MonkeyPatch
+    bot: GameBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cid = "tamalou:qswap:42:3.1"
     seen = await click(bot, component_payload(cid, 3, [select(cid)]), monkeypatch)
@@ -144,7 +144,7 @@ async def test_a_table_select_click_is_routed_once_with_its_values(
 
 
 async def test_a_button_the_message_no_longer_carries_is_answered_as_changed(
-    bot: TamalouBot, monkeypatch: pytest.MonkeyPatch
+    bot: GameBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     payload = component_payload("tamalou:dbl:42:3.1.2", 2, [button("tamalou:dbl:42:3.0.5")])
     seen = await click(bot, payload, monkeypatch)
@@ -163,7 +163,7 @@ async def test_a_button_the_message_no_longer_carries_is_answered_as_changed(
     ],
 )
 async def test_a_custom_id_that_is_not_one_of_our_items_is_answered_as_not_valid(
-    bot: TamalouBot,
+    bot: GameBot,
     monkeypatch: pytest.MonkeyPatch,
     custom_id: str,
     component_type: int,

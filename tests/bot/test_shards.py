@@ -10,7 +10,7 @@ import pytest
 import tamalou.games
 from bot.config import Config, ConfigError, shard_of, shard_settings
 from bot.games import rules_for
-from bot.storage import SeatRow, Storage
+from bot.storage import SeatRow, open_storage
 from bot.tables import TableService
 from tests.bot.test_tables import Clock, Presenter
 
@@ -61,7 +61,7 @@ def test_a_process_owns_the_guilds_of_its_shards() -> None:
 async def test_each_process_loads_and_times_only_its_own_tables(tmp_path: Path) -> None:
     """Two processes share one database: each rebuilds only the tables of its shards, so
     no table is timed or shown twice."""
-    storage = Storage(tmp_path / "t.sqlite3")
+    storage = open_storage(tmp_path / "t.sqlite3")
     await storage.open()
     mine, theirs = guild_on(0, 2), guild_on(1, 2)
     for channel, guild in ((10, mine), (11, theirs), (12, mine)):

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from tamalou.core import cards
-from tests.bot_harness import BotHarness, find_seed, label
 from tests.emulator import BotProcess, Emulator, GuildSpec, Message
+from tests.support.bot_harness import BotHarness, find_seed, label
 
 pytestmark = pytest.mark.e2e
 
@@ -59,7 +59,7 @@ class Shards:
 
     async def restart(self, channel: str) -> None:
         self.processes[channel] = await self.emu.start_bot(
-            "tests.e2e_bot", env=self.env[channel], alongside=True
+            "tests.support.e2e_bot", env=self.env[channel], alongside=True
         )
 
     async def kill(self, channel: str) -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot_harness import BotHarness, open_table
 from tests.emulator import Emulator
+from tests.support.bot_harness import BotHarness, open_table
 
 pytestmark = pytest.mark.e2e
 

@@ -11,9 +11,9 @@ import pytest
 
 from bot.i18n import t
 from tamalou.core import cards
-from tests.bot_harness import BotHarness, find_seed, open_table, peek_all
 from tests.emulator import Emulator
-from tests.storage.backends import another_writer
+from tests.support.backends import another_writer
+from tests.support.bot_harness import BotHarness, find_seed, open_table, peek_all
 
 pytestmark = pytest.mark.e2e
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import tamalou.games
 from bot.games import rules_for
-from bot.storage import Storage
+from bot.storage import Storage, open_storage
 from bot.tables import LiveTable, TableService
 from bot.tables.scheduler import Scheduler
 from tamalou.games.tamalou import actions as A
@@ -52,7 +52,7 @@ class Presenter:
 async def make(
     tmp_path: Path, presenter: Presenter | None = None, **options: int
 ) -> tuple[TableService, Storage, Clock]:
-    storage = Storage(tmp_path / "t.sqlite3")
+    storage = open_storage(tmp_path / "t.sqlite3")
     await storage.open()
     clock = Clock()
     service = TableService(

@@ -17,7 +17,7 @@ from tamalou.games.tamalou.engine import apply, legal_actions
 from tamalou.games.tamalou.rules import TAMALOU, Power, Rules
 from tamalou.games.tamalou.scripted import forced_game
 from tamalou.games.tamalou.state import Game
-from tests.bot.helpers import custom_ids, live_table, select_values
+from tests.support.live_tables import custom_ids, live_table, select_values
 
 ROWS = [["2h", "3h", "4h", "5h"], ["2s", "3s", "4s", "5s"], ["2d", "3d", "4d", "5d"]]
 

@@ -17,7 +17,7 @@ from tamalou.games.tamalou.engine import apply, legal_actions
 from tamalou.games.tamalou.rules import DUTCH, DUTCH_ROI, KOUBO, SWISS, TAMOUL, Rules
 from tamalou.games.tamalou.scripted import forced_game
 from tamalou.games.tamalou.state import Game
-from tests.bot.helpers import custom_ids, live_table
+from tests.support.live_tables import custom_ids, live_table
 
 ROWS = [
     ["Ac", "2c", "3c", "4c"],

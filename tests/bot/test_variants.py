@@ -17,7 +17,7 @@ from tamalou.games.tamalou.engine import apply
 from tamalou.games.tamalou.rules import CABO, KOUBO, PRESETS, TAMALOU
 from tamalou.games.tamalou.scripted import forced_game
 from tamalou.games.tamalou.state import RoundResult
-from tests.bot.helpers import live_table
+from tests.support.live_tables import live_table
 
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = [["2h", "3h", "4h", "5h"], ["2s", "3s", "4s", "5s"]]
@@ -131,7 +131,8 @@ def test_r_v_a_finished_round_of_a_variant_names_the_variant(over: bool) -> None
 
 def test_every_refusal_reason_the_engine_can_raise_has_both_translations() -> None:
     """The variants' new reasons (docs/variants.md) and those computed by ``_busy``."""
-    engine = (ROOT / "tamalou" / "games" / "tamalou" / "engine.py").read_text()
+    package = ROOT / "tamalou" / "games" / "tamalou" / "engine"  # the engine, split by role
+    engine = "\n".join(p.read_text() for p in sorted(package.glob("*.py")))
     reasons = set(re.findall(r'IllegalAction\(\s*"([a-z_]+)"', engine))
     busy = re.search(r"def _busy\(.*?\n\n", engine, re.S)
     assert busy is not None

@@ -28,8 +28,8 @@ from tamalou.games.tamalou.codec import action_from_dict
 from tamalou.games.tamalou.engine import apply, legal_actions, new_game
 from tamalou.games.tamalou.rules import DUTCH, DUTCH_ROI, Rules
 from tamalou.games.tamalou.state import Game
-from tests.bot_harness import BotHarness, find_seed
 from tests.emulator import Emulator, Message
+from tests.support.bot_harness import BotHarness, find_seed
 
 pytestmark = pytest.mark.e2e
 

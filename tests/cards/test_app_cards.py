@@ -7,14 +7,14 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from bot.app import TamalouBot
+from bot.app import GameBot
 from bot.config import Config
 from bot.ui.cards import display as card_display
 
 
 async def test_start_up_does_not_wait_for_the_emoji_upload(tmp_path: Path) -> None:
     config = Config(token="x", database=str(tmp_path / "t.sqlite3"), sync_commands=False)
-    bot = TamalouBot(config)
+    bot = GameBot(config)
     await bot._async_setup_hook()
     listing = asyncio.Event()
 
@@ -40,7 +40,7 @@ async def test_with_emojis_off_nothing_is_asked(tmp_path: Path) -> None:
     config = Config(
         token="x", database=str(tmp_path / "t.sqlite3"), sync_commands=False, card_emojis=False
     )
-    bot = TamalouBot(config)
+    bot = GameBot(config)
     await bot._async_setup_hook()
     try:
         await bot.setup_hook()

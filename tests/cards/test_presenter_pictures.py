@@ -12,8 +12,8 @@ import discord
 from bot.ui.cards import read_description
 from bot.ui.presenter import DiscordPresenter
 from tamalou.games.tamalou.scripted import forced_game
-from tests.bot.helpers import FakeHttp, live_table
 from tests.cards.test_tamalou_faces import ROWS, round_over
+from tests.support.live_tables import FakeHttp, live_table
 
 
 @dataclass

@@ -14,8 +14,8 @@ from tamalou.games.tamalou.engine import apply, next_deadline
 from tamalou.games.tamalou.scripted import forced_game
 from tamalou.games.tamalou.state import Game
 from tamalou.games.tamalou.views import public_view
-from tests.bot.helpers import live_table
 from tests.cards.fakes import as_text, with_emojis
+from tests.support.live_tables import live_table
 
 __all__ = ["as_text", "with_emojis"]  # fixtures
 

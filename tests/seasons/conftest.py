@@ -1,3 +1,3 @@
-from tests.storage.backends import backend, db_target, storage
+from tests.support.backends import backend, db_target, storage
 
 __all__ = ["backend", "db_target", "storage"]

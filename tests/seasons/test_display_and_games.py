@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import Config
+from bot.config import Config, ConfigError
 from bot.seasons import Seasons, display_rating, rating_text
 from bot.seasons.commands import board_value, card_embed
 from bot.storage import Storage
@@ -101,9 +101,12 @@ async def test_the_minimum_of_matches_comes_from_config_not_the_environment(
 def test_database_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TAMALOU_DB", "postgresql://bot@db/tamalou")
     monkeypatch.setenv("TAMALOU_DB_BUSY_MS", "1500")
-    monkeypatch.setenv("TAMALOU_MIN_MATCHES", "zero")
     config = Config.from_env(env_file=None)
     assert (config.database, config.database_busy_ms) == ("postgresql://bot@db/tamalou", 1500)
-    assert config.min_matches == 3  # not a positive number: the default
+    monkeypatch.setenv("TAMALOU_MIN_MATCHES", "zero")
+    with pytest.raises(ConfigError, match="TAMALOU_MIN_MATCHES='zero'"):  # said, not guessed
+        Config.from_env(env_file=None)
+    monkeypatch.setenv("TAMALOU_MIN_MATCHES", "")  # empty: the default
+    assert Config.from_env(env_file=None).min_matches == 3
     monkeypatch.delenv("TAMALOU_DB")
     assert Config.from_env(env_file=None).database == "tamalou.sqlite3"

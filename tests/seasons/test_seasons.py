@@ -2,7 +2,7 @@
 
 Matches are real: played by a seeded random player through the engine and stored through
 :class:`bot.storage.Storage`, so the season code replays true action logs. Every test that
-takes the ``storage`` fixture runs on SQLite and on PostgreSQL (tests/storage/backends.py).
+takes the ``storage`` fixture runs on SQLite and on PostgreSQL (tests/support/backends.py).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from bot.seasons import (
     rating_chart,
 )
 from bot.seasons import store as seasons_store
-from bot.storage import MatchRow, RoundRecord, Row, SeatRow, Storage
+from bot.storage import MatchRow, RoundRecord, Row, SeatRow, Storage, open_storage
 from tamalou.core.drivers import random_playout
 from tamalou.games import load
 from tamalou.games.tamalou import actions as A
@@ -38,8 +38,8 @@ from tamalou.games.tamalou.codec import action_to_dict
 from tamalou.games.tamalou.engine import apply, legal_actions, new_game
 from tamalou.games.tamalou.rules import TAMALOU
 from tamalou.games.tamalou.state import Game
-from tests.bot_harness import BotHarness, find_seed
 from tests.emulator import Emulator
+from tests.support.bot_harness import BotHarness, find_seed
 
 GUILD = 4242
 START = 1_700_000_000_000
@@ -301,7 +301,7 @@ async def test_crash_before_commit_records_nothing_and_the_sweep_records_once(
     assert await rows(seasons, "SELECT * FROM season_players") == []
     assert await rows(seasons, "SELECT * FROM season_results") == []
     # restart: a new Seasons on a new connection to the database sweeps the match in, once
-    again = Storage(storage.path)
+    again = open_storage(storage.path)
     await again.open()
     restarted = Seasons(again)
     assert await restarted.sweep() == 1
@@ -328,7 +328,7 @@ async def test_concurrent_recordings_of_one_match_count_it_once(
     storage: Storage, seasons: Seasons
 ) -> None:
     match_id, _ = await store_match(storage, humans(1, 2, 3), seed=43)
-    second_process = Storage(storage.path)  # its own connection, as another bot process
+    second_process = open_storage(storage.path)  # its own connection, as another bot process
     await second_process.open()
     other = Seasons(second_process)
     results = await asyncio.gather(
@@ -606,7 +606,7 @@ async def test_leaderboard_and_stats_through_discord(emulator: Emulator, tmp_pat
     """Matches stored before the bot starts are swept into Season 1; the board pages."""
     emu = emulator
     db = await BotHarness(emu, tmp_path).database()  # SQLite or PostgreSQL (tests/conftest.py)
-    storage = Storage(db)
+    storage = open_storage(db)
     await storage.open()
     names = ["bob", "carol", "dave", "erin"]
     others: list[Seat] = [(emu.member(n).id, n, None) for n in names]

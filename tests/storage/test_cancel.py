@@ -10,7 +10,7 @@ import pytest
 
 import tamalou.games
 from bot.games import rules_for
-from bot.storage import SeatRow, Storage
+from bot.storage import SeatRow, Storage, open_storage
 from bot.storage import postgres as pg_backend
 from bot.storage import sqlite as sqlite_backend
 from bot.tables import TableError, TableService
@@ -47,7 +47,7 @@ def kill_at_the_table_write(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def service_on(target: str) -> tuple[TableService, Storage]:
-    storage = Storage(target)
+    storage = open_storage(target)
     await storage.open()
     service = TableService(
         storage,

@@ -14,24 +14,25 @@ from pathlib import Path
 import pytest
 
 from bot.seasons import Seasons
-from bot.storage import SeatRow, Storage, StorageError
+from bot.storage import SeatRow, Storage, StorageError, open_storage
 from bot.storage.copy import CopyMismatch, copy_database, verify_database
 from bot.storage.dialect import TABLES
 from bot.storage.display import (
     TimedPanel,
     TurnPing,
+    save_panel_memory,
     save_timed_panel,
     save_turn_ping,
     set_turn_ping,
 )
 from tests.seasons.test_seasons import humans, store_match
-from tests.storage.backends import fresh_database
+from tests.support.backends import fresh_database
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 async def filled(target: str) -> Storage:
-    storage = Storage(target)
+    storage = open_storage(target)
     await storage.open()
     seasons = Seasons(storage, min_matches=1)
     for seed, lineup in enumerate([(1, 2, 3), (2, 3), (1, 3)], start=300):
@@ -46,6 +47,7 @@ async def filled(target: str) -> Storage:
     await set_turn_ping(storage, 4242, 1, False)
     await save_timed_panel(storage, TimedPanel(table.id, 0, "tok", 77, 5, 5_005, "fr"))
     await save_turn_ping(storage, TurnPing(table.id, (1, (2, 3_000)), 78, 9))
+    await save_panel_memory(storage, table.id, 0, {"draft": None, "sort": "rank"})
     return storage
 
 
@@ -55,9 +57,9 @@ async def counts(storage: Storage) -> dict[str, int]:
 
 async def test_sqlite_to_postgresql_and_back_keeps_every_row(tmp_path: Path) -> None:
     source = await filled(str(tmp_path / "source.sqlite3"))
-    pg = Storage(await fresh_database())
+    pg = open_storage(await fresh_database())
     await pg.open()
-    back = Storage(tmp_path / "back.sqlite3")
+    back = open_storage(tmp_path / "back.sqlite3")
     await back.open()
     try:
         copied = await copy_database(source, pg)
@@ -89,7 +91,7 @@ async def test_a_copy_into_a_database_with_rows_is_refused(tmp_path: Path) -> No
 
 async def test_a_row_that_differs_is_found_and_named(tmp_path: Path) -> None:
     source = await filled(str(tmp_path / "a.sqlite3"))
-    target = Storage(await fresh_database())
+    target = open_storage(await fresh_database())
     await target.open()
     try:
         await copy_database(source, target)

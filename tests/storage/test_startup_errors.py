@@ -16,8 +16,8 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.storage import Storage, StorageError
-from tests.storage.backends import free_port, server_url
+from bot.storage import StorageError, open_storage
+from tests.support.backends import free_port, server_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,7 +30,7 @@ async def test_a_corrupt_file_is_named_with_what_to_do(tmp_path: Path) -> None:
     db = tmp_path / "tamalou.sqlite3"
     corrupt(db)
     with pytest.raises(StorageError) as err:
-        await Storage(db).open()
+        await open_storage(db).open()
     text = str(err.value)
     assert not isinstance(err.value, sqlite3.Error)
     assert str(db) in text and "corrupt" in text
@@ -42,7 +42,7 @@ async def test_a_read_only_file_fails_at_start_not_at_the_first_move(
 ) -> None:
     """SQLite opens a file the process may not write read-only: found at open()."""
     db = tmp_path / "tamalou.sqlite3"
-    storage = Storage(db)
+    storage = open_storage(db)
     await storage.open()  # a good database, migrated
     await storage.close()
     real_connect = aiosqlite.connect
@@ -53,7 +53,7 @@ async def test_a_read_only_file_fails_at_start_not_at_the_first_move(
 
     monkeypatch.setattr(aiosqlite, "connect", read_only)
     with pytest.raises(StorageError) as err:
-        await Storage(db).open()
+        await open_storage(db).open()
     text = str(err.value)
     assert str(db) in text and "read-only" in text and "write access" in text
 
@@ -76,7 +76,7 @@ def test_the_command_prints_one_clear_line_for_a_corrupt_file(tmp_path: Path) ->
 async def test_an_unreachable_postgresql_is_named_with_what_to_do() -> None:
     url = f"postgresql://tamalou@127.0.0.1:{free_port()}/nothing"
     with pytest.raises(StorageError) as err:
-        await Storage(url, busy_timeout_ms=500).open()
+        await open_storage(url, busy_timeout_ms=500).open()
     text = str(err.value)
     assert "Cannot reach PostgreSQL at postgresql://tamalou@127.0.0.1" in text
     assert "TAMALOU_DB" in text
@@ -85,7 +85,7 @@ async def test_an_unreachable_postgresql_is_named_with_what_to_do() -> None:
 async def test_a_missing_postgresql_database_is_named_with_what_to_do() -> None:
     url = server_url("no_such_database")
     with pytest.raises(StorageError) as err:
-        await Storage(url).open()
+        await open_storage(url).open()
     assert "does not exist" in str(err.value) and "createdb" in str(err.value)
 
 

@@ -21,10 +21,11 @@ from bot.storage import (
     StorageBusy,
     StorageConflict,
     StorageError,
+    open_storage,
 )
 from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SqliteStorage
-from tests.storage.backends import another_writer
+from tests.support.backends import another_writer
 
 T0 = 1_800_000_000_000
 GUILD = 7
@@ -51,10 +52,17 @@ def entries(first: int, count: int) -> list[tuple[int, dict[str, Any], int | Non
 
 
 def test_a_postgresql_url_selects_postgresql_and_anything_else_sqlite() -> None:
-    assert isinstance(Storage("postgresql://u@localhost/db"), PostgresStorage)
-    assert isinstance(Storage("postgres://u@localhost/db"), PostgresStorage)
-    assert isinstance(Storage("tamalou.sqlite3"), SqliteStorage)
-    assert isinstance(Storage(), SqliteStorage)
+    assert isinstance(open_storage("postgresql://u@localhost/db"), PostgresStorage)
+    assert isinstance(open_storage("postgres://u@localhost/db"), PostgresStorage)
+    assert isinstance(open_storage("tamalou.sqlite3"), SqliteStorage)
+    assert isinstance(open_storage(), SqliteStorage)
+    assert open_storage("t.sqlite3", busy_timeout_ms=250).busy_timeout_ms == 250
+
+
+def test_the_interface_is_not_a_backend() -> None:
+    """``Storage`` is what every backend shares; it opens nothing itself (the factory does)."""
+    with pytest.raises(TypeError, match="open_storage"):
+        Storage("tamalou.sqlite3")
 
 
 # -- tables, seats, matches, actions ---------------------------------------------------------
@@ -224,13 +232,13 @@ BAD = (2, "CREATE TABLE beta (x INTEGER);\nINSERT INTO alpha (x) VALUES (1);\nCR
 
 
 async def test_a_failing_migration_rolls_back_whole(db_target: str) -> None:
-    first = Storage(db_target, migrations=[GOOD])
+    first = open_storage(db_target, migrations=[GOOD])
     await first.open()
     await first.close()
-    broken = Storage(db_target, migrations=[GOOD, BAD])
+    broken = open_storage(db_target, migrations=[GOOD, BAD])
     with pytest.raises(MigrationError, match="Migration 002 failed and was rolled back"):
         await broken.open()
-    after = Storage(db_target, migrations=[GOOD])
+    after = open_storage(db_target, migrations=[GOOD])
     await after.open()
     try:
         assert await after.schema_version() == 1  # unchanged
@@ -245,7 +253,7 @@ async def test_migrations_apply_once_and_in_order(storage: Storage, db_target: s
     numbers = [n for n, _ in storage.migrations()]
     assert numbers == sorted(numbers) and numbers[:4] == [1, 2, 3, 4]
     assert await storage.schema_version() == numbers[-1]
-    again = Storage(db_target)
+    again = open_storage(db_target)
     await again.open()  # nothing left to apply: no error from re-creating tables
     assert await again.schema_version() == numbers[-1]
     await again.close()
@@ -255,7 +263,7 @@ async def test_migrations_apply_once_and_in_order(storage: Storage, db_target: s
 
 
 async def test_a_lock_longer_than_the_busy_timeout_raises_storage_busy(db_target: str) -> None:
-    storage = Storage(db_target, busy_timeout_ms=200)
+    storage = open_storage(db_target, busy_timeout_ms=200)
     await storage.open()
     try:
         table, match_id = await playing(storage)
@@ -280,7 +288,7 @@ async def test_a_lock_longer_than_the_busy_timeout_raises_storage_busy(db_target
 async def test_close_commits_the_moves_still_waiting_in_the_batch(db_target: str) -> None:
     """Shutdown: moves handed to the batched writer before close() are in the database
     after it (the bot's close() relies on it; no reaching into the flusher)."""
-    storage = Storage(db_target)
+    storage = open_storage(db_target)
     await storage.open()
     _, match_id = await playing(storage)
     pending = [
@@ -290,7 +298,7 @@ async def test_close_commits_the_moves_still_waiting_in_the_batch(db_target: str
     await asyncio.sleep(0)  # the moves are queued, the flusher started
     await storage.close()
     assert all(task.done() and task.exception() is None for task in pending)
-    again = Storage(db_target)
+    again = open_storage(db_target)
     await again.open()
     try:
         assert [a.n for a in await again.actions(match_id)] == [0, 1, 2, 3, 4]

@@ -49,6 +49,13 @@ class KalookiPlugin:
     def rules_for(self, settings: dict[str, Any]) -> Rules:
         return rules_for(settings)
 
+    def panel_memory(self, table_id: int, seat: int) -> dict[str, Any] | None:
+        """The lay-down being built and the hand's order, kept with the table."""
+        return drafts.to_data(table_id, seat)
+
+    def restore_panel_memory(self, table_id: int, seat: int, data: Any) -> None:
+        drafts.load(table_id, seat, data)
+
     def forget(self, table_id: int) -> None:
         """The table is closed or its match is over: its panels' drafts go."""
         drafts.forget(table_id)

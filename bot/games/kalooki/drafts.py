@@ -3,15 +3,16 @@ the panel's mode and the hand's order.
 
 This is the panel's working memory, not game state: nothing here is sent to the engine
 until the player presses "Lay down" (or "Lay as set/run"), and the engine checks it then.
-It lives in the bot process (a restart empties it: the player picks again; the match
-itself is rebuilt from the database). Entries belong to one table and seat; a draft of
-another round or deal is dropped when read.
+It lives in the bot process and is kept with the table (:func:`to_data` / :func:`load`:
+the presenter stores it when a panel is shown and gives it back at a restart, so a
+half-built contract survives one). Entries belong to one table and seat; a draft of another
+round or deal is dropped when read.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
 
 Mode = Literal["main", "build", "meld"]
 Sort = Literal["suit", "rank"]
@@ -68,3 +69,37 @@ def forget(table_id: int) -> None:
     for store in (_drafts, _sorts):
         for key in [k for k in store if k[0] == table_id]:
             del store[key]
+
+
+def to_data(table_id: int, seat: int) -> dict[str, Any] | None:
+    """The seat's draft and hand order as JSON-able data (None: nothing kept)."""
+    found = _drafts.get((table_id, seat))
+    sort = _sorts.get((table_id, seat))
+    if found is None and sort is None:
+        return None
+    return {"draft": asdict(found) if found is not None else None, "sort": sort}
+
+
+def load(table_id: int, seat: int, data: Any) -> None:
+    """Give back what :func:`to_data` wrote (data of an unknown shape is ignored)."""
+    if not isinstance(data, dict):
+        return
+    key = (table_id, seat)
+    if data.get("sort") in ("suit", "rank"):
+        _sorts[key] = data["sort"]
+    kept = data.get("draft")
+    if not isinstance(kept, dict):
+        return
+    try:
+        refusal = kept.get("refusal")
+        _drafts[key] = Draft(
+            round_no=int(kept["round_no"]),
+            deal_no=int(kept["deal_no"]),
+            mode=kept["mode"] if kept.get("mode") in ("main", "build", "meld") else "main",
+            melds=[[int(c) for c in meld] for meld in kept.get("melds", [])],
+            extra=[int(c) for c in kept.get("extra", [])],
+            refusal=(int(refusal[0]), str(refusal[1])) if refusal else None,
+            lay_card=int(kept["lay_card"]) if kept.get("lay_card") is not None else None,
+        )
+    except (KeyError, TypeError, ValueError, IndexError):
+        return  # a draft is working memory: an unreadable one is dropped

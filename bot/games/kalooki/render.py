@@ -113,7 +113,15 @@ def sorted_hand(hand: Sequence[int], order: str) -> list[int]:
 
 
 def contract_text(contract: Sequence[int], lang: str) -> str:
-    return ", ".join(t(lang, f"kalooki.kind.{k}") for k in contract)
+    """A contract counted: "3 sets", "2 sets and a run", "a set and 2 runs" (K-R1)."""
+    sets, runs = contract.count(3), contract.count(4)
+    parts = {
+        "sets": t(lang, "kalooki.contract.sets", n=sets) if sets else "",
+        "runs": t(lang, "kalooki.contract.runs", n=runs) if runs else "",
+    }
+    if sets and runs:
+        return t(lang, "kalooki.contract.both", **parts)
+    return parts["sets"] or parts["runs"]
 
 
 def _score(value: float) -> str:
@@ -194,7 +202,7 @@ def meld_fields(table: LiveTable, pv: PublicView, lang: str) -> list[tuple[str, 
     return out
 
 
-def status_line(table: LiveTable, pv: PublicView, lang: str) -> str:
+def status_line(table: LiveTable, pv: PublicView, lang: str, at: int) -> str:
     if pv.current is None:
         return "—"
     who = name_of(table, pv.current, lang)
@@ -210,8 +218,10 @@ def status_line(table: LiveTable, pv: PublicView, lang: str) -> str:
         text = t(lang, "kalooki.status.play", name=who, when=ts(pv.turn_deadline or 0))
     else:
         text = t(lang, "kalooki.status.draw", name=who, when=ts(pv.turn_deadline or 0))
-        if pv.draw_at is not None and pv.call_open:
+        if pv.draw_at is not None and at < pv.draw_at and pv.call_open:  # K-K2: the window
             text += " " + t(lang, "kalooki.status.calls_open", when=ts(pv.draw_at))
+        elif pv.call_open:  # K-CL2: the discard stays live until the draw
+            text += " " + t(lang, "kalooki.status.calls_until_draw")
     if pv.fuse:
         text = "🧨 " + text + " " + t(lang, "kalooki.status.fuse")  # K-K1: the last seconds
     return text
@@ -255,7 +265,7 @@ def table_message(
         )
     )
     embed.add_field(
-        name=t(lang, "kalooki.table.status"), value=status_line(table, pv, lang), inline=False
+        name=t(lang, "kalooki.table.status"), value=status_line(table, pv, lang, at), inline=False
     )
     # Discord refuses an embed over 6000 characters or 25 fields: melds first, then events
     for name, value in meld_fields(table, pv, lang):
@@ -268,14 +278,17 @@ def table_message(
     name = t(lang, "kalooki.table.events")
     if recent and len(embed) + len(name) + len(events) <= EMBED_BUDGET and len(embed.fields) < 25:
         embed.add_field(name=name, value=events, inline=False)
-    return embed, table_buttons(table, pv, lang)
+    return embed, table_buttons(table, pv, lang, at)
 
 
-def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.View:
-    """Draw, Take discard, Call (it names the discard it claims) and My hand."""
+def table_buttons(table: LiveTable, pv: PublicView, lang: str, at: int) -> discord.ui.View:
+    """Draw, Take discard, Call (it names the discard it claims) and My hand. Draw and Take
+    wait for the call window (K-K2; the table is drawn again when it closes), unless a call
+    waits for the answer (K-CL4)."""
     v = discord.ui.View(timeout=None)
     rnd = pv.round_no
-    drawing = pv.stage == "draw"
+    window = pv.draw_at is not None and at < pv.draw_at and pv.pending_call is None
+    drawing = pv.stage == "draw" and not window
     style = discord.ButtonStyle
     v.add_item(button(t(lang, "btn.draw"), cid("draw", table.id, rnd), style.primary, not drawing))
     top = face(pv.discard_top) if pv.discard_top is not None else "—"
@@ -454,7 +467,15 @@ def panel(table: LiveTable, seat: int, lang: str, at: int) -> Panel:
                 if isinstance(number, int)
                 else t(lang, "kalooki.panel.draft_bad", reason=words)
             )
-    return Panel(text, panel_view(table, pv, d, order, legal, lang), picture=picture(pv, d, order))
+    # the call window (K-K2): the panel is drawn again when it closes, with its Draw button
+    window = pub.current == seat and pub.stage == "draw" and "draw" not in kinds
+    redraw = pub.draw_at if window and pub.draw_at is not None and pub.draw_at > at else None
+    return Panel(
+        text,
+        panel_view(table, pv, d, order, legal, lang),
+        hide_at=redraw,
+        picture=picture(pv, d, order),
+    )
 
 
 def picture(pv: PlayerView, d: Draft, order: str) -> CardPicture | None:
@@ -500,6 +521,9 @@ def panel_text(table: LiveTable, pv: PlayerView, d: Draft, order: str, lang: str
                 card=face(pub.discard_top) if pub.discard_top is not None else "—",
             )
         )
+    elif mine and pub.stage == "draw" and "draw" not in pv.legal and pub.draw_at is not None:
+        # K-K2: the call window; the panel is drawn again when it closes (hide_at)
+        lines.append(t(lang, "kalooki.panel.your_draw_after_calls", when=ts(pub.draw_at)))
     elif mine and pub.stage == "draw":
         lines.append(t(lang, "kalooki.panel.your_draw", when=ts(pub.turn_deadline or 0)))
     elif mine:

@@ -19,12 +19,12 @@ from bot.ui.common import seat_name, ts
 from tamalou.core import cards
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
-from tamalou.games.tamalou.rules import ALIASES, FONTENAY_HALF, PRESETS, TAMALOU, Rules
+from tamalou.games.tamalou.rules import ALIASES, PRESETS, TAMALOU, Rules
 from tamalou.games.tamalou.views import PlayerView, PublicView
 
 DEFAULT_VARIANT = TAMALOU.name
-#: every rules set a table may play: the presets (R-V1..R-V9) and fontenay's «mi-partie»
-VARIANTS: dict[str, Rules] = {**PRESETS, FONTENAY_HALF.name: FONTENAY_HALF}
+#: every rules set a table may play: the presets (R-V1..R-V9, fontenay's «mi-partie» in)
+VARIANTS: dict[str, Rules] = dict(PRESETS)
 
 
 def canonical(name: str | None) -> str:

@@ -52,8 +52,8 @@ async def cmd_new(
     guild_id, channel_id = guild_ids(interaction)
     if preset not in PRESETS:
         raise TableError("bad_preset")
-    if sans_chien and PRESETS[preset].max_players != 3:
-        raise TableError("sans_chien_three")  # ruling 10: offered at three players only
+    if sans_chien and not PRESETS[preset].offers_sans_chien:
+        raise TableError("sans_chien_three")  # the rules model's answer (ruling 10)
     settings: dict[str, Any] = {"preset": preset, "sans_chien": sans_chien, "rounds": rounds}
     await interaction.response.defer(ephemeral=True)
     table = await bot.service.open_table(

@@ -30,6 +30,8 @@ from tamalou.games.tarot.state import Game
 from tamalou.games.tarot.views import PlayerView, PublicView, TrickView, public_view, view
 
 GAME = "tarot"
+#: the dealer's mark in a seat line (as Kalooki's; 🃏 names the Excuse and jokers)
+DEALER = "🎴"
 ROW = 5
 MAX_ROWS = 5
 #: select menus hold at most 25 options (Discord)
@@ -197,7 +199,11 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
 
 
 def shown_trick(pv: PublicView) -> TrickView | None:
-    """The trick the table shows: the one in progress, else the last one won."""
+    """The trick the table shows: the one in progress, else the last one won; once the deal
+    is over, its last trick (the deal-over message replaces the table as its last card
+    falls)."""
+    if pv.phase == "over":
+        return pv.tricks[-1] if pv.tricks else None
     if pv.phase != "play":
         return None
     if pv.trick is not None and pv.trick.plays:
@@ -226,7 +232,7 @@ def trick_picture(table: LiveTable, pv: PublicView, lang: str) -> CardPicture | 
     seats = [seat for seat, _ in trick.plays]
     winner = seats.index(trick.winner) if trick.winner in seats else None
     return CardPicture.trick(
-        [(picture_name(table, seat, lang), face(card)) for seat, card in trick.plays],
+        [(picture_name(table, seat, lang), face(card, lang)) for seat, card in trick.plays],
         winner=winner,
         filename=f"trick-{pv.deal_no}-{trick.trick_no}.png",
     )
@@ -237,7 +243,7 @@ def seat_line(table: LiveTable, pv: PublicView, seat: int, lang: str) -> str:
     marks = "▶ " if pv.current == seat else ""
     parts = [f"{marks}**{name_of(table, seat, lang)}**"]
     if pv.dealer == seat:
-        parts.append("🃏")
+        parts.append(DEALER)
     if sv.bid is not None:
         parts.append(t(lang, "tarot.seat.bid", bid=contract_name(sv.bid, lang)))
     parts.append(t(lang, "tarot.seat.cards", n=sv.cards))
@@ -354,6 +360,16 @@ def deal_over_message(
         embed.add_field(name=t(lang, "tarot.table.dog"), value=line(res.dog, lang), inline=False)
     if res.ecart and res.ecart != res.dog:
         embed.add_field(name=t(lang, "tarot.over.ecart"), value=line(res.ecart, lang), inline=False)
+    last = shown_trick(pv)
+    if last is not None:
+        value = trick_line(table, last, lang)
+        if res.petit_au_bout and any(card == "T1" for _, card in last.plays):
+            value += " · " + t(lang, "tarot.over.last_trick_petit")
+        embed.add_field(
+            name=t(lang, "tarot.over.last_trick", n=last.trick_no), value=value, inline=False
+        )
+        if (picture := trick_picture(table, pv, lang)) is not None:
+            embed.set_image(url=picture.url)
     order = sorted(range(len(pv.seats)), key=lambda s: -pv.seats[s].score)
     standings = "\n".join(
         t(
@@ -374,7 +390,7 @@ def deal_over_message(
         deadline=pv.deadline,
         rematch_id=cid("rematch", table.id),
         next_id=cid("next", table.id, pv.deal_no),
-        keys=("over.winners", "over.next", "tarot.btn.next"),
+        keys=("over.winners", "tarot.over.next", "tarot.btn.next"),
     )
     return embed, v
 
@@ -460,16 +476,17 @@ def panel(
         showable = [card_code(c) for c in poignee_trumps(game, seat)]
         showable += [c for c in pv.hand if c == "EX"]
     components = panel_view(table, pv, lang, legal, chosen, problem is None, showable)
-    return Panel(text[:2000], components, picture=hand_picture(pv.hand, chosen))
+    return Panel(text[:2000], components, picture=hand_picture(pv.hand, lang, chosen))
 
 
-def hand_picture(hand: Sequence[str], chosen: Sequence[str] = ()) -> CardPicture | None:
-    """The reader's own hand as a picture (the écart cards chosen so far raised)."""
+def hand_picture(hand: Sequence[str], lang: str, chosen: Sequence[str] = ()) -> CardPicture | None:
+    """The reader's own hand as a picture in the reader's language (the écart cards chosen
+    so far raised)."""
     if not hand:
         return None
     picked = set(chosen)
     return CardPicture.hand(
-        [face(c) for c in hand], highlight=tuple(i for i, c in enumerate(hand) if c in picked)
+        [face(c, lang) for c in hand], highlight=tuple(i for i, c in enumerate(hand) if c in picked)
     )
 
 
@@ -549,7 +566,7 @@ def panel_view(
         elif isinstance(a, A.CallKing):
             text = t(lang, "tarot.btn.call", card=label(card_code(a.card), lang))
             item = button(text, cid("call", tid, f"{deal}.{a.card}"), style.primary)
-            item.emoji = partial_emoji(card_code(a.card))
+            item.emoji = partial_emoji(card_code(a.card), lang)
             buttons.append(item)
         elif isinstance(a, A.Chelem):
             key = "tarot.btn.chelem" if a.announce else "tarot.btn.no_chelem"
@@ -588,7 +605,7 @@ def panel_view(
                 max_values=min(sizes[-1], len(showable)),
                 options=[
                     discord.SelectOption(
-                        label=label(c, lang), value=str(_card_id(c)), emoji=partial_emoji(c)
+                        label=label(c, lang), value=str(_card_id(c)), emoji=partial_emoji(c, lang)
                     )
                     for c in showable[:SELECT_MAX]
                 ],
@@ -599,14 +616,16 @@ def panel_view(
     if plays and len(plays) + len(buttons) <= ROW * (MAX_ROWS - 1) and len(plays) <= room:
         for c in plays:
             item = button(label(card_code(c), lang), cid("play", tid, f"{deal}.{c}"), style.primary)
-            item.emoji = partial_emoji(card_code(c))
+            item.emoji = partial_emoji(card_code(c), lang)
             buttons.append(item)
     elif plays:
         for k in range(0, len(plays), SELECT_MAX):
             chunk = plays[k : k + SELECT_MAX]
             options = [
                 discord.SelectOption(
-                    label=label(card_code(c), lang), value=str(c), emoji=partial_emoji(card_code(c))
+                    label=label(card_code(c), lang),
+                    value=str(c),
+                    emoji=partial_emoji(card_code(c), lang),
                 )
                 for c in chunk
             ]
@@ -653,7 +672,7 @@ def ecart_selects(
                 label=label(c, lang),
                 value=str(_card_id(c)),
                 default=c in pending,
-                emoji=partial_emoji(c),
+                emoji=partial_emoji(c, lang),
             )
             for c in group
         ]

@@ -5,8 +5,10 @@ French deck (Tamalou, Kalooki, the 32-card deck): the codes of ``tamalou.core.ca
 ``EX``, and the suited cards ``t`` + rank + suit, ranks ``1``..``10``, ``V`` (valet, jack),
 ``C`` (cavalier, knight), ``D`` (dame, queen), ``R`` (roi, king): ``t1h``, ``t10s``,
 ``tVc``, ``tCd``, ``tDh``, ``tRs``. The leading ``t`` keeps ``t7h`` (tarot) apart from ``7h``
-(French), so a code alone names one image. Specials: ``BK`` a French back, ``BT`` a tarot
-back, ``HO`` a hole (an empty slot).
+(French), so a code alone names one image. English readers see the court cards and the
+aces with English letters (``tAh``, ``tJc``, ``tQd``, ``tKs``; the cavalier is ``C`` in both
+languages): their own faces, so pictures, emoji names and alt text follow the reader's
+language. Specials: ``BK`` a French back, ``BT`` a tarot back, ``HO`` a hole (an empty slot).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ TAROT_RANKS: tuple[str, ...] = (
     "D",
     "R",
 )
+#: the tarot ranks an English reader sees in place of the French letters
+TAROT_ENGLISH_RANKS: dict[str, str] = {"1": "A", "V": "J", "D": "Q", "R": "K"}
 BACK = "BK"
 TAROT_BACK = "BT"
 HOLE = "HO"
@@ -45,8 +49,17 @@ TAROT_CODES: tuple[str, ...] = (
     EXCUSE,
     *(f"t{r}{s}" for s in SUITS for r in TAROT_RANKS),
 )
+#: the English faces of the tarot cards whose letter differs (16: A, J, Q, K of each suit)
+TAROT_ENGLISH_CODES: tuple[str, ...] = tuple(
+    f"t{TAROT_ENGLISH_RANKS[r]}{s}" for s in SUITS for r in TAROT_RANKS if r in TAROT_ENGLISH_RANKS
+)
 SPECIAL_CODES: tuple[str, ...] = (BACK, TAROT_BACK, HOLE)
-ALL_CODES: tuple[str, ...] = (*FRENCH_CODES, *TAROT_CODES, *SPECIAL_CODES)
+ALL_CODES: tuple[str, ...] = (
+    *FRENCH_CODES,
+    *TAROT_CODES,
+    *TAROT_ENGLISH_CODES,
+    *SPECIAL_CODES,
+)
 _KNOWN = frozenset(ALL_CODES)
 
 

@@ -30,6 +30,7 @@ from .codes import (
     SPECIAL_CODES,
     TAROT_BACK,
     TAROT_CODES,
+    TAROT_ENGLISH_CODES,
     face,
     text,
 )
@@ -53,7 +54,7 @@ OPAQUE_FROM = 128  # in a palette picture, a face's pixel covers what is beneath
 #: the faces a palette picture may hold: one palette a deck, built once (``_deck``)
 DECKS: dict[str, tuple[str, ...]] = {
     "french": (*FRENCH_CODES, BACK, HOLE),
-    "tarot": (*TAROT_CODES, TAROT_BACK, HOLE),
+    "tarot": (*TAROT_CODES, *TAROT_ENGLISH_CODES, TAROT_BACK, HOLE),
 }
 
 

@@ -80,7 +80,7 @@ def _deal(game: Game, index: int, dealer: int, deal_no: int, at: int, ev: Events
     first = (dealer + 1) % n
     # K-S3: the up-card is the dealer's discard, live
     game.round = RoundState(
-        index + 1, deal_no, seed, dealer, seats, [], pile, [up], dealer, True, first
+        index + 1, deal_no, seed, dealer, seats, [], pile, [up], dealer, True, first, discard_at=at
     )
     game.next_round_deadline = None
     ev.append(
@@ -295,7 +295,8 @@ def call_refusal(game: Game, player: int) -> str | None:
     if seat.laid_down:
         return "laid_down"  # K-L3
     if r.discarder == player:
-        return "own_discard"
+        # K-S3: the up-card is the dealer's discard (the first turn of the deal)
+        return "own_upcard" if player == r.dealer and r.turns == 1 else "own_discard"
     if seat.calls >= game.rules.max_calls:
         return "call_limit"  # K-CL5
     return None
@@ -380,6 +381,10 @@ def _call(game: Game, a: A.Call, at: int, ev: Events) -> None:
     r = game.round
     if a.card is not None and a.card != r.discard[-1]:
         raise IllegalAction("too_late")  # that card was taken; this is another one
+    if a.at < r.discard_at:
+        # K-CL2: stamped before this card landed, the call was meant for the one before
+        # (the engine judges by the action's own time, not the game's clock)
+        raise IllegalAction("too_late")
     if r.seats[r.current].laid_down:
         _allow_call(game, a.player, True, at, ev)  # K-CL6
         return
@@ -602,7 +607,7 @@ def _discard(game: Game, player: int, card: int, at: int, ev: Events) -> None:
     hand = r.seats[player].hand
     hand.remove(card)
     r.discard.append(card)
-    r.discarder, r.live = player, True
+    r.discarder, r.live, r.discard_at = player, True, at
     ev.append(E.Discarded(player, card))
     if not hand:
         _end_round(game, player, at, ev)  # K-E1

@@ -19,11 +19,7 @@ from tamalou.games.kalooki.state import Game
 
 def card(text: str) -> int:
     """``7h`` -> deck 0's seven of hearts; ``7h@1`` -> deck 1's; ``JK@n`` -> the n-th joker."""
-    base, _, deck = text.partition("@")
-    d = int(deck) if deck else 0
-    if base == cards.JOKER:
-        return (d // 2) * cards.DECK_SIZE + 52 + d % 2
-    return cards.from_code(base, d)
+    return cards.from_text(text)
 
 
 def forced_game(
@@ -59,7 +55,8 @@ def forced_game(
     r.discard = chosen_discard
     r.dealer = (first - 1) % n
     r.discarder = r.dealer
-    r.live = True
+    r.live, r.discard_at = True, at
+    r.turns = 0  # the deal's first turn starts now
     _start_turn(game, first, at, [])
     return game
 

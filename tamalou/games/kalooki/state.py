@@ -71,6 +71,7 @@ class RoundState:
     down_this_turn: bool = False  # the current player laid down this turn
     reshuffles: int = 0  # K-E3/K-E4
     draw_at: int = 0  # K-K2: the current player may draw from then on
+    discard_at: int = 0  # K-CL2: when the discard top landed (a call stamped before is refused)
     turn_deadline: int = 0
     turns: int = 0  # turns started in this deal: the number of the current one
     end_reason: str | None = None

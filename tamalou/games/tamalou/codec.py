@@ -6,13 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import TypeAdapter
-
-from tamalou.core.codec import Codec, decode, dumps, json_loads
+from tamalou.core.codec import Codec, StateCodec
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
-from tamalou.games.tamalou.rules import Rules
-from tamalou.games.tamalou.state import Game, RoundResult, RoundState
+from tamalou.games.tamalou.state import Game
 
 _CODEC: Codec[A.Action, E.Event] = Codec(A.ACTION_TYPES, E.Event.__args__)
 action_to_dict = _CODEC.action_to_dict
@@ -22,53 +19,14 @@ action_from_json = _CODEC.action_from_json
 event_to_dict = _CODEC.event_to_dict
 event_from_dict = _CODEC.event_from_dict
 
-_round_adapter = TypeAdapter(RoundState)
-_result_adapter = TypeAdapter(list[RoundResult])
+
+def _upgrade(data: dict[str, Any]) -> None:
+    """States written before R-X16 have no ``out``: nobody eliminated."""
+    data.setdefault("out", [False] * data["players"])
 
 
-def game_to_dict(game: Game) -> dict[str, Any]:
-    return {
-        "rules": game.rules.model_dump(mode="json"),
-        "seed": game.seed,
-        "players": game.players,
-        "ai": game.ai,
-        "round": _round_adapter.dump_python(game.round, mode="json"),
-        "cumulative": game.cumulative,
-        "history": _result_adapter.dump_python(game.history, mode="json"),
-        "now": game.now,
-        "over": game.over,
-        "winners": game.winners,
-        "next_round_deadline": game.next_round_deadline,
-        "out": game.out,
-    }
-
-
-def _game_from_dict(data: dict[str, Any]) -> Game:
-    rnd = _round_adapter.validate_python(data["round"])
-    return Game(
-        rules=Rules.model_validate(data["rules"]),
-        seed=data["seed"],
-        players=data["players"],
-        ai=list(data["ai"]),
-        round=rnd,
-        cumulative=[float(c) for c in data["cumulative"]],
-        history=_result_adapter.validate_python(data["history"]),
-        now=data["now"],
-        over=data["over"],
-        winners=list(data["winners"]),
-        next_round_deadline=data["next_round_deadline"],
-        out=[bool(x) for x in data.get("out", [False] * data["players"])],
-    )
-
-
-def game_from_dict(data: dict[str, Any]) -> Game:
-    """Validate data into a game state (``ValueError`` if it is not one)."""
-    return decode(data, "a game state", _game_from_dict)
-
-
-def game_to_json(game: Game) -> str:
-    return dumps(game_to_dict(game))
-
-
-def game_from_json(text: str) -> Game:
-    return game_from_dict(json_loads(text, "a game"))
+_STATE: StateCodec[Game] = StateCodec(Game, _upgrade)
+game_to_dict = _STATE.to_dict
+game_from_dict = _STATE.from_dict
+game_to_json = _STATE.to_json
+game_from_json = _STATE.from_json

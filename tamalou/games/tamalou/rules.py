@@ -58,7 +58,8 @@ class Scoring(BaseModel):
     #: cabo (R-V4): a caller with a negative total adds |total| to every other player and
     #: scores at least 0
     negative_caller_gives: bool = False
-    #: cabo: no malus for an automatic caller (R-X8)
+    #: cabo (R-V4, R-X8): an automatic caller who is beaten is spared the
+    #: ``caller_lose_malus`` (False: the malus applies to them as to any caller)
     automatic_caller_no_malus: bool = False
     #: fontenay (R-V9): emptying your row by your own double scores this (round ends at once)
     own_empty_row_score: float | None = None
@@ -524,6 +525,7 @@ PRESETS: dict[str, Rules] = {
         DUTCH_SEC,
         DUTCH_ROI,
         FONTENAY,
+        FONTENAY_HALF,
     )
 }
 #: R-V ruling 1: other names of the same presets

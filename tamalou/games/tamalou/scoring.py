@@ -60,7 +60,8 @@ def round_scores(
                 else:
                     base = mine if scoring.caller_lose_score is None else scoring.caller_lose_score
                     malus = mine - lowest if scoring.caller_lose_malus == "difference" else 0
-                    scores[i] = base + (0 if automatic else malus)
+                    spared = automatic and scoring.automatic_caller_no_malus  # R-V4, R-X8
+                    scores[i] = base + (0 if spared else malus)
             elif i == contre:  # R-X9: a bet against the caller
                 scores[i] = scoring.contre_win_score if t < mine else t + scoring.contre_lose_malus
             elif scoring.others_at_or_below_caller_score_zero and t <= mine:

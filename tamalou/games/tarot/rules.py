@@ -66,8 +66,7 @@ class Rules(BaseModel):
             raise ValueError("min_players is above max_players")
         if not self.min_players <= self.seats <= self.max_players:
             raise ValueError("seats must be between min_players and max_players")
-        if self.sans_chien and (self.min_players, self.max_players) != (3, 3):
-            # Ruling 10: with 4 or 5 players the cards do not divide without a dog
+        if self.sans_chien and not self.offers_sans_chien:
             raise ValueError("sans_chien is played by exactly 3 players")
         for n in range(self.min_players, self.max_players + 1):
             hand, dog = self.deal_for(n)
@@ -76,6 +75,12 @@ class Rules(BaseModel):
             if n not in self.poignee_trumps or n not in self.taker_share:
                 raise ValueError(f"no poignée or share table for {n} players")
         return self
+
+    @property
+    def offers_sans_chien(self) -> bool:
+        """Whether the option ``sans_chien`` may be played on these rules: ruling 10, by
+        exactly three players (with four or five the cards do not divide without a dog)."""
+        return (self.min_players, self.max_players) == (3, 3)
 
     def deal_for(self, players: int) -> tuple[int, int]:
         """(cards per hand, dog size) at ``players`` (T-S2, option sans_chien)."""

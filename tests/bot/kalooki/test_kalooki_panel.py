@@ -274,7 +274,7 @@ def test_k_s4_the_table_message_shows_melds_sizes_calls_and_no_hand() -> None:
     assert "K♠ K♥ K♦" in data and "5♥ 🃏 7♥ 8♥" in data  # melds as cards, in table order
     assert "Melds of p0" in data and "`#2` a run:" in data
     assert "**p0** · 5 cards · calls 0" in data
-    assert "a set, a set" in data  # the contract
+    assert "2 sets ·" in data and "a set, a set" not in data  # the contract, counted (K-R2)
     for secret in ("9♥", "4♥", "Q♠", "Q♥", "K♣"):  # seat 0's hand (K♣ was drawn)
         assert secret not in data
     assert view is not None and [str(getattr(i, "label", "")) for i in view.children][-1] == (
@@ -411,3 +411,84 @@ def test_a_closed_tables_drafts_are_forgotten() -> None:
     assert drafts.peek(9_001, 0) is None and drafts.sort_of(9_001, 1) == "suit"
     assert drafts.peek(9_002, 0) is not None
     games.forget("tarot", 9_002)  # a game with nothing to forget
+
+
+# -- the call window on the table and in the panel (K-K2, K-CL2; issue 30) -------------------
+
+HANDS3 = [["2c", "3d", "4h"], ["5c", "6d", "7h"], ["8c", "9d", "10h"]]
+
+
+def window_game() -> Game:
+    """Three players, seat 0 to draw; seat 2 dealt and "discarded" the up-card 7♠ (K-S3):
+    seat 1 may call it, so the call window is open until ``draw_at``."""
+    game = forced_game(HANDS3, pile=["Ah", "Ad"], discard=["7s"], first=0)
+    assert game.round.draw_at > game.now
+    return game
+
+
+def _status(embed: discord.Embed) -> str:
+    return next(f.value for f in embed.fields if f.name in ("Turn", "Tour")) or ""
+
+
+def test_k_k2_the_table_says_calls_open_only_while_the_window_is() -> None:
+    game = window_game()
+    table = live(game)
+    draw_at = game.round.draw_at
+    embed, view = render.table_message(table, "en", draw_at - 1)
+    assert "drawing allowed" in _status(embed)
+    by_label = {str(getattr(i, "label", "")): i for i in view.children}
+    assert by_label["Draw"].disabled  # K-K2: nobody draws in the window
+    embed, view = render.table_message(table, "en", draw_at)
+    status = _status(embed)
+    assert "drawing allowed" not in status and "Calls open until the draw." in status
+    by_label = {str(getattr(i, "label", "")): i for i in view.children}
+    assert not by_label["Draw"].disabled
+    fr, _ = render.table_message(table, "fr", draw_at)
+    assert "Appels ouverts jusqu'à la pioche." in _status(fr)
+
+
+def test_k_k2_the_current_players_panel_in_the_window_waits_then_offers_draw() -> None:
+    game = window_game()
+    table = live(game)
+    draw_at = game.round.draw_at
+    shown = render.panel(table, 0, "en", draw_at - 1)
+    assert "Your turn: draw" not in shown.text and "may call the discard" in shown.text
+    assert not any(":draw:" in i for i in ids(shown.view))
+    assert shown.hide_at == draw_at  # drawn again when the window closes
+    after = render.panel(table, 0, "en", draw_at)
+    assert "Your turn: draw" in after.text and any(":draw:" in i for i in ids(after.view))
+    assert after.hide_at is None
+
+
+def test_k_s3_the_dealer_calling_the_up_card_is_told_it_is_theirs() -> None:
+    """K-S3/K-CL1: the public Call is one button for every seat; the dealer's click on the
+    up-card is refused with its own reason, in both languages."""
+    from bot.i18n import t
+    from tamalou.core.errors import IllegalAction
+
+    game = window_game()
+    with pytest.raises(IllegalAction, match="own_upcard"):
+        apply(game, A.Call(2, card("7s"), 10))
+    for lang in ("en", "fr"):
+        assert t(lang, "illegal.own_upcard") != "illegal.own_upcard"
+    apply(game, A.Call(1, card("7s"), 10))  # another seat may
+
+
+def test_a_draft_and_the_hand_order_round_trip_as_data() -> None:
+    """What the presenter stores with the table (panel_memory) gives the same draft back."""
+    d = drafts.draft(TID, 1, 2, 1, 3)
+    d.mode, d.melds, d.refusal = "build", [[1, 2], [3], []], (2, "set_too_short")
+    drafts.toggle_sort(TID, 1)
+    data = json.loads(json.dumps(drafts.to_data(TID, 1)))
+    drafts.forget(TID)
+    assert drafts.peek(TID, 1) is None and drafts.to_data(TID, 1) is None
+    drafts.load(TID, 1, data)
+    back = drafts.draft(TID, 1, 2, 1, 3)
+    assert (back.mode, back.melds, back.refusal) == (
+        "build",
+        [[1, 2], [3], []],
+        (2, "set_too_short"),
+    )
+    assert drafts.sort_of(TID, 1) == "rank"
+    drafts.load(TID, 2, {"draft": {"round_no": "x"}})  # unreadable: dropped, no error
+    assert drafts.peek(TID, 2) is None

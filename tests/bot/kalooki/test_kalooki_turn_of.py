@@ -10,7 +10,7 @@ from bot.storage.display import _tuples
 from tamalou.games.kalooki import actions as A
 from tamalou.games.kalooki.engine import step
 from tamalou.games.kalooki.scripted import card, forced_game
-from tests.bot.helpers import live_table
+from tests.support.live_tables import live_table
 
 AFTER_WINDOW = 10_000
 HANDS = [["2c", "3d", "4h"], ["5c", "6d", "7h"], ["8c", "9d", "10h"]]

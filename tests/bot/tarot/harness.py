@@ -23,8 +23,8 @@ from tamalou.games.tarot.engine import apply, auto_ecart, legal_actions, new_gam
 from tamalou.games.tarot.rules import PRESETS, Rules
 from tamalou.games.tarot.state import Game
 from tamalou.games.tarot.views import view
-from tests.bot_harness import BotHarness
 from tests.emulator import Emulator, Message
+from tests.support.bot_harness import BotHarness
 
 TABLE_BUTTON = re.compile(r"tarot:(join|hand|next|rematch):")
 

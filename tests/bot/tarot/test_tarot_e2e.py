@@ -30,9 +30,9 @@ from tests.bot.tarot.harness import (
     play_until,
     simulate_bidding,
 )
-from tests.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 from tests.emulator import Emulator, Message
-from tests.leak_scan import entry_faces, entry_text
+from tests.support.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
+from tests.support.leak_scan import entry_faces, entry_text
 
 pytestmark = pytest.mark.e2e
 
@@ -97,13 +97,13 @@ def knowledge(h: TarotHarness) -> tuple[dict[int, int], dict[tuple[int, int], in
 
 
 LABELS = {label(code(c), lang): c for c in DECK for lang in ("en", "fr")}
-FACES = {face(code(c)): c for c in DECK}
+FACES = {face(code(c), lang): c for c in DECK for lang in ("en", "fr")}
 TOKEN = re.compile(r"`([^`]+)`")
 
 
 def cards_in(entry: Any) -> set[int]:
     """The cards a message version shows: `card` tokens in its text (the pictures' alt text
-    included), card emojis in its text and on its components (tests/leak_scan.py), the faces
+    included), card emojis in its text and on its components (tests/support/leak_scan.py), the faces
     of its pictures, and buttons and select options that are a card (a "Call K♠" button
     names a card without showing it)."""
     text = entry_text(entry) + "\n" + json.dumps(entry.embeds, ensure_ascii=False)
@@ -144,7 +144,7 @@ def leaks(h: TarotHarness, players: list[str]) -> list[tuple[Any, ...]]:
                 bad.append((code(card), entry.audience, entry.action, entry.text[:300]))
     # pictures: the faces each attached PNG says it shows, and who received it
     users = {i.token: i.user_id for i in emu.interactions.values()}
-    faces = {face(code(c)): c for c in DECK}
+    faces = FACES
     for req in emu.requests:
         if not req.files:
             continue

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.bot.tarot.harness import TarotHarness, open_table, play_until
-from tests.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 from tests.emulator import Emulator
+from tests.support.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 
 pytestmark = pytest.mark.e2e
 

@@ -31,8 +31,8 @@ from tamalou.games.tarot.engine import apply, legal_actions, playable
 from tamalou.games.tarot.rules import TAROT3, TAROT5, sans_chien
 from tamalou.games.tarot.scripted import forced_game
 from tamalou.games.tarot.state import Game
-from tests.bot.helpers import custom_ids, live_table
 from tests.cards.fakes import as_text, with_emojis
+from tests.support.live_tables import custom_ids, live_table
 
 ROOT = Path(__file__).resolve().parents[3]
 __all__ = ["as_text", "with_emojis"]  # fixtures
@@ -61,14 +61,16 @@ def bid_round(game: Game, bids: dict[int, int]) -> None:
 
 
 def test_t_c1_every_card_has_its_own_face_and_name_in_both_languages() -> None:
-    faces = {face(code(c)) for c in DECK}
-    assert len(faces) == 78 and all(is_code(f) for f in faces)
+    for lang in ("en", "fr"):
+        faces = {face(code(c), lang) for c in DECK}
+        assert len(faces) == 78 and all(is_code(f) for f in faces)
     for lang in ("en", "fr"):
         assert len({label(code(c), lang) for c in DECK}) == 78
     assert [label(c, "fr") for c in ("Kh", "Qs", "Cd", "Jc", "Ah", "T1", "EX")] == [
         "R♥", "D♠", "C♦", "V♣", "1♥", "Petit", "Excuse",
     ]  # fmt: skip
-    assert face("Kh") == "tRh" and face("Cd") == "tCd" and face("T21") == "T21"
+    assert face("Kh", "fr") == "tRh" and face("Cd", "fr") == "tCd" and face("T21", "fr") == "T21"
+    assert face("Kh", "en") == "tKh" and face("Cd", "en") == "tCd" and face("Ah", "en") == "tAh"
 
 
 def test_every_engine_refusal_is_answered_in_french_and_english() -> None:
@@ -279,17 +281,17 @@ def test_with_emojis_the_table_and_the_panel_show_cards_as_emojis(
     table = table_of(game)
     embed, _ = render.table_message(table, "en", game.now)
     trick = next(f for f in embed.fields if f.name.startswith("Trick"))
-    assert codes_in_markup(trick.value) == ["tRs", "t3s"]  # the trick's cards as emojis
+    assert codes_in_markup(trick.value) == ["tKs", "t3s"]  # the trick's cards as emojis (English)
     assert "`" not in trick.value
     shown = render.panel(table, 2, "en", game.now)
-    hand = [face(c) for c in render.view(game, 2, game.now).hand]
+    hand = [face(c, "en") for c in render.view(game, 2, game.now).hand]
     assert codes_in_markup(shown.text) == hand
     plays = [i for i in shown.view.children if ":play:" in str(getattr(i, "custom_id", ""))]
     assert plays and all(
         isinstance(b, discord.ui.Button) and b.emoji is not None and b.label for b in plays
     )  # the card's emoji on the button, its name as the label (screen readers)
     names = {code_from_emoji_name(b.emoji.name) for b in plays if isinstance(b, discord.ui.Button)}
-    assert names == {face(code(c)) for c in playable(game, 2)}
+    assert names == {face(code(c), "en") for c in playable(game, 2)}
 
 
 def test_as_text_the_cards_keep_their_names(as_text: None) -> None:
@@ -310,8 +312,10 @@ def test_the_panel_carries_the_readers_hand_as_a_picture_and_only_it(as_text: No
     table = table_of(game)
     for seat in range(4):
         picture = render.panel(table, seat, "en", game.now).picture
-        hand = [face(c) for c in render.view(game, seat, game.now).hand]  # as the panel sorts it
-        assert sorted(hand) == sorted(face(code(c)) for c in game.deal.seats[seat].hand)
+        hand = [
+            face(c, "en") for c in render.view(game, seat, game.now).hand
+        ]  # as the panel sorts it
+        assert sorted(hand) == sorted(face(code(c), "en") for c in game.deal.seats[seat].hand)
         assert picture is not None and picture.kind == "hand"
         assert list(picture.args[0]) == hand
 
@@ -333,7 +337,7 @@ async def test_the_table_pictures_the_trick_in_progress_then_the_last_trick() ->
     table = table_of(game)
     picture = render.table_picture(table, "en", game.now)
     assert picture is not None and picture.kind == "trick"
-    assert [p[1] for p in picture.args[0]] == ["tRs", "t3s"]
+    assert [p[1] for p in picture.args[0]] == ["tKs", "t3s"]
     assert dict(picture.options)["winner"] is None
     embed, _ = render.table_message(table, "en", game.now)
     assert embed.image.url == picture.url
@@ -379,3 +383,86 @@ def test_the_events_keep_whole_lines() -> None:
     lines = ["a" * 600, "b" * 600, "c" * 300]
     assert render.last_lines(lines, 1024) == "b" * 600 + "\n" + "c" * 300
     assert render.last_lines(["x" * 2000], 1024) == "x" * 1024
+
+
+# -- the deal's end shows its last trick (issue 30) ----------------------------------------
+
+
+def _played_out() -> Game:
+    game = first_trick_game()
+    while game.deal.phase == "play":
+        p = game.deal.current
+        apply(game, A.Play(p, playable(game, p)[0], game.now))
+    return game
+
+
+def test_the_deal_over_message_shows_the_last_trick_and_its_winner(as_text: None) -> None:
+    """The deal-over message replaces the table as the 18th trick's last card falls: it shows
+    that trick (cards, winner) as a field and as the picture."""
+    game = _played_out()
+    table = table_of(game)
+    pv = render.public_view(game, game.now)
+    assert pv.phase == "over" and pv.last_deal is not None
+    last = pv.tricks[-1]
+    embed, _ = render.table_message(table, "en", game.now)
+    field = next(f for f in embed.fields if f.name == "Last trick (18)")
+    assert field.value is not None and field.value.count(" → ") == 3 and "🏆" in field.value
+    for _, card in last.plays:
+        assert label(card, "en") in field.value
+    assert embed.image.url == render.trick_picture(table, pv, "en").url  # type: ignore[union-attr]
+    fr, _ = render.table_message(table, "fr", game.now)
+    assert any(f.name == "Dernier pli (18)" for f in fr.fields)
+
+
+def test_the_last_trick_names_the_petit_au_bout(as_text: None) -> None:
+    """T-E3: a Petit au bout is named on the last trick it was played in."""
+    game = _played_out()
+    table = table_of(game)
+    pv = render.public_view(game, game.now)
+    assert pv.last_deal is not None
+    last = pv.tricks[-1]
+    plays = [(last.plays[0][0], "T1"), *last.plays[1:]]
+    pv = pv.model_copy(
+        update={
+            "tricks": [*pv.tricks[:-1], last.model_copy(update={"plays": plays})],
+            "last_deal": pv.last_deal.model_copy(update={"petit_au_bout": 1}),
+        }
+    )
+    embed, _ = render.deal_over_message(table, pv, "en")
+    field = next(f for f in embed.fields if f.name == "Last trick (18)")
+    assert field.value is not None and field.value.endswith("· Petit au bout")
+    assert "Next deal starts" in [f.name for f in embed.fields]
+
+
+def test_the_dealer_is_not_marked_with_the_excuses_glyph() -> None:
+    game = first_trick_game()
+    table = table_of(game)
+    pv = render.public_view(game, game.now)
+    dealer = render.seat_line(table, pv, pv.dealer, "en")
+    assert "🃏" not in dealer and render.DEALER in dealer
+    assert render.DEALER not in render.seat_line(table, pv, (pv.dealer + 1) % 4, "en")
+
+
+def test_pictures_emoji_names_and_alt_text_follow_the_readers_language(
+    with_emojis: CardEmojis,
+) -> None:
+    """An English reader sees K♠ where a French one sees R♠: in the pictures (the faces
+    drawn), the emojis (their names) and the pictures' alt text. The public table message is
+    drawn in the language it is rendered in (the server's)."""
+    from bot.ui.cards import emoji_name, render_trick
+
+    game = first_trick_game()
+    table = table_of(game)
+    pv = render.public_view(game, game.now)
+    for lang, king, shown in (("en", "tKs", "K♠"), ("fr", "tRs", "R♠")):
+        picture = render.trick_picture(table, pv, lang)
+        assert picture is not None and [p[1] for p in picture.args[0]] == [king, "t3s"]
+        assert render_trick(list(picture.args[0])).alt_text.split(" | ")[0].endswith(shown)
+        embed, _ = render.table_message(table, lang, game.now)
+        trick = next(f for f in embed.fields if f.name.startswith(("Trick", "Pli")))
+        assert f":{emoji_name(king)}:" in (trick.value or "")
+        hand = render.panel(table, 0, lang, game.now).picture
+        own = {face(x, lang) for x in render.view(game, 0).hand}
+        assert hand is not None and set(hand.args[0]) == own
+    queen = face("Qh", "en")
+    assert queen == "tQh" and label("Qh", "en") == "Q♥" and face("Qh", "fr") == "tDh"

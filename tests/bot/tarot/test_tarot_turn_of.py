@@ -13,7 +13,7 @@ from tamalou.games.tarot.cards import lowest_key
 from tamalou.games.tarot.engine import apply, legal_actions, playable
 from tamalou.games.tarot.rules import GARDE, PASS
 from tamalou.games.tarot.scripted import forced_game
-from tests.bot.helpers import live_table
+from tests.support.live_tables import live_table
 
 
 def test_each_turn_has_a_new_key_none_for_an_ai_and_none_once_the_deal_is_over() -> None:

@@ -26,8 +26,8 @@ def test_k_cl1_who_may_call() -> None:
         play(g, A.Call(0, at=100))
     with pytest.raises(IllegalAction, match="laid_down"):
         play(g, A.Call(2, at=100))
-    with pytest.raises(IllegalAction, match="own_discard"):
-        play(g, A.Call(3, at=100))  # the dealer discarded the up-card
+    with pytest.raises(IllegalAction, match="own_upcard"):
+        play(g, A.Call(3, at=100))  # the up-card counts as the dealer's discard (K-S3)
     g.round.seats[1].calls = 3
     with pytest.raises(IllegalAction, match="call_limit"):
         play(g, A.Call(1, at=100))
@@ -44,6 +44,27 @@ def test_k_cl2_a_discard_is_live_until_the_draw_and_dead_once_uncovered() -> Non
     play(g, A.Draw(0, 200))  # allows the call, then draws
     assert g.round.discard == [card("5s")] and not g.round.live
     assert not any(a.kind == "take_discard" for a in legal_actions(g, 0, T))
+
+
+def test_k_cl2_a_call_stamped_before_the_discard_landed_is_refused() -> None:
+    """K-CL2: a card not yet landed cannot be called. The engine judges by the call's own
+    time, even when the game's clock has moved past it and the call names no card."""
+    g = forced_game(HANDS[:3], pile=["Ah", "Ad", "As"], discard=["7s"], first=0)
+    play(g, A.Draw(0, T))
+    play(g, A.Discard(0, card("2c"), T + 1_000))  # 2♣ lands at T + 1000, seat 1 is current
+    with pytest.raises(IllegalAction, match="too_late"):
+        play(g, A.Call(2, at=T + 999))  # meant for the card before: refused
+    assert g.round.pending_call is None and g.round.live
+    play(g, A.Call(2, at=T + 1_000))  # stamped when it landed: live
+    assert g.round.pending_call == 2
+
+
+def test_k_cl1_a_players_own_discard_cannot_be_called() -> None:
+    g = forced_game(HANDS[:3], pile=["Ah", "Ad", "As"], discard=["7s"], first=0)
+    play(g, A.Draw(0, T))
+    play(g, A.Discard(0, card("2c"), T + 1))
+    with pytest.raises(IllegalAction, match="own_discard"):
+        play(g, A.Call(0, at=T + 2))
 
 
 def test_k_cl3_the_first_call_applied_wins_later_ones_are_too_late() -> None:

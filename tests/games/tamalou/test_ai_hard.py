@@ -27,7 +27,7 @@ from tamalou.games.tamalou.rules import (
     TAMALOU,
     Rules,
 )
-from tests.test_ai import drive, table
+from tests.games.tamalou.test_ai import drive, table
 
 
 def _sim(rules: Rules, rows: list[list[str]], pile: list[str]) -> S._Sim:
@@ -72,7 +72,7 @@ def test_hard_decides_from_its_own_view_in_presets(preset: str) -> None:
     opponent's two unpeeked slots swapped with the pile's bottom cards): hard at seat 0 observes
     and decides the same until the first thing it is shown differs. The slots swapped are
     two the opponent did not peek at either (R-S2: these presets peek at slots 1 and 2)."""
-    from tests.test_ai import A
+    from tests.games.tamalou.test_ai import A
 
     rules = PRESETS[preset]
     traces: list[list[Any]] = []

@@ -58,10 +58,11 @@ def _check_one_match(name: str, players: int, k: int) -> None:
     assert inv.views_checked > 0
     for e, h in zip(rounds, game.history, strict=True):
         assert list(e.scores) == h.scores and list(e.totals) == h.totals
-        if e.reason == "void":  # cabo (R-V4): a wrong call: the caller 10, others 0
+        if e.reason == "void":  # cabo (R-V4): a wrong call: the caller 10, others 0; fines stand
             assert h.caller is not None
-            assert [s for i, s in enumerate(h.scores) if i != h.caller] == [0] * (players - 1)
-            assert h.scores[h.caller] == rules.scoring.failed_call_points
+            base = [s - f for s, f in zip(h.scores, h.fines, strict=True)]
+            assert [s for i, s in enumerate(base) if i != h.caller] == [0] * (players - 1)
+            assert base[h.caller] == rules.scoring.failed_call_points
             continue
         expected = round_scores(
             rules.scoring,
@@ -103,7 +104,7 @@ def test_r_v_ruling_1_aliases_name_the_same_presets() -> None:
 def test_r_v_the_default_preset_uses_no_house_mechanic() -> None:
     """R-V: the default game is unchanged: no R-X mechanic, and the default powers."""
     assert PRESETS["tamalou"].mechanics() == set()
-    assert len(PRESETS) == 10
+    assert len(PRESETS) == 11  # ten presets (R-V0..R-V9) and fontenay's «mi-partie»
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -18,7 +18,7 @@ from tamalou.games.tamalou.rules import (
 )
 from tamalou.games.tamalou.views import public_view, view
 
-from ...engine_helpers import c, game_with, has, legal_kinds, only, refused
+from .helpers import c, game_with, has, legal_kinds, only, refused
 
 T0 = TAMALOU.peek_ms
 HIGH = [["9c", "9d", "8c", "8d"], ["7c", "7d", "6c", "6d"], ["5c", "5d", "4c", "4d"]]
@@ -89,6 +89,19 @@ def test_r_x7_cabo_wrong_call_voids_the_round() -> None:
     ended = only(ev, E.RoundEnded)
     assert ended.reason == "void" and ended.scores == (10, 0, 0)
     assert ended.places == (3, 1, 1)  # a void round: the caller last, the others share first
+
+
+def test_r_v4_r_x15_cabo_fines_stand_in_a_void_round() -> None:
+    """R-V4, R-X13, R-X15 (cabo): a wrong call voids the round (the caller 10, others 0), but
+    the 2-point fines for missed doubles come last and stand."""
+    game = game_with(HIGH, discard=["2h"], rules=CABO)
+    apply(game, A.Double(1, 1, 1, 10))  # 7♣ on 2♥: a miss, +2 (R-X13)
+    apply(game, A.Double(0, 1, 1, 20))  # the caller missed too: +2
+    ev = apply(game, A.CallTamalou(0, 30))
+    ended = only(ev, E.RoundEnded)
+    assert ended.reason == "void" and ended.scores == (12, 2, 0)
+    assert ended.cumulative == (12, 2, 0)
+    assert ended.places == (3, 1, 1)  # the round's places ignore the fines: nobody's total counts
 
 
 def test_r_x7_classique_last_round_only_with_strictly_fewer_cards() -> None:

@@ -11,7 +11,7 @@ from tamalou.games.tamalou.engine import apply, legal_actions, next_deadline
 from tamalou.games.tamalou.rules import CABO, DUTCH, DUTCH_ROI, KOUBO, TAMALOU, TAMOUL
 from tamalou.games.tamalou.views import public_view, view
 
-from ...engine_helpers import c, game_with, has, legal_kinds, only, refused
+from .helpers import c, game_with, has, legal_kinds, only, refused
 
 T0 = TAMALOU.peek_ms
 ROWS = [["Ac", "2c", "3c", "4c"], ["5c", "6c", "7c", "8c"], ["5d", "6d", "7d", "8d"]]

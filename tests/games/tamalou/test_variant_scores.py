@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
-from tamalou.games.tamalou.engine import apply, new_game, next_deadline
+from tamalou.games.tamalou.engine import apply, legal_actions, new_game, next_deadline
 from tamalou.games.tamalou.rules import (
     CABO,
     DUTCH,
@@ -17,11 +19,12 @@ from tamalou.games.tamalou.rules import (
     TAMALOU,
     TAMOUL,
     Rules,
+    preset,
 )
 from tamalou.games.tamalou.scoring import round_scores
 from tamalou.games.tamalou.state import Game
 
-from ...engine_helpers import force_deal, game_with, has, only
+from .helpers import force_deal, game_with, has, only
 
 T0 = TAMALOU.peek_ms
 
@@ -75,6 +78,25 @@ def test_r_v4_cabo_scores() -> None:
     assert round_scores(s, [5, 3, 9], 0, [0, 0, 0], automatic=True) == [5, 0, 9]
     assert round_scores(s, [-2, 3, 9], 0, [0, 0, 0]) == [0, 5, 11]
     assert round_scores(s, [-2, 3, 9], 0, [0, 0, 0], fines=[0, 2, 4]) == [0, 7, 15]
+
+
+def test_r_v4_the_automatic_caller_field_decides_the_malus() -> None:
+    """R-V4/R-X8: ``automatic_caller_no_malus`` decides whether a beaten automatic caller is
+    spared the malus; a rules set without it gives the malus to every beaten caller."""
+    spared = CABO.scoring
+    strict = spared.model_copy(update={"automatic_caller_no_malus": False})
+    assert round_scores(spared, [5, 3, 9], 0, [0, 0, 0], automatic=True) == [5, 0, 9]
+    assert round_scores(strict, [5, 3, 9], 0, [0, 0, 0], automatic=True) == [7, 0, 9]
+    assert round_scores(strict, [5, 3, 9], 0, [0, 0, 0]) == [7, 0, 9]
+
+
+def test_r_v9_fontenay_half_is_a_preset() -> None:
+    """R-V9: fontenay's «mi-partie» (50 / −25) is a preset like the others."""
+    half = preset("fontenay_half")
+    assert half.name == "fontenay_half" and half.target == 50 and half.win_at == -25
+    assert half.model_copy(update={"name": "fontenay", "target": 100, "win_at": -50}) == FONTENAY
+    game, _ = new_game(half, 3, "half")
+    assert game.rules is half
 
 
 def test_r_v6_r_v7_totals() -> None:
@@ -191,6 +213,41 @@ def test_r_x16_elimination_last_ones_crossing_together_the_lowest_wins() -> None
     assert ended.cumulative == (104, 109, 103) and ended.match_over and ended.winners == (2,)
 
 
+def test_r_x16_a_forced_deal_starts_mid_match_with_scores_and_eliminated_seats() -> None:
+    """R-X16 (dutch_sec), straight from a forced deal: seat 0 already out, seat 2 at 99; seat
+    2 crosses 100 this round and seat 1, the last one in, wins."""
+    from tamalou.games.tamalou.scripted import forced_game
+
+    game = forced_game(
+        [[], ["5c"], ["9d"]],
+        first=1,
+        rules=DUTCH_SEC,
+        scores=[104, 0, 99],
+        out=[True, False, False],
+    )
+    r = game.round
+    assert game.out == [True, False, False] and r.seats[0].out and r.current == 1
+    assert [a for a in legal_actions(game, 0) if not isinstance(a, A.Tick)] == []
+    ended = only(apply(game, A.CallTamalou(1, game.now)), E.RoundEnded)  # ends at once (R-V7)
+    assert ended.scores == (0, 5, 9) and ended.cumulative == (104, 5, 108)
+    assert ended.match_over and ended.winners == (1,) and game.out == [True, False, True]
+
+
+def test_a_forced_deal_names_the_second_joker() -> None:
+    """R-C1 with two jokers (cabo, R-V4): ``JK@1`` is the deck's second joker, a card apart
+    from ``JK``; both are worth 0 and the pile keeps neither."""
+    from tamalou.games.tamalou.scripted import card, forced_game
+
+    assert card("JK") != card("JK@1")
+    game = forced_game([["JK", "JK@1"], ["Kh", "5c"]], rules=CABO)
+    rows = [s.row for s in game.round.seats]
+    assert rows[0] == [card("JK"), card("JK@1")]
+    assert card("JK") not in game.round.pile and card("JK@1") not in game.round.pile
+    assert sum(CABO.compiled.value[c] for c in rows[0] if c is not None) == 0
+    with pytest.raises(ValueError, match="twice"):
+        forced_game([["JK@1"], ["JK@1"]], rules=CABO)
+
+
 def test_r_v6_swiss_is_an_elimination_match() -> None:
     assert SWISS.match_end == "elimination" and SWISS.target == 100
 
@@ -215,7 +272,7 @@ def test_r_m4_default_still_starts_with_the_round_winner() -> None:
 
 
 def test_r_v8_dutch_roi_a_tie_goes_to_the_caller_else_the_tied_player_after_him() -> None:
-    from tamalou.games.tamalou.engine import _next_round  # the decision itself
+    from tamalou.games.tamalou.engine.setup import _next_round  # the decision itself
     from tamalou.games.tamalou.state import RoundResult
 
     game = _fresh(DUTCH_ROI, 4)

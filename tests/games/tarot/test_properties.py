@@ -182,6 +182,18 @@ def test_sans_chien_is_refused_with_four_or_five_players() -> None:
         Rules(name="x", min_players=5, max_players=5, seats=5, sans_chien=True)
 
 
+def test_the_rules_model_says_which_presets_offer_sans_chien() -> None:
+    """Ruling 10: the model, not the bot, knows where the option is played (``/tarot new``
+    asks ``offers_sans_chien``); what it offers is exactly what it accepts."""
+    assert {name for name, r in PRESETS.items() if r.offers_sans_chien} == {"tarot3"}
+    for rules in PRESETS.values():
+        if rules.offers_sans_chien:
+            assert sans_chien(rules).sans_chien
+        else:
+            with pytest.raises(ValueError):
+                sans_chien(rules)
+
+
 # -- golden playthrough ---------------------------------------------------------------------
 
 

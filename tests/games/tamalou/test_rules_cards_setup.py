@@ -10,7 +10,7 @@ from tamalou.games.tamalou.engine import apply, legal_actions, new_game, next_de
 from tamalou.games.tamalou.rules import TAMALOU, Rules
 from tamalou.games.tamalou.views import public_view, view
 
-from .engine_helpers import T0, c, game_with, has, legal_kinds, only, refused
+from .helpers import T0, c, game_with, has, legal_kinds, only, refused
 
 
 def test_r_c1_one_52_card_deck_without_joker() -> None:

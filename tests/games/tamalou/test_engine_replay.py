@@ -2,9 +2,9 @@
 
 Regenerate the golden file after an intended change of the game's behaviour with::
 
-    TAMALOU_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/test_engine_replay.py
+    TAMALOU_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/games/tamalou/test_engine_replay.py
 
-and review the diff of ``tests/golden/`` like any other change.
+and review the diff of ``tests/games/tamalou/golden/`` like any other change.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from tamalou.games.tamalou.engine import apply, new_game, next_deadline
 from tamalou.games.tamalou.rules import PRESETS, TAMALOU
 from tamalou.games.tamalou.state import Game
 
-from .engine_helpers import play_random_round
+from .helpers import play_random_round
 
 GOLDEN = Path(__file__).parent / "golden" / "playthrough_tamalou_4p.json"
 

@@ -8,7 +8,7 @@ from tamalou.games.tamalou.engine import apply, legal_actions
 from tamalou.games.tamalou.state import Game
 from tamalou.games.tamalou.views import public_view, view
 
-from .engine_helpers import T0, c, game_with, has, legal_kinds, only, refused
+from .helpers import T0, c, game_with, has, legal_kinds, only, refused
 
 ROWS = [["Ac", "2c", "3c", "4c"], ["5c", "6c", "7c", "8c"], ["5d", "6d", "7d", "8d"]]
 

@@ -8,7 +8,7 @@ from tamalou.games.tamalou.engine import apply, next_deadline
 from tamalou.games.tamalou.scoring import places
 from tamalou.games.tamalou.views import public_view, view
 
-from .engine_helpers import T0, c, crowded_rows, draw_throw, game_with, only
+from .helpers import T0, c, crowded_rows, draw_throw, game_with, only
 
 ROWS = [["Ac", "2c", "10c", "10d"], ["5c", "6c", "7c", "8c"], ["5d", "6d", "7d", "8d"]]
 

@@ -12,7 +12,7 @@ from tamalou.games.tamalou.scoring import round_scores
 from tamalou.games.tamalou.state import Game
 from tamalou.games.tamalou.views import public_view
 
-from .engine_helpers import (
+from .helpers import (
     T0,
     draw_throw,
     force_deal,

@@ -9,7 +9,7 @@ from tamalou.games.tamalou.rules import TAMALOU
 from tamalou.games.tamalou.state import FOREVER
 from tamalou.games.tamalou.views import public_view, view
 
-from .engine_helpers import T0, c, deck_counts, game_with, has, legal_kinds, only, refused
+from .helpers import T0, c, deck_counts, game_with, has, legal_kinds, only, refused
 
 # Seat 0 plays first; seat 1 holds a 5 in slot 2, seat 2 a Jack in slot 1.
 ROWS = [["Ac", "2c", "3c", "4c"], ["6c", "5c", "7c", "8c"], ["Jc", "6d", "7d", "8d"]]
@@ -200,7 +200,7 @@ def test_r_d6_fifth_miss_blocks_until_the_end_of_the_round() -> None:
     assert m.misses == 5 and m.blocked_until is None
     assert game.round.seats[1].blocked_until == FOREVER
     assert public_view(game).seats[1].blocked_for_round
-    refused(game, A.Double(1, 1, 1, at + 10**8), "doubles_blocked")
+    refused(game, A.Double(1, 1, 1, at + 10**8), "doubles_blocked_round")
 
 
 def test_r_d6_successful_double_clears_misses() -> None:

@@ -1,6 +1,6 @@
 """Seeded random games with invariants checked after every action.
 
-The random players (``engine_helpers.random_action``) play whole rounds: turns, powers,
+The random players (``helpers.random_action``) play whole rounds: turns, powers,
 calls, doubles (good and bad), timeouts. After every applied action we check:
 
 - every card of the deck is somewhere exactly once (rows + pile + discard + held);
@@ -26,7 +26,7 @@ from tamalou.games.tamalou.scoring import places, round_scores
 from tamalou.games.tamalou.state import FOREVER, Game
 from tamalou.games.tamalou.views import public_view, view
 
-from .engine_helpers import deck_counts, play_random_round
+from .helpers import deck_counts, play_random_round
 
 ROUNDS = int(os.environ.get("TAMALOU_PROPERTY_ROUNDS", "1000"))
 FULL_VIEW_ROUNDS = 150

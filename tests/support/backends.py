@@ -29,7 +29,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.storage import Storage
+from bot.storage import Storage, open_storage
 
 BACKENDS = ("sqlite", "postgresql")
 HOW_TO_GET_IT = (
@@ -184,7 +184,7 @@ async def db_target(backend: str, tmp_path: Path) -> str:
 
 @pytest.fixture
 async def storage(db_target: str) -> AsyncIterator[Storage]:
-    store = Storage(db_target)
+    store = open_storage(db_target)
     await store.open()
     yield store
     await store.close()

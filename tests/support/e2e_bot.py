@@ -14,7 +14,6 @@ real).
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 import sys
 import time
@@ -54,8 +53,7 @@ class SeedQueue:
 
 def main() -> int:
     seeds = [s for s in os.environ.get("TAMALOU_TEST_SEEDS", "").split(",") if s]
-    config = dataclasses.replace(
-        Config.from_env(),
+    config = Config.from_env().replace(
         clock=OffsetClock(os.environ.get("TAMALOU_TEST_CLOCK_FILE")),
         seeds=SeedQueue(seeds),
     )

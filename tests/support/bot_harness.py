@@ -4,7 +4,7 @@ The oracle rebuilds the game from the bot's own log with the engine, so a test k
 card (to script doubles and check what each player was shown) without any hook in the bot.
 
 The bot's database is a SQLite file or a fresh database on the test session's PostgreSQL
-(tests/storage/backends.py): ``tests/conftest.py`` runs every test that uses the harness on
+(tests/support/backends.py): ``tests/conftest.py`` runs every test that uses the harness on
 the backends ``--e2e-db`` / ``TAMALOU_E2E_DB`` names (both in CI).
 """
 
@@ -30,7 +30,7 @@ from tamalou.games.tamalou.rules import TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
 from tests.emulator import Emulator, Message
 from tests.emulator.harness import ChannelRef
-from tests.storage.backends import fresh_database
+from tests.support.backends import fresh_database
 
 #: the backend of the bot's database for the test that runs now (set by tests/conftest.py)
 E2E_DB = {"backend": "sqlite"}
@@ -79,13 +79,13 @@ class BotHarness:
             "TAMALOU_CARD_EMOJIS": "0",
             **env,
         }
-        await self.emu.start_bot("tests.e2e_bot", env=self.env)
+        await self.emu.start_bot("tests.support.e2e_bot", env=self.env)
 
     async def restart(self, seeds: tuple[str, ...] = ()) -> None:
         """SIGKILL the bot and start a new process on the same database."""
         await self.emu.kill_bot()
         self.env["TAMALOU_TEST_SEEDS"] = ",".join(seeds)
-        await self.emu.start_bot("tests.e2e_bot", env=self.env)
+        await self.emu.start_bot("tests.support.e2e_bot", env=self.env)
 
     def advance(self, ms: int) -> None:
         """Move Discord's clock and the bot's clock forward together."""

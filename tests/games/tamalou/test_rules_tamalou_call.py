@@ -7,7 +7,7 @@ from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.engine import apply, legal_actions, next_deadline
 from tamalou.games.tamalou.views import public_view, view
 
-from .engine_helpers import T0, c, draw_throw, game_with, has, legal_kinds, only, refused
+from .helpers import T0, c, draw_throw, game_with, has, legal_kinds, only, refused
 
 LOW = ["Ac", "2c", "10c", "10d"]  # 3 points
 HIGH = ["5c", "6c", "7c", "8c"]  # 26 points

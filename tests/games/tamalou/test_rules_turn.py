@@ -8,7 +8,7 @@ from tamalou.games.tamalou.engine import apply
 from tamalou.games.tamalou.rules import Rules
 from tamalou.games.tamalou.views import public_view, view
 
-from .engine_helpers import (
+from .helpers import (
     T0,
     c,
     crowded_rows,

@@ -8,7 +8,7 @@ from tamalou.games.tamalou.engine import apply, next_deadline, step
 from tamalou.games.tamalou.rules import TAMALOU
 from tamalou.games.tamalou.views import public_view, view
 
-from .engine_helpers import T0, c, draw_throw, game_with, has, only, refused
+from .helpers import T0, c, draw_throw, game_with, has, only, refused
 
 ROWS = [["Ac", "2c", "3c", "4c"], ["5c", "6c", "7c", "8c"], ["5d", "6d", "7d", "8d"]]
 
