@@ -86,3 +86,19 @@ def test_timings_give_mean_p99_and_worst() -> None:
     other = core.Timings([0.5])
     t.merge(other)
     assert t.max_ms() == pytest.approx(500.0) and len(t) == 101
+
+
+def test_the_shared_bench_times_a_run_and_prints_the_rates_last() -> None:
+    from tamalou.core import bench
+
+    total, elapsed = bench.timed(3, lambda i: i + 1)
+    assert total == 6 and elapsed >= 0
+    lines = bench.report("deal", 3, 4, 6, 2.0, before=["b"], after=["a"]).splitlines()
+    assert lines == [
+        "deals: 3  players: 4  seconds: 2.00",
+        "b",
+        "mean actions/deal: 2.0",
+        "a",
+        "deals/s: 2",
+        "actions/s: 3",
+    ]
