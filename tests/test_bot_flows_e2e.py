@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tamalou.core import cards
 from tamalou.games.tamalou.rules import TAMALOU
 from tamalou.games.tamalou.state import Game
-from tests.bot_harness import BotHarness, find_seed, label, open_table, peek_all
-from tests.emulator import Emulator, Interaction, Message
+from tests.bot_harness import BotHarness, find_seed, forged_click, label, open_table, peek_all
+from tests.emulator import Emulator
 
 pytestmark = pytest.mark.e2e
 
@@ -58,40 +57,6 @@ def h_rows(seed: str, players: int = 2) -> list[list[int]]:
 
 def table_id(h: BotHarness) -> int:
     return int(h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
-
-
-async def forged_click(
-    h: BotHarness,
-    user: str,
-    custom_id: str,
-    *,
-    on: Message | None = None,
-    values: list[str] | None = None,
-    wait: bool = True,
-) -> Interaction:
-    """A press on a component the bot never sent (a stale or crafted custom_id).
-
-    The interaction's message carries a button (or select) with that custom_id, as a
-    message from an older round, table or bot version would.
-    """
-    emu = h.emu
-    msg = on if on is not None else h.table_message()
-    member = emu.member(user)
-    if values is None:
-        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
-        comp: dict[str, Any] = {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}
-    else:
-        data = {"custom_id": custom_id, "component_type": 3, "values": values}
-        comp = {
-            "type": 3,
-            "custom_id": custom_id,
-            "options": [{"label": v, "value": v} for v in values],
-        }
-    inter = emu._new_interaction(
-        3, member, emu.channel(None), custom_id, data, locale=None, at=None, message=msg
-    )
-    inter.payload["message"]["components"] = [{"type": 1, "components": [comp]}]
-    return await emu._send(inter, wait, 10.0)
 
 
 def public_text(emu: Emulator) -> str:

@@ -50,12 +50,6 @@ async def picture_files(picture: CardPicture | None) -> list[discord.File]:
     return [] if picture is None else [await picture.file()]
 
 
-def table_picture(plugin: Any, table: LiveTable, lang: str, at: int) -> CardPicture | None:
-    """The plugin's picture for its table message, if the game draws one."""
-    draw = getattr(plugin, "table_picture", None)
-    return None if draw is None else draw(table, lang, at)
-
-
 @dataclass(slots=True)
 class OpenPanel:
     """A player's private panel, editable through the token of the interaction that showed
@@ -141,7 +135,7 @@ class DiscordPresenter:
             return closed_message(table.id, lang, "cancelled", name), None, None
         at = self.bot.service.clock()
         embed, view = plugin.table_message(table, lang, at)
-        return embed, view, table_picture(plugin, table, lang, at)
+        return embed, view, plugin.table_picture(table, lang, at)
 
     async def table_changed(self, table: LiveTable, at_once: bool = False) -> None:
         if self._closing or table.status == "cancelled":
@@ -242,10 +236,9 @@ class DiscordPresenter:
 
         Posted and deleted through ``bot.http`` (no ``Message`` built from the answer: only
         its id is kept) and stored once a turn change (issue 16)."""
-        turn_of = getattr(games.plugin(table.row.game), "turn_of", None)
         turn = None
-        if turn_of is not None and table.game is not None and table.status == "playing":
-            turn = turn_of(table, self.bot.service.clock())
+        if table.game is not None and table.status == "playing":
+            turn = games.plugin(table.row.game).turn_of(table, self.bot.service.clock())
         last_turn, last_message = self._pings.get(table.id, (None, None))
         if turn == last_turn:
             return
