@@ -371,8 +371,9 @@ async def test_next_round_timeouts_away_and_the_match_end(harness: BotHarness) -
     await open_table(h, ["alice", "bob"], target=target)
     await peek_all(h, ["alice", "bob"])
     await emu.click("bob", h.table_message(), "My cards")
-    old_panel = emu.last_ephemeral("bob")  # a round-1 panel with round-1 buttons
-    await emu.click("bob", h.table_message(), "My cards")
+    old_panel = emu.last_ephemeral("bob")  # bob's one panel of round 1
+    await emu.click("bob", h.table_message(), "My cards")  # edits it (one panel a round)
+    assert h.panel("bob").id == old_panel.id
     await emu.click("bob", h.panel("bob"), "Piocher")
     await emu.click("bob", h.panel("bob"), "Jeter")
     await emu.click("alice", h.table_message(), "Tamalou!")
@@ -393,7 +394,7 @@ async def test_next_round_timeouts_away_and_the_match_end(harness: BotHarness) -
     game = h.game()
     assert game.round.round_no == 2 and game.round.first_player == 0  # R-M4: alice won
     # a round-1 button in round 2
-    await emu.click("bob", old_panel, "Piocher")
+    await forged_click(h, "bob", f"tamalou:draw:{table_id(h)}:1", on=old_panel)
     assert "manche précédente" in emu.last_ephemeral("bob").content
     # R-S5: nobody peeks; the first turn starts 30 s after the deal
     h.advance(30_100)
@@ -421,7 +422,7 @@ async def test_next_round_timeouts_away_and_the_match_end(harness: BotHarness) -
     winner = ("alice", "bob")[game.winners[0]]
     assert f"Winner\n{winner}" in over
     # the finished table refuses its old buttons
-    await emu.click("bob", old_panel, "Piocher")
+    await forged_click(h, "bob", f"tamalou:draw:{table_id(h)}:1", on=old_panel)
     assert "Cette table est fermée" in emu.last_ephemeral("bob").content
     await emu.click("alice", h.table_message(), "Rematch")
     await emu.wait_for(lambda: "round 1" in h.table_message().text, 10, "the rematch")
@@ -500,7 +501,7 @@ async def test_refusals_forged_buttons_spam_and_a_cancelled_table(harness: BotHa
     await emu.slash("dave", "tamalou cancel")
     assert "Only the host" in emu.last_ephemeral("dave").content
     await emu.click("bob", h.table_message(), "My cards")
-    bob_panel = emu.last_ephemeral("bob")
+    bob_panel = h.panel("bob")  # his one panel of the round, edited by "My cards"
     await emu.slash("alice", "tamalou cancel")
     assert f"Table {tid} is closed" in emu.last_ephemeral("alice").content
     closed = emu.channel_messages()[-1]

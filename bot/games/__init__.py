@@ -103,6 +103,12 @@ class GamePlugin(ABC):
         pings that player, docs/architecture.md "Turn pings"); None: no ping."""
         return None
 
+    def moment(self, table: LiveTable, at: int) -> Any:
+        """A key that changes when a member's open panel may gain moves (a turn starts, a
+        race opens): the presenter then edits the open panels that do (issue 21). Default:
+        the turn pings' key (``turn_of``)."""
+        return self.turn_of(table, at)
+
     def forget(self, table_id: int) -> None:  # noqa: B027 (optional: nothing kept by default)
         """The table is closed or its match drawn over: drop what its panels kept in memory."""
 

@@ -21,9 +21,12 @@ for, or a step of its panel.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import discord
 
@@ -53,6 +56,37 @@ class Verb:
     origin: Origin = "any"
     arity: tuple[int, ...] | None = (1,)
     any_round: bool = False
+
+
+T = TypeVar("T")
+#: when each click being handled arrived (``time.monotonic``), by interaction id
+_ARRIVED: dict[int, float] = {}
+
+
+@contextlib.contextmanager
+def handling(interaction: discord.Interaction) -> Iterator[None]:
+    """A click is being handled from now on: its safety deadline runs from here."""
+    _ARRIVED[interaction.id] = time.monotonic()
+    try:
+        yield
+    finally:
+        _ARRIVED.pop(interaction.id, None)
+
+
+async def in_time(interaction: discord.Interaction, awaitable: Awaitable[T], deadline_ms: int) -> T:
+    """The awaitable's result. When it is not ready by the safety deadline after the click
+    arrived (a picture rendered on a busy machine, a storage wait), the click is
+    acknowledged first, without a message (a deferred update), so that Discord's 3 s never
+    pass; the result then follows (DESIGN, "Answer once")."""
+    task = asyncio.ensure_future(awaitable)
+    if interaction.response.is_done():
+        return await task
+    arrived = _ARRIVED.get(interaction.id, time.monotonic())
+    left = deadline_ms / 1000 - (time.monotonic() - arrived)
+    done, _ = await asyncio.wait({task}, timeout=max(0.0, left))
+    if not done and not interaction.response.is_done():
+        await interaction.response.defer()
+    return await task
 
 
 #: the usual shapes

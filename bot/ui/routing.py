@@ -121,7 +121,8 @@ async def on_component(
 ) -> None:
     lang = lang_of(interaction.locale)
     try:
-        await _component(interaction, game, verb, table_id, arg, values, lang)
+        with pipeline.handling(interaction):
+            await _component(interaction, game, verb, table_id, arg, values, lang)
     except Exception as exc:
         await answer_error(interaction, exc, f"button {game}:{verb} on table {table_id}", game)
         # Answered (and logged when unexpected): its traceback's frames hold the error
@@ -158,7 +159,9 @@ async def _component(
         await interaction.response.defer()
         await lobby_verb(interaction, table, verb, lang)
         return
-    await plugin.on_click(pipeline.check(interaction, plugin, table, verb, arg, values, lang))
+    click = pipeline.check(interaction, plugin, table, verb, arg, values, lang)
+    with bot_of(interaction).presenter.answering(table.id, click.seat):
+        await plugin.on_click(click)
 
 
 async def lobby_verb(

@@ -107,10 +107,7 @@ async def on_click(click: Click) -> None:
     if from_panel and await panel_step(interaction, table, seat, verb, parts, values, lang):
         return
     action = build_action(verb, seat, parts, values, at)
-    if verb in ("draw", "take") and not from_panel:
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the panel follows
-    else:
-        await interaction.response.defer()
+    await interaction.response.defer()  # the panel follows: the open one edited, or a new one
     outcome = await service.act(table, action, click.user_id)
     if outcome.error is not None:
         raise outcome.error

@@ -62,6 +62,15 @@ class TamalouPlugin(GamePlugin):
         """Whose turn it is and which turn (a new key each turn started), or None."""
         return render.turn_of(table, at)
 
+    def moment(self, table: LiveTable, at: int) -> Any:
+        """Every turn's start, the last turns after a call included (``turn_of`` pings only
+        in the play)."""
+        game = table.game
+        if game is None:
+            return None
+        r = game.round
+        return (r.round_no, r.phase, r.current, r.turn_started)
+
     def round_no(self, table: LiveTable) -> int:
         game = table.game
         assert game is not None

@@ -128,7 +128,6 @@ async def on_click(click: Click) -> None:
             interaction, table, seat, lang, edit=verb == "step", step=tuple(step) or None
         )
         return
-    asked = verb == "hand"  # "My cards": a new panel, even when the peek is its answer
     if verb == "hand":
         if any(a.kind == "peek" for a in legal_actions(game, seat, at)):  # R-S5: open your peek
             verb = "peek"
@@ -155,6 +154,4 @@ async def on_click(click: Click) -> None:
                 interaction, t(lang, "double.done_for" if verb == "dfor" else "double.done")
             )
         return
-    await bot.presenter.show_panel(
-        interaction, table, seat, lang, edit=from_panel, reuse=not (from_panel or asked)
-    )
+    await bot.presenter.show_panel(interaction, table, seat, lang, edit=from_panel)

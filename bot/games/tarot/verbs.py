@@ -108,8 +108,7 @@ async def on_click(click: Click) -> None:
         click.at,
     )
     verb, parts, values = click.verb, click.parts, click.values
-    if verb == "hand":
-        await interaction.response.defer(ephemeral=True, thinking=True)
+    if verb == "hand":  # the member's open panel of the deal, edited (or a new one)
         await show_panel(interaction, table, seat, lang, edit=False)
         return
     if verb == "pick" and len(parts) >= 2 and parts[1] < render.PICK_PLAY:
