@@ -26,7 +26,7 @@ import contextlib
 import time
 from collections.abc import Awaitable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
 
@@ -37,6 +37,7 @@ from bot.ui.common import bot_of, snowflake_ms
 if TYPE_CHECKING:
     from bot.app import TamalouBot
     from bot.games import GamePlugin
+    from bot.tables.service import Outcome
 
 #: where a verb's component lives: the public table message, a member's panel, or both
 Origin = Literal["table", "panel", "any"]
@@ -131,6 +132,15 @@ class Click:
     @property
     def user_id(self) -> int:
         return self.interaction.user.id
+
+    async def act(self, action: Any) -> Outcome:
+        """Act through the table service (queued by press time, after the reorder window,
+        committed before anything is shown). The click is acknowledged first only when the
+        outcome is not ready by the safety deadline: else its answer is one callback that
+        carries the result (DESIGN, "Answer once")."""
+        bot = self.bot
+        outcome = bot.service.act(self.table, action, self.user_id)
+        return await in_time(self.interaction, outcome, bot.config.answer_deadline_ms)
 
     def numbers_of(self, count: int | None = None) -> list[list[int]]:
         """Each select value as its numbers (``count`` of them each); else ``bad_button``."""

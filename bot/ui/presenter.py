@@ -456,15 +456,23 @@ class DiscordPresenter:
         key = (table.id, seat)
         opened: OpenPanel | None = None
         old = self._panels.get(key)
+        deadline = self.bot.config.answer_deadline_ms
         if edit and (clicked_id := clicked.message_id(interaction)) is not None:
-            files = await picture_files(shown.picture)
-            # the attachments are replaced: an older picture never outlives its panel
-            await interaction.edit_original_response(
-                content=shown.text, view=view, attachments=files
-            )
-            opened = OpenPanel(interaction.token, clicked_id, now, lang, round_no, moves)
-            if old is not None and old.message_id == clicked_id:
-                opened.saved_at = old.saved_at  # the same panel, a fresher token
+            files = await pipeline.in_time(interaction, picture_files(shown.picture), deadline)
+            try:  # the attachments are replaced: an older picture never outlives its panel
+                if interaction.response.is_done():
+                    await interaction.edit_original_response(
+                        content=shown.text, view=view, attachments=files
+                    )
+                else:  # the click's one callback, carrying its result
+                    await interaction.response.edit_message(
+                        content=shown.text, view=view, attachments=files
+                    )
+                opened = OpenPanel(interaction.token, clicked_id, now, lang, round_no, moves)
+                if old is not None and old.message_id == clicked_id:
+                    opened.saved_at = old.saved_at  # the same panel, a fresher token
+            except discord.HTTPException:  # a move may be committed: a fresh panel says so
+                log.warning("table %s: a panel could not be updated, a new one is sent", table.id)
         elif reuse and old is not None and old.round_no == round_no and old.alive(now):
             if not interaction.response.is_done():  # the click's answer is in the panel
                 await interaction.response.defer()
@@ -472,7 +480,6 @@ class DiscordPresenter:
                 opened = old
                 opened.moves = moves
         if opened is None:
-            deadline = self.bot.config.answer_deadline_ms
             files = await pipeline.in_time(interaction, picture_files(shown.picture), deadline)
             extra: dict[str, Any] = {"files": files} if files else {}
             if not interaction.response.is_done():  # the panel is the answer (@original)

@@ -162,6 +162,8 @@ async def _component(
     click = pipeline.check(interaction, plugin, table, verb, arg, values, lang)
     with bot_of(interaction).presenter.answering(table.id, click.seat):
         await plugin.on_click(click)
+    if not interaction.response.is_done():  # a verb with nothing to show (Next): every
+        await interaction.response.defer()  # click is answered
 
 
 async def lobby_verb(

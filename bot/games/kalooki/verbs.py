@@ -15,7 +15,7 @@ import discord
 from bot.games.kalooki import drafts, render
 from bot.i18n import t
 from bot.tables import LiveTable, TableError
-from bot.ui.common import bot_of, reply, snowflake_ms
+from bot.ui.common import bot_of, reply
 from bot.ui.pipeline import PANEL, Click, Verb, numbers
 from tamalou.games.kalooki import actions as A
 from tamalou.games.kalooki import events as E
@@ -100,15 +100,13 @@ async def on_click(click: Click) -> None:
         click.at,
     )
     verb, parts, values, from_panel = click.verb, click.parts, click.values, click.from_panel
-    service = click.bot.service
     if verb == "hand":
         await send_panel(interaction, table, seat, lang, edit=False)
         return
-    if from_panel and await panel_step(interaction, table, seat, verb, parts, values, lang):
+    if from_panel and await panel_step(click):
         return
     action = build_action(verb, seat, parts, values, at)
-    await interaction.response.defer()  # the panel follows: the open one edited, or a new one
-    outcome = await service.act(table, action, click.user_id)
+    outcome = await click.act(action)
     if outcome.error is not None:
         raise outcome.error
     d = drafts.peek(table.id, seat)
@@ -124,16 +122,10 @@ async def on_click(click: Click) -> None:
     await send_panel(interaction, table, seat, lang, edit=from_panel)
 
 
-async def panel_step(
-    interaction: discord.Interaction,
-    table: LiveTable,
-    seat: int,
-    verb: str,
-    parts: list[int],
-    values: list[str],
-    lang: str,
-) -> bool:
+async def panel_step(click: Click) -> bool:
     """A step of the panel that changes only the panel (True), or an action to send (False)."""
+    interaction, table, seat, lang = click.interaction, click.table, click.seat, click.lang
+    verb, parts, values = click.verb, click.parts, click.values
     game = render.game_of(table)
     pub = public_view(game, game.now)
     d = drafts.draft(table.id, seat, pub.round_no, pub.deal_no, len(pub.contract))
@@ -176,29 +168,26 @@ async def panel_step(
             refusal = render.check_draft(game, seat, pub.contract, d)
             if refusal is None:
                 melds = tuple((kind, tuple(d.melds[i])) for i, kind in enumerate(pub.contract))
-                await act_from_panel(interaction, table, seat, A.LayDown(seat, melds, 0), lang)
+                await act_from_panel(click, A.LayDown(seat, melds, 0))
                 return True
             meld = refusal.detail.get("meld")
             d.refusal = (int(meld) if isinstance(meld, int) else 0, refusal.reason)
         case "set" | "run":
             kind = SET if verb == "set" else RUN
             action = A.LayMeld(seat, kind, tuple(d.extra), 0)
-            await act_from_panel(interaction, table, seat, action, lang)
+            await act_from_panel(click, action)
             return True
         case _:
             return False
-    await interaction.response.defer()
     await send_panel(interaction, table, seat, lang, edit=True)
     return True
 
 
-async def act_from_panel(
-    interaction: discord.Interaction, table: LiveTable, seat: int, action: A.Action, lang: str
-) -> None:
+async def act_from_panel(click: Click, action: A.Action) -> None:
     """Send a lay built in the panel; a refusal is shown in the panel (which meld, why)."""
-    action.at = snowflake_ms(interaction.id)
-    await interaction.response.defer()
-    outcome = await bot_of(interaction).service.act(table, action, interaction.user.id)
+    interaction, table, seat, lang = click.interaction, click.table, click.seat, click.lang
+    action.at = click.at
+    outcome = await click.act(action)
     game = render.game_of(table)
     pub = public_view(game, game.now)
     d = drafts.draft(table.id, seat, pub.round_no, pub.deal_no, len(pub.contract))

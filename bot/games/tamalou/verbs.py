@@ -115,15 +115,12 @@ async def on_click(click: Click) -> None:
     # Defer only before a wait (storage, the reorder window): "My cards" and the refusals
     # known at once answer in one call instead of a defer and a followup.
     if verb == "qmine":
-        await interaction.response.defer()
         await bot.presenter.show_panel(
             interaction, table, seat, lang, edit=True, queen_slot=parts[1]
         )
         return
     if verb in ("step", "for"):  # narrow a many-choice move (steps.py); nothing is played
         step = parts[1:] if verb == "step" else [render.KINDS.index("double_for")]
-        if verb == "step":
-            await interaction.response.defer()
         await bot.presenter.show_panel(
             interaction, table, seat, lang, edit=verb == "step", step=tuple(step) or None
         )
@@ -138,8 +135,7 @@ async def on_click(click: Click) -> None:
         action = chosen(game, seat, verb, parts, click.values, at)
     else:
         action = build_action(verb, seat, parts, click.values, at)
-    await interaction.response.defer()
-    outcome = await bot.service.act(table, action, click.user_id)
+    outcome = await click.act(action)
     if outcome.error is not None:
         raise outcome.error
     missed = [e for e in outcome.events if isinstance(e, E.DoubleMissed) and e.player == seat]

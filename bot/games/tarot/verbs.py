@@ -112,15 +112,13 @@ async def on_click(click: Click) -> None:
         await show_panel(interaction, table, seat, lang, edit=False)
         return
     if verb == "pick" and len(parts) >= 2 and parts[1] < render.PICK_PLAY:
-        await interaction.response.defer()  # the écart so far: no action until it is sent
         await show_panel(interaction, table, seat, lang, True, pending_ecart(parts, values))
         return
     if verb == "poig":
         action: A.Action = poignee(table, seat, parts[1], at)
     else:
         action = build_action(verb, seat, parts, values, at)
-    await interaction.response.defer()
-    outcome = await click.bot.service.act(table, action, click.user_id)
+    outcome = await click.act(action)
     if outcome.error is not None:
         raise outcome.error  # in tarot's own words first (tarot.illegal.<reason>)
     if verb == "next":
