@@ -49,6 +49,14 @@ async def test_one_private_panel_per_member_over_a_whole_round_and_a_restart(
     tid = int(h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
     first = {user: h.panel(user).id for user in PLAYERS}
     turns, restarted = 0, False
+    calls: dict[str, list[int]] = {"panel": [], "table": []}  # REST calls a click's token made
+
+    async def press(user: str, origin: str, custom_id: str) -> None:
+        msg = h.table_message() if origin == "table" else h.panel(user)
+        inter = await emu.click(user, msg, custom_id=custom_id)
+        assert await emu.handled(inter) == []
+        calls[origin].append(sum(inter.token in r.path for r in emu.requests))
+
     while (r := h.game().round).phase != "over":
         if r.phase == "final":  # R-A3: the last turns are played, a 5-second window
             h.advance(5_100)
@@ -59,18 +67,18 @@ async def test_one_private_panel_per_member_over_a_whole_round_and_a_restart(
         user, rnd, before = PLAYERS[seat], r.round_no, logged(h)
         draw = f"tamalou:draw:{tid}:{rnd}"
         if r.stage == "start" and seat == 0 and turns >= 3 and r.caller is None:
-            await emu.click(user, h.table_message(), custom_id=f"tamalou:call:{tid}:{rnd}")
+            await press(user, "table", f"tamalou:call:{tid}:{rnd}")
         elif r.stage == "start":
             # the turn's start edited the member's open panel: it offers Draw already
             await emu.wait_for(
                 lambda u=user, d=draw: d in json.dumps(h.panel(u).components), 10, "a woken panel"
             )
-            await emu.click(user, h.table_message(), custom_id=draw)
+            await press(user, "table", draw)
             turns += 1
         elif r.stage == "holding":
-            await emu.click(user, h.panel(user), custom_id=f"tamalou:throw:{tid}:{rnd}")
+            await press(user, "panel", f"tamalou:throw:{tid}:{rnd}")
         elif r.stage == "power":
-            await emu.click(user, h.panel(user), custom_id=f"tamalou:pass:{tid}:{rnd}")
+            await press(user, "panel", f"tamalou:pass:{tid}:{rnd}")
         else:
             raise AssertionError(f"stage {r.stage}")
         await emu.wait_for(lambda b=before: logged(h) > b, 10, f"{user}'s move")
@@ -79,6 +87,9 @@ async def test_one_private_panel_per_member_over_a_whole_round_and_a_restart(
             await h.restart()
     assert restarted and turns >= 4 and h.game().round.caller == 0
     assert {user: h.panel(user).id for user in PLAYERS} == first  # the same panel throughout
+    # answer once: each click's one callback carries its result (a table click's panel is
+    # the open panel, edited through that panel's own token)
+    assert set(calls["panel"]) == {1} and set(calls["table"]) == {1}, calls
     new = {user: len(emu.ephemerals(user)) for user in PLAYERS}
     assert all(n <= 3 for n in new.values()), new
     assert emu.take_problems() == []
