@@ -1,4 +1,4 @@
-"""What the displays need to survive a restart (migrations 006, 007, 008): timed private
+"""What the displays need to survive a restart (migrations 006, 007, 010): timed private
 panels still to hide, tables whose final message was not drawn, members' turn-ping
 preference, each table's ping message with the turn it was for, and each member's open panel
 of the round.
