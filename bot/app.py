@@ -289,6 +289,10 @@ class GameBot(commands.AutoShardedBot):
         for table, reason in self.service.closed_at_start:  # a kill cut their cancel short
             await self.presenter.table_closed(table, reason)
         self.service.closed_at_start.clear()
+        try:  # the members' open panels: edited again, not posted anew (issue 21)
+            await self.presenter.restore_panels()
+        except Exception:
+            log.exception("could not read the open panels back: members get new ones")
         for table in list(self.service.tables.values()):
             await self.presenter.table_changed(table, at_once=True)
         for table in await self.service.unshown_finals():  # killed before its last message

@@ -83,6 +83,11 @@ class Config(BaseSettings):
     edit_interval_ms: int = _setting(
         1000, "TAMALOU_EDIT_INTERVAL_MS", "milliseconds, 0 to 60000", ge=0, le=60_000
     )
+    #: a click not answered this long after it arrived is acknowledged first (a deferred
+    #: answer), its result following; Discord allows 3 s (DESIGN, "Answer once")
+    answer_deadline_ms: int = _setting(
+        1500, "TAMALOU_ANSWER_DEADLINE_MS", "milliseconds, 1 to 2900", ge=1, le=2900
+    )
     #: auto: sync the slash commands when they changed since the last sync (a hash kept in
     #: the database); always: at every start; never (several processes: one syncs)
     sync_commands: SyncMode = _setting(

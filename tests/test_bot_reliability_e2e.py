@@ -133,7 +133,9 @@ async def test_a_draw_on_the_table_message_updates_the_open_panel_instead_of_pos
     await emu.click("alice", panel, "Throw it")  # a click on the panel edits it in place
     assert len(emu.ephemerals("alice")) == count
     assert "You drew" not in panel.content
-    await emu.click("alice", h.table_message(), "My cards")  # asked for: a new one
+    await emu.click("alice", h.table_message(), "My cards")  # the same panel (issue 21)
+    assert len(emu.ephemerals("alice")) == count
+    await emu.slash("alice", "tamalou hand")  # asked for again: a new one (a dismissed panel)
     assert len(emu.ephemerals("alice")) == count + 1
 
 
@@ -413,19 +415,20 @@ async def test_r_a4_a_failed_calls_reveal_ends_on_time_in_public_and_in_the_call
     )
 
 
-async def test_my_cards_always_opens_a_new_panel_even_when_the_peek_is_its_answer(
+async def test_my_cards_in_the_peek_phase_peeks_in_the_open_panel_of_the_round(
     harness: BotHarness,
 ) -> None:
-    """R-S5: "My cards" in a peek phase peeks; asked for, it is a new panel, not an edit of
-    an older one the member may have closed (round 2's peek after round 1's panels)."""
+    """R-S5: "My cards" in a peek phase peeks, shown in the member's open panel of the round
+    (one panel per member per round, issue 21); ``/tamalou hand`` opens a new one."""
     h, emu = harness, harness.emu
     await h.start(seeds=[plain_first_turn(2)])
     await open_table(h, ["alice", "bob"])
     await emu.slash("alice", "tamalou hand")  # an open panel, not peeked yet
     count = len(emu.ephemerals("alice"))
     await emu.click("alice", h.table_message(), "My cards")  # peeks (R-S5)
-    assert len(emu.ephemerals("alice")) == count + 1
+    assert len(emu.ephemerals("alice")) == count
     assert h.game().round.seats[0].peek_until is not None
+    assert "Remember them" in h.panel("alice").content
 
 
 async def test_r_p3_a_restart_during_a_king_look_still_hides_the_card(harness: BotHarness) -> None:

@@ -527,3 +527,37 @@ async def test_emulator_fixture(emulator: Emulator) -> None:
     await emulator.start_bot(SAMPLE, env=sample_env(emulator), wait="connected")
     inter = await emulator.slash("alice", "demo admin")
     assert inter.text == "admin=True locale=en-US guild=fr"
+
+
+async def test_emoji_markup_in_a_label_placeholder_or_option_label_is_found() -> None:
+    """Issue 21: Discord shows ``<:c1_9h:123>`` as text in a button label, a select's
+    placeholder or an option label (only content and embeds render custom emojis); the
+    emulator records it as a problem of every e2e run (``emu.check``)."""
+    from tests.emulator.validation import markup_in_labels
+
+    row = {
+        "type": 1,
+        "components": [
+            {"type": 2, "style": 2, "label": "Take <:c1_9h:123>", "custom_id": "a"},
+            {"type": 2, "style": 2, "label": "Take 9♥", "custom_id": "b", "emoji": {"id": "1"}},
+        ],
+    }
+    select = {
+        "type": 1,
+        "components": [
+            {
+                "type": 3,
+                "custom_id": "c",
+                "placeholder": "<a:x:9> pick",
+                "options": [
+                    {"label": "<:c1_2s:5> on #1", "value": "1"},
+                    {"label": "2♠", "value": "2"},
+                ],
+            }
+        ],
+    }
+    assert markup_in_labels([row, select]) == [
+        ("label", "Take <:c1_9h:123>"),
+        ("placeholder", "<a:x:9> pick"),
+        ("option label", "<:c1_2s:5> on #1"),
+    ]

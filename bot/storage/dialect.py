@@ -43,6 +43,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("tournament_rounds", "tournament_id, round_no"),
     ("tournament_tables", "tournament_id, round_no, table_no"),
     ("tournament_scores", "tournament_id, round_no, user_id"),
+    ("member_panels", "table_id, seat"),
 )
 # Tables whose ``id`` comes from an identity (SQLite AUTOINCREMENT) column.
 IDENTITY_TABLES = ("tables", "matches", "seasons", "tournaments")

@@ -54,6 +54,7 @@ from .validation import (
     check_locales,
     check_message,
     check_modal,
+    markup_in_labels,
 )
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -899,6 +900,12 @@ class DiscordServer:
         err = check_message(payload, flags)
         if err:
             raise form_fail(err)
+        for where, text in markup_in_labels(payload.get("components") or []):
+            # Discord accepts it and shows the markup as text ("Take <:c1_9h:123>"): only
+            # a message's content and embeds render custom emojis (issue 21)
+            self.add_problem(
+                "emoji_markup_in_label", f"a component's {where} carries emoji markup: {text!r}"
+            )
 
     @staticmethod
     def _assign_component_ids(components: list[dict[str, Any]]) -> list[dict[str, Any]]:

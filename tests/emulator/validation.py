@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .model import IS_COMPONENTS_V2, walk_components
@@ -316,3 +317,18 @@ def check_modal(data: dict[str, Any]) -> FormErrors:
         )
     check_components(err, comps, 0, modal=True)
     return err
+
+
+#: a custom emoji as markup (``<:name:id>``, ``<a:name:id>``)
+EMOJI_MARKUP = re.compile(r"<a?:\w+:\d+>")
+
+
+def markup_in_labels(components: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Every button label, select placeholder and option label that holds custom emoji
+    markup, which Discord shows as text there (the component's ``emoji`` field shows one)."""
+    found = []
+    for comp in walk_components(components):
+        texts = [("label", comp.get("label")), ("placeholder", comp.get("placeholder"))]
+        texts += [("option label", o.get("label")) for o in comp.get("options") or []]
+        found += [(w, str(x)) for w, x in texts if isinstance(x, str) and EMOJI_MARKUP.search(x)]
+    return found

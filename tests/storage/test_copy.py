@@ -18,8 +18,10 @@ from bot.storage import SeatRow, Storage, StorageError, open_storage
 from bot.storage.copy import CopyMismatch, copy_database, verify_database
 from bot.storage.dialect import TABLES
 from bot.storage.display import (
+    MemberPanel,
     TimedPanel,
     TurnPing,
+    save_member_panel,
     save_panel_memory,
     save_timed_panel,
     save_turn_ping,
@@ -57,6 +59,7 @@ async def filled(target: str) -> Storage:
     await tournaments.sign_up(cup.id, 1, "ann")
     await tournaments.start_round(cup.id, 1, [TablePlan(1, "s:round:1", (1, None))])
     await tournaments.score_round(cup.id, 1, {1: 2.5})
+    await save_member_panel(storage, MemberPanel(table.id, 0, 1, "tok", 79, 5, "fr"))
     return storage
 
 

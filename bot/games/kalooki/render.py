@@ -81,6 +81,26 @@ def faces(hand: Sequence[int]) -> str:
     return display.line([cards.code(c) for c in hand]) if hand else "—"
 
 
+def card_button(
+    text: str,
+    card: int | None,
+    custom_id: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    disabled: bool = False,
+) -> discord.ui.Button[discord.ui.View]:
+    """A button naming a card: ``text`` holds the card as text (a label cannot show a custom
+    emoji: its markup would be read as is), the card's face goes in the emoji field."""
+    item = button(text, custom_id, style, disabled)
+    if card is not None:
+        item.emoji = display.partial_emoji(cards.code(card))
+    return item
+
+
+def card_word(card: int | None) -> str:
+    """A card as a label may carry it: its text (``9♥``), never its emoji markup."""
+    return card_text(cards.code(card)) if card is not None else "—"
+
+
 def option(card: int, chosen: bool = False) -> discord.SelectOption:
     """A card as a select option: its text, and its face when cards are emojis."""
     code = cards.code(card)
@@ -291,17 +311,21 @@ def table_buttons(table: LiveTable, pv: PublicView, lang: str, at: int) -> disco
     drawing = pv.stage == "draw" and not window
     style = discord.ButtonStyle
     v.add_item(button(t(lang, "btn.draw"), cid("draw", table.id, rnd), style.primary, not drawing))
-    top = face(pv.discard_top) if pv.discard_top is not None else "—"
+    top = card_word(pv.discard_top)
     takeable = drawing and pv.discard_live
     v.add_item(
-        button(
-            t(lang, "kalooki.btn.take", card=top), cid("take", table.id, rnd), disabled=not takeable
+        card_button(
+            t(lang, "kalooki.btn.take", card=top),
+            pv.discard_top,
+            cid("take", table.id, rnd),
+            disabled=not takeable,
         )
     )
     call_arg = f"{rnd}.{pv.discard_top}" if pv.discard_top is not None else f"{rnd}"
     v.add_item(
-        button(
+        card_button(
             t(lang, "kalooki.btn.call", card=top),
+            pv.discard_top,
             cid("call", table.id, call_arg),
             style.danger,
             disabled=not pv.call_open or pv.pending_call is not None,
@@ -580,9 +604,9 @@ def lay_off_label(table: LiveTable, pub: PublicView, a: A.Action, lang: str) -> 
     assert meld is not None and isinstance(a, A.LayOff | A.ShiftJoker)
     owner = name_of(table, meld.owner, lang)
     if isinstance(a, A.ShiftJoker):
-        return t(lang, "kalooki.opt.shift", card=face(a.card), n=a.meld + 1, name=owner)
+        return t(lang, "kalooki.opt.shift", card=card_word(a.card), n=a.meld + 1, name=owner)
     key = "kalooki.opt.lay_off_low" if a.end == "low" and meld.kind == 4 else "kalooki.opt.lay_off"
-    return t(lang, key, card=face(a.card), n=a.meld + 1, name=owner)
+    return t(lang, key, card=card_word(a.card), n=a.meld + 1, name=owner)
 
 
 def lay_off_value(a: A.LayOff | A.ShiftJoker) -> str:
@@ -657,14 +681,15 @@ def panel_view(
         key = "kalooki.btn.allow" if pending else "btn.draw"
         row0.append(button(t(lang, key), cid("draw", tid, f"{rnd}.1"), style.primary))
     if "take_discard" in kinds:
-        top = face(pub.discard_top) if pub.discard_top is not None else "—"
         key = "kalooki.btn.refuse" if pending else "kalooki.btn.take"
-        row0.append(button(t(lang, key, card=top), cid("take", tid, f"{rnd}.1")))
+        text = t(lang, key, card=card_word(pub.discard_top))
+        row0.append(card_button(text, pub.discard_top, cid("take", tid, f"{rnd}.1")))
     for a in mine:
         if isinstance(a, A.Call) and a.card is not None:
             row0.append(
-                button(
-                    t(lang, "kalooki.btn.call", card=face(a.card)),
+                card_button(
+                    t(lang, "kalooki.btn.call", card=card_word(a.card)),
+                    a.card,
                     cid("call", tid, f"{rnd}.{a.card}.1"),
                     style.danger,
                 )
@@ -712,7 +737,9 @@ def panel_view(
                 placeholder=t(lang, "kalooki.select.lay_off")[:150],
                 options=[
                     discord.SelectOption(
-                        label=lay_off_label(table, pub, a, lang)[:100], value=lay_off_value(a)
+                        label=lay_off_label(table, pub, a, lang)[:100],
+                        value=lay_off_value(a),
+                        emoji=display.partial_emoji(cards.code(a.card)),
                     )
                     for a in lays[:MAX_OPTIONS]
                 ],

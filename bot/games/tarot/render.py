@@ -23,7 +23,7 @@ from bot.ui.common import button, round_end_view, seat_name, ts
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot import events as E
 from tamalou.games.tarot.cards import code as card_code
-from tamalou.games.tarot.cards import from_code
+from tamalou.games.tarot.cards import from_code, sort_key
 from tamalou.games.tarot.engine import ecart_refusal, legal_actions, poignee_trumps, turn
 from tamalou.games.tarot.rules import CONTRACTS, Rules
 from tamalou.games.tarot.state import Game
@@ -580,7 +580,7 @@ def panel_view(
             buttons.append(button(text, cid("poig", tid, f"{deal}.{level}"), style.success))
         elif isinstance(a, A.NextDeal):
             buttons.append(button(t(lang, "tarot.btn.next"), cid("next", tid, deal), style.primary))
-    discards = [a.card for a in legal if isinstance(a, A.Discard)]
+    discards = sorted((a.card for a in legal if isinstance(a, A.Discard)), key=sort_key)
     if discards:
         selects += ecart_selects(tid, deal, [card_code(c) for c in discards], pending, lang)
         size = len(pv.public.dog)
@@ -611,7 +611,8 @@ def panel_view(
                 ],
             )
         )
-    plays = [a.card for a in legal if isinstance(a, A.Play)]
+    # in the hand's order (the text and the picture are sorted), not the deal's
+    plays = sorted((a.card for a in legal if isinstance(a, A.Play)), key=sort_key)
     room = ROW * (MAX_ROWS - len(selects)) - len(buttons)
     if plays and len(plays) + len(buttons) <= ROW * (MAX_ROWS - 1) and len(plays) <= room:
         for c in plays:
