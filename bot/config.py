@@ -26,6 +26,9 @@ class Config:
     ai_delay_ms: int = 1500
     lobby_timeout_s: int = 600
     edit_interval_ms: int = 1000
+    #: a turn waits this long without its player's move before they are pinged (a
+    #: server may set its own with ``/tamalou settings ping_after:``)
+    ping_after_s: float = 10.0
     sync_commands: bool = True
     ai_workers: int = 1  # processes in which slow AI levels think (off the event loop)
     # card faces as application emojis (docs/cards.md); off: cards are shown as text
@@ -55,6 +58,7 @@ class Config:
             ai_delay_ms=int(e.get("TAMALOU_AI_DELAY_MS", "1500")),
             lobby_timeout_s=int(e.get("TAMALOU_LOBBY_TIMEOUT_S", "600")),
             edit_interval_ms=int(e.get("TAMALOU_EDIT_INTERVAL_MS", "1000")),
+            ping_after_s=_seconds(e.get("TAMALOU_PING_AFTER_S", ""), 10.0),
             sync_commands=e.get("TAMALOU_SYNC_COMMANDS", "1") not in ("0", "false", "no"),
             ai_workers=max(1, int(e.get("TAMALOU_AI_WORKERS", "1"))),
             card_emojis=e.get("TAMALOU_CARD_EMOJIS", "1") not in ("0", "false", "no"),
@@ -116,3 +120,12 @@ def _positive(raw: str, default: int) -> int:
     """A positive whole number from the environment; ``default`` if unset or not one."""
     raw = raw.strip()
     return int(raw) if raw.isdigit() and int(raw) > 0 else default
+
+
+def _seconds(raw: str, default: float) -> float:
+    """A number of seconds (0 or more) from the environment; ``default`` if unset or not one."""
+    try:
+        value = float(raw)
+    except ValueError:
+        return default
+    return value if value >= 0 else default

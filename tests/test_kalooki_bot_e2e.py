@@ -571,7 +571,7 @@ async def test_k_t1_a_turn_start_pings_its_player_only_and_the_last_ping_goes(
     is deleted when the turn moves on; ``/kalooki ping on:False`` turns it off for that
     member (one choice per server, for every game)."""
     h, emu = k.h, k.emu
-    await h.start(seeds=[SEED])
+    await h.start(seeds=[SEED], TAMALOU_PING_AFTER_S="1")  # slow after a second
     await emu.slash("alice", "kalooki new", preset="baby", call_seconds=0)
     await k.click("bob", k.table_message(), "Join")
     await k.click("alice", k.table_message(), "Start")

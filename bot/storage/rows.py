@@ -29,6 +29,9 @@ class TableRow:
     updated_at: int
     seats: list[SeatRow] = field(default_factory=list)
     game: str = "tamalou"
+    #: the thread the table plays in (the id of the channel message it was started from;
+    #: None: the table plays in the channel)
+    thread_id: int | None = None
 
 
 @dataclass(slots=True)
@@ -85,6 +88,7 @@ def table_from_row(r: Row) -> TableRow:
         r["created_at"],
         r["updated_at"],
         game=r["game"],
+        thread_id=r["thread_id"],
     )
 
 

@@ -110,6 +110,9 @@ class LiveTable:
     ai: dict[int, AiSeat] = field(default_factory=dict)
     ai_due: int | None = None
     displayed: set[int] = field(default_factory=set)  # display moments already shown
+    #: member id -> when (the service's clock) their last move was applied: a turn ping
+    #: waits for a move of its player and goes once they made one
+    acted: dict[int, int] = field(default_factory=dict)
     stale: bool = False  # a commit failed and the rebuild from the log did not finish yet
 
     @property
@@ -542,6 +545,8 @@ class TableService:
             error = exc.with_traceback(None)
         if entries:
             await self._commit_or_reload(table, entries, events)
+        if error is None and user_id is not None:
+            table.acted[user_id] = self.clock()
         return Outcome(events, error)
 
     async def _commit_or_reload(

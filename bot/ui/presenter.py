@@ -70,6 +70,22 @@ class OpenPanel:
         return now - self.opened_at < PANEL_TOKEN_MS
 
 
+@dataclass(slots=True)
+class TurnNudge:
+    """A table's current turn, watched: its player is pinged if it waits too long."""
+
+    turn: Any  # the plugin's turn key: (seat, key)
+    started: int  # ms, the bot's clock, when the presenter saw it start
+    message_id: int | None = None  # the ping, once posted
+    channel_id: int | None = None
+    timer: asyncio.Task[None] | None = None
+
+    def stop(self) -> None:
+        if self.timer is not None and self.timer is not asyncio.current_task():
+            self.timer.cancel()
+        self.timer = None
+
+
 class DiscordPresenter:
     """Posts and edits table messages; hides timed secrets in private panels."""
 
@@ -80,7 +96,8 @@ class DiscordPresenter:
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()  # edits and hides in flight
         self._panels: dict[tuple[int, int], OpenPanel] = {}  # (table, seat) -> open panel
-        self._pings: dict[int, tuple[Any, int | None]] = {}  # table -> (its turn, ping msg)
+        self._pings: dict[int, TurnNudge] = {}  # table -> its turn, watched
+        self._ping_after: dict[int, int] = {}  # guild -> ms a turn waits before its ping
         self._pictures: dict[int, str | None] = {}  # table -> key of its message's picture
         self._ping_choices: dict[tuple[int, int], bool] = {}  # (guild, member) -> pinged
         self._closing = False
@@ -117,6 +134,8 @@ class DiscordPresenter:
         self._closing = True
         for task in list(self._pending.values()):
             task.cancel()
+        for nudge in self._pings.values():
+            nudge.stop()  # a ping due later is not waited for
         if self._tasks:
             _, pending = await asyncio.wait(set(self._tasks), timeout=5)
             for task in pending:
@@ -236,45 +255,102 @@ class DiscordPresenter:
         with discord.http.handle_message_parameters(**fields) as params:
             await self.bot.http.edit_message(table.row.channel_id, message_id, params=params)
 
+    # -- turn pings: nudges ------------------------------------------------------------
+
+    def _turn(self, table: LiveTable) -> Any:
+        """The plugin's turn key (seat, key) of the table's human to act, or None."""
+        turn_of = getattr(games.plugin(table.row.game), "turn_of", None)
+        if turn_of is None or table.game is None or table.status != "playing":
+            return None
+        return turn_of(table, self.bot.service.clock())
+
+    def _acted(self, table: LiveTable, nudge: TurnNudge) -> bool:
+        """The nudged turn's player made a move since the turn started."""
+        seats = table.match_seats
+        seat = nudge.turn[0]
+        if not 0 <= seat < len(seats):
+            return False
+        return table.acted.get(seats[seat].user_id, -1) >= nudge.started
+
     async def _ping_turn(self, table: LiveTable) -> None:
-        """A turn starts: its player is pinged (a mention allowed for them only), unless they
-        turned it off; the previous ping of the table is deleted (one at a time).
+        """After every drawing of the table: a turn that starts is watched, and its player
+        pinged only if it waits ``ping_after`` without their move (:meth:`_nudge_later`);
+        the ping is deleted when they move or the turn ends, never before (issue 22).
 
         Posted and deleted through ``bot.http`` (no ``Message`` built from the answer: only
-        its id is kept) and stored once a turn change (issue 16)."""
-        turn_of = getattr(games.plugin(table.row.game), "turn_of", None)
-        turn = None
-        if turn_of is not None and table.game is not None and table.status == "playing":
-            turn = turn_of(table, self.bot.service.clock())
-        last_turn, last_message = self._pings.get(table.id, (None, None))
-        if turn == last_turn:
+        its id is kept) and stored when posted or deleted (issue 16)."""
+        turn = self._turn(table)
+        nudge = self._pings.get(table.id)
+        if nudge is not None and nudge.turn == turn:
+            if nudge.message_id is not None and self._acted(table, nudge):
+                await self._unping(table, nudge)  # they moved: the nudge did its job
             return
-        self._pings[table.id] = (turn, None)
-        channel_id = table.row.channel_id
-        if last_message is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await self.bot.http.delete_message(channel_id, last_message)
-        ping = await self._post_ping(table, turn)
-        if self._pings.get(table.id, (None, None))[0] != turn:
-            return  # a later turn took over meanwhile: it stores its own
-        if ping is not None:
-            self._pings[table.id] = (turn, ping.message_id)
-            await self._keep_ping(table, ping)  # a restart pings this turn once
-            return
-        if turn is None or table.status != "playing":
+        fresh = TurnNudge(turn, self.bot.service.clock()) if turn is not None else None
+        if fresh is None:
             self._pings.pop(table.id, None)
-        if last_message is not None:
+        else:
+            self._pings[table.id] = fresh
+        if nudge is not None:
+            nudge.stop()
+            if nudge.message_id is not None:
+                await self._unping(table, nudge)  # its turn ended
+        if fresh is not None and not self._closing:
+            fresh.timer = asyncio.create_task(
+                self._nudge_later(table, fresh), name=f"turn-ping-{table.id}"
+            )
+
+    async def _unping(self, table: LiveTable, nudge: TurnNudge) -> None:
+        """Delete a nudge's ping; forget it in storage unless a newer ping is stored."""
+        message_id, channel_id = nudge.message_id, nudge.channel_id
+        nudge.message_id = None
+        if message_id is None:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await self.bot.http.delete_message(channel_id or table.row.channel_id, message_id)
+        current = self._pings.get(table.id)
+        if current is None or current.message_id is None:
             await self._keep_ping(table, None)
 
-    async def _post_ping(
-        self, table: LiveTable, turn: tuple[Any, ...] | None
-    ) -> display.TurnPing | None:
-        """The ping of ``turn``'s player, posted (None: no ping for this turn)."""
-        if turn is None or table.status != "playing":
-            return None
+    async def _nudge_later(self, table: LiveTable, nudge: TurnNudge) -> None:
+        """Ping the turn's player once it waited the server's ``ping_after``, unless they
+        moved meanwhile or the turn is over."""
+        clock = self.bot.service.clock
+        try:
+            due = nudge.started + await self.ping_after_ms(table.row.guild_id)
+            while (remaining := due - clock()) > 0:  # naps: the clock may jump (tests)
+                await asyncio.sleep(min(remaining / 1000, 1.0) + 0.01)
+            if (
+                self._closing
+                or self._pings.get(table.id) is not nudge
+                or self._turn(table) != nudge.turn  # moved on; the next drawing says so
+                or self._acted(table, nudge)
+            ):
+                return
+            ping = await self._post_ping(table, nudge.turn)
+            if ping is None:
+                return
+            if self._pings.get(table.id) is not nudge:  # the turn ended while posting
+                with contextlib.suppress(discord.HTTPException):
+                    await self.bot.http.delete_message(ping.channel_id, ping.message_id)
+                return
+            nudge.message_id, nudge.channel_id = ping.message_id, ping.channel_id
+            await self._keep_ping(table, ping)  # a restart neither pings twice nor leaves it
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: could not ping the player to play", table.id)
+        finally:
+            if nudge.timer is asyncio.current_task():
+                nudge.timer = None
+
+    async def _post_ping(self, table: LiveTable, turn: tuple[Any, ...]) -> display.TurnPing | None:
+        """The ping of ``turn``'s player, posted (None: no ping for this player: an AI, away,
+        or they turned pings off)."""
         seat = turn[0]
         seats = table.match_seats
         if not 0 <= seat < len(seats) or seats[seat].ai_level is not None:
+            return None
+        if table.game is None or table.module.away(table.game, seat):
             return None
         user_id = seats[seat].user_id
         if not await self.wants_ping(table.row.guild_id, user_id):
@@ -283,13 +359,32 @@ class DiscordPresenter:
         mentions = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(user_id)]
         )
+        channel_id = self.public_channel_id(table)
         with discord.http.handle_message_parameters(
             content=t(lang, "ping.turn", mention=f"<@{user_id}>", id=table.id),
             allowed_mentions=mentions,
             previous_allowed_mentions=self.bot.allowed_mentions,
         ) as params:
-            data = await self.bot.http.send_message(table.row.channel_id, params=params)
-        return display.TurnPing(table.id, turn, int(data["id"]), table.row.channel_id)
+            data = await self.bot.http.send_message(channel_id, params=params)
+        return display.TurnPing(table.id, turn, int(data["id"]), channel_id)
+
+    async def ping_after_ms(self, guild_id: int) -> int:
+        """How long a turn waits before its player is pinged: the server's setting, else the
+        bot's ``TAMALOU_PING_AFTER_S``; read once, then kept until the setting changes."""
+        cached = self._ping_after.get(guild_id)
+        if cached is None:
+            settings = await self.bot.storage.guild_settings(guild_id)
+            seconds = settings.get("ping_after_s", self.bot.config.ping_after_s)
+            cached = self._ping_after.setdefault(guild_id, int(float(seconds) * 1000))
+        return cached
+
+    def settings_changed(self, guild_id: int) -> None:
+        """``/tamalou settings`` stored new values: read them again."""
+        self._ping_after.pop(guild_id, None)
+
+    def public_channel_id(self, table: LiveTable) -> int:
+        """Where the table's public messages go."""
+        return table.row.channel_id
 
     async def _keep_ping(self, table: LiveTable, ping: display.TurnPing | None) -> None:
         """Store the table's ping (None: it is gone). A busy database only costs the memory
@@ -448,7 +543,8 @@ class DiscordPresenter:
                 continue
             table = self.bot.service.tables.get(ping.table_id)
             if table is not None and table.status == "playing":
-                self._pings[table.id] = (ping.turn, ping.message_id)
+                now = self.bot.service.clock()
+                self._pings[table.id] = TurnNudge(ping.turn, now, ping.message_id, ping.channel_id)
                 continue
             with contextlib.suppress(discord.HTTPException):
                 await self.bot.http.delete_message(ping.channel_id, ping.message_id)

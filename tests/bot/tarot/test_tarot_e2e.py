@@ -444,7 +444,7 @@ async def test_the_human_to_bid_or_lay_the_ecart_is_pinged_and_the_last_ping_goe
     turn pings nobody; ``/tarot ping on:False`` turns it off for that member."""
     h, emu = harness, harness.emu
     seed = find_seed(lambda g: g.deal.dealer == 3 and g.deal.taker == 0, **FOUR)
-    await h.start(seeds=[seed])
+    await h.start(seeds=[seed], TAMALOU_PING_AFTER_S="1")  # slow after a second
     await open_table(h, ["alice", "bob"], ai=2)
     alice, bob = emu.member("alice"), emu.member("bob")
     game = await h.wait_turn(HUMANS)
