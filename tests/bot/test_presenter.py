@@ -214,7 +214,9 @@ class Turns:
         return self.turn
 
 
-def nudging(monkeypatch: Any, **bot_args: Any) -> tuple[PingBot, DiscordPresenter, LiveTable, Turns]:
+def nudging(
+    monkeypatch: Any, **bot_args: Any
+) -> tuple[PingBot, DiscordPresenter, LiveTable, Turns]:
     bot = PingBot(**bot_args)
     turns = Turns()
     monkeypatch.setattr("bot.ui.presenter.games.plugin", lambda game_id: turns)
