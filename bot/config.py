@@ -29,6 +29,9 @@ class Config:
     #: a turn waits this long without its player's move before they are pinged (a
     #: server may set its own with ``/tamalou settings ping_after:``)
     ping_after_s: float = 10.0
+    #: each table plays in a thread started from its lobby message, unless a server says
+    #: no (``/tamalou settings threads:``); off: in the channel, as before threads
+    threads: bool = True
     sync_commands: bool = True
     ai_workers: int = 1  # processes in which slow AI levels think (off the event loop)
     # card faces as application emojis (docs/cards.md); off: cards are shown as text
@@ -59,6 +62,7 @@ class Config:
             lobby_timeout_s=int(e.get("TAMALOU_LOBBY_TIMEOUT_S", "600")),
             edit_interval_ms=int(e.get("TAMALOU_EDIT_INTERVAL_MS", "1000")),
             ping_after_s=_seconds(e.get("TAMALOU_PING_AFTER_S", ""), 10.0),
+            threads=e.get("TAMALOU_THREADS", "1") not in ("0", "false", "no"),
             sync_commands=e.get("TAMALOU_SYNC_COMMANDS", "1") not in ("0", "false", "no"),
             ai_workers=max(1, int(e.get("TAMALOU_AI_WORKERS", "1"))),
             card_emojis=e.get("TAMALOU_CARD_EMOJIS", "1") not in ("0", "false", "no"),

@@ -131,6 +131,12 @@ class LiveTable:
     def match_seats(self) -> list[MatchSeat]:
         return [] if self.match is None else [MatchSeat.from_dict(s) for s in self.match.seats]
 
+    @property
+    def channels(self) -> tuple[int, ...]:
+        """Where the table's messages and buttons live: its channel, and its thread."""
+        thread = self.row.thread_id
+        return (self.row.channel_id,) if thread is None else (self.row.channel_id, thread)
+
     def seat_of(self, user_id: int) -> int | None:
         for s in self.row.seats:
             if s.user_id == user_id and s.ai_level is None:
@@ -265,14 +271,26 @@ class TableService:
 
     def _register(self, table: LiveTable) -> None:
         self.tables[table.id] = table
-        self.by_channel[table.row.channel_id] = table.id
+        for channel in table.channels:  # a command in the table's thread finds it too
+            self.by_channel[channel] = table.id
         self.scheduler.plan(table.id)
 
     def _forget(self, table: LiveTable) -> None:
         self.tables.pop(table.id, None)
         self.scheduler.forget(table.id)
-        if self.by_channel.get(table.row.channel_id) == table.id:
-            del self.by_channel[table.row.channel_id]
+        for channel in table.channels:
+            if self.by_channel.get(channel) == table.id:
+                del self.by_channel[channel]
+
+    def set_thread(self, table: LiveTable, thread_id: int | None) -> None:
+        """The table plays in another thread (None: in its channel) from now on; the
+        caller stores it."""
+        old = table.row.thread_id
+        if old is not None and self.by_channel.get(old) == table.id:
+            del self.by_channel[old]
+        table.row.thread_id = thread_id
+        if thread_id is not None and table.id in self.tables:
+            self.by_channel[thread_id] = table.id
 
     def start_scheduler(self) -> None:
         self.scheduler.start()
@@ -458,7 +476,7 @@ class TableService:
         old = await self.storage.get_table(table_id)
         if old is None or old.status != "finished":
             raise TableError("bad_button")
-        if channel_id is not None and old.channel_id != channel_id:
+        if channel_id is not None and channel_id not in (old.channel_id, old.thread_id):
             raise TableError("bad_button")
         if not any(s.user_id == user_id and s.ai_level is None for s in old.seats):
             raise TableError("not_seated")

@@ -26,6 +26,24 @@ def guild_ids(interaction: discord.Interaction) -> tuple[int, int]:
     return interaction.guild_id, interaction.channel_id
 
 
+def may_start_threads(interaction: discord.Interaction) -> bool | None:
+    """Whether the bot may start a public thread here and post in it, read from the
+    interaction's ``app_permissions`` (None: the channel holds no thread: a thread itself)."""
+    kind = getattr(interaction.channel, "type", None)
+    if kind not in (discord.ChannelType.text, discord.ChannelType.news):
+        return None
+    perms = interaction.app_permissions
+    return bool(perms.create_public_threads and perms.send_messages_in_threads)
+
+
+async def show_lobby(interaction: discord.Interaction, table: LiveTable, lang: str) -> str:
+    """``/<game> new``: the lobby posted (and its thread started); what the host is told
+    on top of "table opened" (a line when the table must play in the channel), or ""."""
+    presenter = bot_of(interaction).presenter
+    note = await presenter.lobby_opened(table, may_start_threads(interaction))
+    return "" if note is None else "\n" + t(lang, note)
+
+
 def table_here(interaction: discord.Interaction, game: str) -> tuple[str, LiveTable]:
     """The user's language and the channel's live table of ``game``; a refusal in words
     when the channel has no table (``err.no_<game>_table``) or one of another game."""

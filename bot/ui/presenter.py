@@ -28,9 +28,9 @@ from bot.games import Panel
 from bot.i18n import t
 from bot.storage import StorageBusy, display
 from bot.tables import LiveTable
-from bot.ui import clicked
+from bot.ui import clicked, threads
 from bot.ui.cards.display import CardPicture
-from bot.ui.common import closed_message, frozen_view, release_view
+from bot.ui.common import button, cid, closed_message, frozen_view, release_view
 
 if TYPE_CHECKING:
     from bot.app import TamalouBot
@@ -98,6 +98,7 @@ class DiscordPresenter:
         self._panels: dict[tuple[int, int], OpenPanel] = {}  # (table, seat) -> open panel
         self._pings: dict[int, TurnNudge] = {}  # table -> its turn, watched
         self._ping_after: dict[int, int] = {}  # guild -> ms a turn waits before its ping
+        self._threads_on: dict[int, bool] = {}  # guild -> its tables play in threads
         self._pictures: dict[int, str | None] = {}  # table -> key of its message's picture
         self._ping_choices: dict[tuple[int, int], bool] = {}  # (guild, member) -> pinged
         self._closing = False
@@ -145,7 +146,10 @@ class DiscordPresenter:
     # -- the table message -------------------------------------------------------------
 
     def _channel(self, table: LiveTable) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(table.row.channel_id, guild_id=table.row.guild_id)
+        """Where the table's new public messages go."""
+        return self.bot.get_partial_messageable(
+            self.public_channel_id(table), guild_id=table.row.guild_id
+        )
 
     async def _render(
         self, table: LiveTable
@@ -190,6 +194,7 @@ class DiscordPresenter:
         except Exception:
             log.exception("table %s: could not ping the player to play", table.id)
         if table.status not in LIVE:
+            await self._close_thread(table)  # after its last ping went
             self._prune(table.id)  # a finished match: its last message is drawn
             games.forget(table.row.game, table.id)
 
@@ -223,37 +228,218 @@ class DiscordPresenter:
     ) -> None:
         """Edit the table message (post it again if it is gone). Under the table's lock."""
         key = picture.key if picture is not None else None
-        channel = self._channel(table)
         if table.row.message_id is not None:
             extra: dict[str, Any] = {}
             if self._pictures.get(table.id, UNKNOWN) != key:  # else: already attached
                 extra["attachments"] = await picture_files(picture)
+            in_thread = self._message_channel_id(table) == table.row.thread_id
             try:
                 await self._edit_message(
                     table, table.row.message_id, embed=embed, view=view, content=None, **extra
                 )
                 self._pictures[table.id] = key
                 return
-            except discord.NotFound:
-                pass  # deleted by someone: post it again
-        files = await picture_files(picture)
-        extra = {"files": files} if files else {}
-        message = await (
-            channel.send(embed=embed, view=view, **extra)
-            if view
-            else channel.send(embed=embed, **extra)
-        )
+            except discord.HTTPException as exc:
+                if in_thread and threads.thread_is_gone(exc):
+                    await self._thread_lost(table, exc)  # the table goes on elsewhere
+                elif not isinstance(exc, discord.NotFound):
+                    raise
+                # else: deleted by someone: post it again
+        try:
+            message = await self._post_table(table, embed, view, picture)
+        except discord.HTTPException as exc:
+            if self.public_channel_id(table) != table.row.thread_id or not (
+                threads.thread_is_gone(exc) or exc.code == threads.MISSING_PERMISSIONS
+            ):
+                raise
+            await self._thread_lost(table, exc)
+            message = await self._post_table(table, embed, view, picture)
         table.row.message_id = message.id
         self._pictures[table.id] = key
         await self.bot.storage.set_table_message(table.id, message.id)
 
-    async def _edit_message(self, table: LiveTable, message_id: int, **fields: Any) -> None:
+    async def _post_table(
+        self,
+        table: LiveTable,
+        embed: discord.Embed,
+        view: discord.ui.View | None,
+        picture: CardPicture | None,
+    ) -> Any:
+        files = await picture_files(picture)
+        extra: dict[str, Any] = {"files": files} if files else {}
+        channel = self._channel(table)
+        if view:
+            return await channel.send(embed=embed, view=view, **extra)
+        return await channel.send(embed=embed, **extra)
+
+    async def _edit_message(
+        self, table: LiveTable, message_id: int, channel_id: int | None = None, **fields: Any
+    ) -> None:
         """``PartialMessage.edit`` without building a ``discord.Message`` from Discord's
-        answer, which nothing reads (issue 16). Its views are frozen: none is stored."""
+        answer, which nothing reads (issue 16). Its views are frozen: none is stored.
+        ``channel_id``: where the message is (default: where the table message is)."""
         if "content" in fields:  # as PartialMessage.edit: the bot's mentions (none)
             fields["previous_allowed_mentions"] = self.bot.allowed_mentions
+        where = channel_id if channel_id is not None else self._message_channel_id(table)
         with discord.http.handle_message_parameters(**fields) as params:
-            await self.bot.http.edit_message(table.row.channel_id, message_id, params=params)
+            await self.bot.http.edit_message(where, message_id, params=params)
+
+    # -- threads (issue 22) --------------------------------------------------------------
+
+    def public_channel_id(self, table: LiveTable) -> int:
+        """Where the table's new public messages go: its thread once the match started
+        (the lobby stays in the channel, the thread's starter), else its channel."""
+        thread = table.row.thread_id
+        if thread is not None and table.status != "lobby":
+            return thread
+        return table.row.channel_id
+
+    def _message_channel_id(self, table: LiveTable) -> int:
+        """Where the table message (``row.message_id``) is: the lobby, and what it
+        becomes, is the thread's starter in the channel (Discord gives both one id)."""
+        thread = table.row.thread_id
+        if thread is None or table.row.message_id == thread or table.status == "lobby":
+            return table.row.channel_id
+        return thread
+
+    async def threads_on(self, guild_id: int) -> bool:
+        """The server's ``/tamalou settings threads:``, else the bot's ``TAMALOU_THREADS``."""
+        cached = self._threads_on.get(guild_id)
+        if cached is None:
+            settings = await self.bot.storage.guild_settings(guild_id)
+            on = bool(settings.get("threads", self.bot.config.threads))
+            cached = self._threads_on.setdefault(guild_id, on)
+        return cached
+
+    async def lobby_opened(self, table: LiveTable, can_thread: bool | None) -> str | None:
+        """``/<game> new``: the lobby message in the channel, and the table's thread
+        started from it when the server plays in threads. ``can_thread``: the interaction's
+        ``app_permissions`` allow creating public threads and posting in them (None: the
+        channel holds no thread). Returns the catalogue key of the one line the host is told
+        when the table plays in the channel for want of permission, else None."""
+        await self.table_changed(table, at_once=True)
+        starter = table.row.message_id
+        if can_thread is None or starter is None or not await self.threads_on(table.row.guild_id):
+            return None
+        if not can_thread or not await self._start_thread(table, starter):
+            return "threads.no_permission"
+        return None
+
+    async def _start_thread(self, table: LiveTable, starter_id: int) -> bool:
+        """Start the table's public thread from its channel message ``starter_id``;
+        False when Discord refuses (no permission: the table plays in the channel)."""
+        lang = await self.bot.guild_language(table.row.guild_id)
+        try:
+            data = await self.bot.http.start_thread_with_message(
+                table.row.channel_id,
+                starter_id,
+                name=threads.thread_name(table, lang),
+                auto_archive_duration=threads.AUTO_ARCHIVE_MINUTES,
+            )
+        except discord.HTTPException as exc:
+            log.info(
+                "table %s: no thread (%s %s); it plays in its channel",
+                table.id,
+                exc.status,
+                exc.code,
+            )
+            return False
+        self.bot.service.set_thread(table, int(data["id"]))
+        await self.bot.storage.set_table_thread(table.id, table.row.thread_id)
+        return True
+
+    async def _open_thread(self, table: LiveTable) -> bool:
+        """A playing table without a thread (a rematch, a thread lost): its summary posted
+        in the channel and the thread started from it; the summary goes again if Discord
+        refuses the thread (the table plays in the channel)."""
+        if not await self.threads_on(table.row.guild_id):
+            return False
+        lang = await self.bot.guild_language(table.row.guild_id)
+        with discord.http.handle_message_parameters(
+            embed=threads.summary(table, lang, None)
+        ) as params:
+            data = await self.bot.http.send_message(table.row.channel_id, params=params)
+        starter = int(data["id"])
+        if await self._start_thread(table, starter):
+            await self._edit_summary(table)
+            return True
+        with contextlib.suppress(discord.HTTPException):
+            await self.bot.http.delete_message(table.row.channel_id, starter)
+        return False
+
+    async def _edit_summary(self, table: LiveTable, reason: str | None = None) -> None:
+        """The channel's message of a table in a thread: players, standing or result, a
+        link into the thread (and Rematch once the match is over)."""
+        thread = table.row.thread_id
+        if thread is None:
+            return
+        lang = await self.bot.guild_language(table.row.guild_id)
+        view: discord.ui.View | None = None
+        if table.status == "finished":
+            view = discord.ui.View(timeout=None)
+            view.add_item(
+                button(
+                    t(lang, "btn.rematch"),
+                    cid(table.row.game, "rematch", table.id),
+                    discord.ButtonStyle.primary,
+                )
+            )
+        try:
+            await self._edit_message(
+                table,
+                thread,
+                table.row.channel_id,
+                embed=threads.summary(table, lang, thread, reason),
+                view=frozen_view(view) if view is not None else None,
+                content=None,
+            )
+        except discord.HTTPException as exc:  # deleted by someone: the thread goes on
+            log.info("table %s: its summary is gone (%s)", table.id, exc.code)
+        finally:
+            release_view(view)
+
+    async def _close_thread(self, table: LiveTable, reason: str | None = None) -> None:
+        """The match is over or the table closed: the summary says so, the thread is
+        archived (after its last ping went)."""
+        thread = table.row.thread_id
+        if thread is None:
+            return
+        if table.row.message_id != thread:  # else: the lobby itself says it is closed
+            await self._edit_summary(table, reason)
+        try:
+            await self.bot.http.edit_channel(thread, archived=True)
+        except discord.HTTPException as exc:
+            log.info("table %s: its thread was not archived (%s)", table.id, exc.code)
+
+    async def _thread_lost(self, table: LiveTable, exc: discord.HTTPException | None) -> None:
+        """The table's thread was archived or deleted by a moderator (or the bot may not
+        post there): the table is posted again, in a new thread, else in the channel.
+        Nothing is lost: the game is the log's."""
+        log.warning(
+            "table %s: its thread %s is out of reach (%s); posting the table again",
+            table.id,
+            table.row.thread_id,
+            exc.code if exc is not None else "gone",
+        )
+        self.bot.service.set_thread(table, None)
+        table.row.message_id = None
+        self._pictures.pop(table.id, None)
+        await self.bot.storage.set_table_thread(table.id, None)
+        if table.status == "playing" and (exc is None or exc.code != threads.MISSING_PERMISSIONS):
+            await self._open_thread(table)
+
+    async def thread_gone(self, thread_id: int) -> None:
+        """Discord says a thread was deleted or archived (gateway): if a live table played
+        there, it is posted again at once (its players have no button left)."""
+        table_id = self.bot.service.by_channel.get(thread_id)
+        table = self.bot.service.tables.get(table_id) if table_id is not None else None
+        if table is None or table.row.thread_id != thread_id or table.status != "playing":
+            return  # a lobby's thread is only used once the match starts
+        async with self._lock(table.id):
+            if table.row.thread_id != thread_id:
+                return
+            await self._thread_lost(table, None)
+        await self.table_changed(table, at_once=True)
 
     # -- turn pings: nudges ------------------------------------------------------------
 
@@ -381,10 +567,7 @@ class DiscordPresenter:
     def settings_changed(self, guild_id: int) -> None:
         """``/tamalou settings`` stored new values: read them again."""
         self._ping_after.pop(guild_id, None)
-
-    def public_channel_id(self, table: LiveTable) -> int:
-        """Where the table's public messages go."""
-        return table.row.channel_id
+        self._threads_on.pop(guild_id, None)
 
     async def _keep_ping(self, table: LiveTable, ping: display.TurnPing | None) -> None:
         """Store the table's ping (None: it is gone). A busy database only costs the memory
@@ -413,7 +596,15 @@ class DiscordPresenter:
         self._ping_choices[(guild_id, user_id)] = on
 
     async def match_started(self, table: LiveTable) -> None:
-        """The lobby message becomes the table of the first round."""
+        """The lobby message becomes the table of the first round; with a thread, it
+        becomes the channel's summary and the table is posted in the thread."""
+        if table.row.thread_id is not None:
+            async with self._lock(table.id):
+                await self._edit_summary(table)
+                table.row.message_id = None
+                await self.bot.storage.set_table_message(table.id, None)
+        elif table.row.message_id is None:  # a rematch: no lobby, a new thread
+            await self._open_thread(table)
         await self.table_changed(table, at_once=True)
 
     async def round_started(self, table: LiveTable) -> None:
@@ -429,6 +620,7 @@ class DiscordPresenter:
             table.row.message_id = None
             self._pictures.pop(table.id, None)
         await self.table_changed(table, at_once=True)
+        await self._edit_summary(table)  # the standing after the round
 
     async def table_closed(self, table: LiveTable, reason: str) -> None:
         pending = self._pending.pop(table.id, None)
@@ -450,6 +642,8 @@ class DiscordPresenter:
                         pass
                 await self._channel(table).send(embed=embed)
         finally:
+            with contextlib.suppress(Exception):
+                await self._close_thread(table, reason)
             self._prune(table.id)
             games.forget(table.row.game, table.id)
 

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.i18n import lang_of, ls, t
 from bot.tables import TableError
 from bot.ui.common import bot_of, reply
-from bot.ui.lobby import add_seat_commands, group_cog, guild_ids
+from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, show_lobby
 from tamalou.games.tarot import AI_LEVELS, DEFAULT_PRESET, PRESETS
 
 GAME = "tarot"
@@ -59,8 +59,8 @@ async def cmd_new(
     table = await bot.service.open_table(
         guild_id, channel_id, interaction.user.id, interaction.user.display_name, settings, GAME
     )
-    await bot.presenter.table_changed(table, at_once=True)
-    await reply(interaction, t(lang, "ok.opened", id=table.id))
+    note = await show_lobby(interaction, table, lang)
+    await reply(interaction, t(lang, "ok.opened", id=table.id) + note)
 
 
 @tarot_group.command(
