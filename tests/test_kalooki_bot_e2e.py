@@ -66,7 +66,7 @@ class Kalooki:
         self.h, self.emu = h, h.emu
 
     def table_message(self) -> Message:
-        for msg in reversed(self.emu.channel_messages()):
+        for msg in reversed(self.h.public_messages()):  # the channel and its threads
             if msg.components and TABLE_BUTTON.search(json.dumps(msg.components)):
                 return msg
         raise AssertionError("no table message")
@@ -607,3 +607,36 @@ async def test_k_t1_a_turn_start_pings_its_player_only_and_the_last_ping_goes(
     (again,) = pings(k)
     assert again.id != first.id and again.mentions == [member.id]
     assert first.id not in [m.id for m in emu.channel_messages()]
+
+
+# -- threads (issue 22) ------------------------------------------------------------------------
+
+
+@pytest.mark.one_backend
+async def test_a_kalooki_table_plays_in_its_thread_until_it_is_cancelled(k: Kalooki) -> None:
+    """The lobby in the channel, the match in the thread started from it, the channel
+    keeping only the summary; a slow player pinged there; a restart goes on in the same
+    thread; cancelled, the thread is archived."""
+    h, emu = k.h, k.emu
+    await h.start(seeds=[SEED], TAMALOU_THREADS="1", TAMALOU_PING_AFTER_S="1")
+    await emu.slash("alice", "kalooki new", preset="baby", call_seconds=0)
+    lobby = emu.last_message("general")
+    (thread,) = emu.threads("general")
+    assert thread.id == lobby.id
+    await k.click("bob", lobby, "Join")
+    await k.click("alice", lobby, "Start")
+    await k.until(lambda: k.table_message().channel_id == thread.id, "the table in the thread")
+    assert emu.channel_messages("general") == [lobby] and not lobby.buttons()
+    assert f"<#{thread.id}>" in lobby.text and "Kalooki" in lobby.text
+    await emu.wait_for(lambda: pings_in(emu, thread), 10, "the slow player's ping")
+    await h.restart()
+    table = k.table_message()
+    await k.click("alice", table, "My hand")
+    assert k.table_message().id == table.id and emu.threads("general") == [thread]
+    await emu.slash("alice", "kalooki cancel", channel=thread)  # a command in the thread
+    await emu.wait_for(lambda: thread.archived, 10, "the thread archived")
+    assert "cancelled" in lobby.text and not pings_in(emu, thread)
+
+
+def pings_in(emu: Emulator, thread: Any) -> list[Message]:
+    return [m for m in emu.channel_messages(thread) if m.mentions]

@@ -45,6 +45,10 @@ def the_thread(h: BotHarness) -> Channel:
     return thread
 
 
+def summary_of(h: BotHarness, lobby: Message) -> Message:
+    return h.emu.message(lobby.id)
+
+
 def summary(h: BotHarness) -> Message:
     (only,) = h.emu.channel_messages("general")  # the channel keeps the lobby, nothing else
     return only
@@ -82,6 +86,16 @@ async def test_a_tamalou_table_plays_in_its_thread_and_the_channel_keeps_a_summa
         m for m in emu.channel_messages(thread) if m.mentions
     ]
     assert all(m.channel_id == thread.id for m in emu.channel_messages(thread))
+    # Rematch, from the summary: the new match gets its own thread, unless Discord refuses
+    # it (a 403 on the thread route): then it plays in the channel
+    emu.deny_bot(CREATE_PUBLIC_THREADS)
+    await emu.click("bob", summary_of(h, lobby), "Rematch")
+    await emu.wait_for(
+        lambda: h.table_message().channel_id == emu.channel("general").id, 10, "the rematch"
+    )
+    refused = emu.requests_to("POST", "/threads")[-1]
+    assert refused.status == 403 and emu.threads("general") == [thread]
+    assert [m.id for m in emu.channel_messages("general")] == [lobby.id, h.table_message().id]
 
 
 async def test_a_cancelled_lobby_archives_its_thread(harness: BotHarness) -> None:
@@ -161,3 +175,14 @@ async def test_a_thread_a_moderator_archives_mid_match_gets_the_table_posted_aga
     await emu.wait_for(lambda: h.table_message().channel_id == second.id, 10, "the table again")
     await peek_all(h, ["alice", "bob"])
     await asyncio.sleep(0)
+
+
+@pytest.mark.one_backend
+async def test_a_server_may_keep_its_tables_out_of_threads(harness: BotHarness) -> None:
+    h, emu = harness, harness.emu
+    await h.start(**THREADS)
+    await emu.slash("alice", "tamalou settings", threads=False)
+    assert "Tables play in their channel" in emu.last_ephemeral("alice").content
+    await open_table(h, ["alice", "bob"])
+    assert emu.threads("general") == [] and not emu.requests_to("POST", "/threads")
+    assert h.table_message().channel_id == emu.channel("general").id

@@ -469,3 +469,30 @@ async def test_the_human_to_bid_or_lay_the_ecart_is_pinged_and_the_last_ping_goe
     assert bob.id not in ecart.mentions
     # whose turn it is and the table, nothing else: no card (the dog is on the table)
     assert ecart.content == f"<@{alice.id}>, your turn at table {h.table_id()}."
+
+
+# -- threads (issue 22) ------------------------------------------------------------------------
+
+
+@pytest.mark.one_backend
+async def test_a_tarot_table_plays_in_its_thread_until_it_is_cancelled(
+    harness: TarotHarness,
+) -> None:
+    """The lobby in the channel, the deal in the thread started from it (AI players
+    included), the channel keeping only the summary; a restart goes on in the same thread;
+    cancelled, the thread is archived."""
+    h, emu = harness, harness.emu
+    await h.start(TAMALOU_THREADS="1")
+    await open_table(h, ["alice", "bob"], ai=2)
+    lobby = emu.channel_messages("general")[0]
+    (thread,) = emu.threads("general")
+    assert thread.id == lobby.id
+    await emu.wait_for(lambda: h.table_message().channel_id == thread.id, 10, "the deal")
+    assert emu.channel_messages("general") == [lobby] and not lobby.buttons()
+    assert f"<#{thread.id}>" in lobby.text and "alice, bob" in lobby.text
+    await h.restart()
+    table = h.table_message()
+    assert table.channel_id == thread.id and emu.threads("general") == [thread]
+    await emu.slash("alice", "tarot cancel")  # in the channel: the table is still found
+    await emu.wait_for(lambda: thread.archived, 10, "the thread archived")
+    assert "cancelled" in lobby.text
