@@ -233,7 +233,7 @@ async def test_the_table_options_ranges_are_the_rules_models_bounds(harness: Bot
         "turn_seconds": (turn[0].ge // 1000, turn[1].le // 1000),
         "max_players": (2, 8),
     }
-    assert option_ranges(emu, "settings") == {"turn_seconds": (15, 300)}
+    assert option_ranges(emu, "settings") == {"turn_seconds": (15, 300), "ping_after": (5, 600)}
     with pytest.raises(EmulatorError):
         await emu.slash("alice", "tamalou new", turn_seconds=1)
 
