@@ -697,6 +697,17 @@ class TableService:
             ai.observe(module.stream_for(events, seat))
         table.ai_due = self.clock() + self.ai_delay_ms
 
+    def _wake_ai_at(self, table: LiveTable, moment: int) -> None:
+        """A moment of the game passed with no action (a window closed, a block ended):
+        the AI seats' legal moves may have changed, so they look again within their delay
+        of it (issue 29: Kalooki's AI sat out its whole turn clock at a call window, as
+        nothing but a commit ever woke it)."""
+        if not table.ai:
+            return
+        due = moment + self.ai_delay_ms
+        if table.ai_due is None or due < table.ai_due:
+            table.ai_due = due
+
     async def _ai_step(self, table: LiveTable) -> None:
         """One AI move: the first AI seat that wants to act (out of turn included) acts."""
         table.ai_due = None
@@ -763,6 +774,7 @@ class TableService:
                 if len(table.displayed) > 32:
                     table.displayed = {m for m in table.displayed if m >= display}
                 table.displayed.add(display)
+                self._wake_ai_at(table, display)
                 await self.presenter.table_changed(table)
         except TableError:
             pass
