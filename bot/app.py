@@ -183,6 +183,10 @@ class TamalouBot(commands.AutoShardedBot):
             await self.presenter.restore_pings()
         except Exception:
             log.exception("could not read the turn pings back: a turn may be pinged twice")
+        try:  # the members' open panels: edited again, not posted anew (issue 21)
+            await self.presenter.restore_panels()
+        except Exception:
+            log.exception("could not read the open panels back: members get new ones")
         for table in list(self.service.tables.values()):
             await self.presenter.table_changed(table, at_once=True)
         for table in await self.service.unshown_finals():  # killed before its last message

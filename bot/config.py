@@ -32,6 +32,9 @@ class Config:
     #: each table plays in a thread started from its lobby message, unless a server says
     #: no (``/tamalou settings threads:``); off: in the channel, as before threads
     threads: bool = True
+    #: a click not answered this long after it arrived is acknowledged first (a deferred
+    #: answer), its result following; Discord allows 3 s (DESIGN, "Answer once")
+    answer_deadline_ms: int = 1500
     sync_commands: bool = True
     ai_workers: int = 1  # processes in which slow AI levels think (off the event loop)
     # card faces as application emojis (docs/cards.md); off: cards are shown as text
@@ -63,6 +66,7 @@ class Config:
             edit_interval_ms=int(e.get("TAMALOU_EDIT_INTERVAL_MS", "1000")),
             ping_after_s=_seconds(e.get("TAMALOU_PING_AFTER_S", ""), 10.0),
             threads=e.get("TAMALOU_THREADS", "1") not in ("0", "false", "no"),
+            answer_deadline_ms=_positive(e.get("TAMALOU_ANSWER_DEADLINE_MS", ""), 1500),
             sync_commands=e.get("TAMALOU_SYNC_COMMANDS", "1") not in ("0", "false", "no"),
             ai_workers=max(1, int(e.get("TAMALOU_AI_WORKERS", "1"))),
             card_emojis=e.get("TAMALOU_CARD_EMOJIS", "1") not in ("0", "false", "no"),

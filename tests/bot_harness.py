@@ -28,7 +28,7 @@ from tamalou.games.tamalou.codec import action_from_dict
 from tamalou.games.tamalou.engine import apply, new_game
 from tamalou.games.tamalou.rules import TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
-from tests.emulator import Emulator, Message
+from tests.emulator import Emulator, Interaction, Message
 from tests.emulator.harness import ChannelRef
 from tests.storage.backends import fresh_database
 
@@ -190,6 +190,40 @@ def label(card: int | None) -> str:
     """What a player reads for ``card`` (``7♣``)."""
     assert card is not None
     return cards.label(card)
+
+
+async def forged_click(
+    h: BotHarness,
+    user: str,
+    custom_id: str,
+    *,
+    on: Message | None = None,
+    values: list[str] | None = None,
+    wait: bool = True,
+) -> Interaction:
+    """A press on a component the bot never sent (a stale or crafted custom_id).
+
+    The interaction's message carries a button (or select) with that custom_id, as a
+    message from an older round, table or bot version would.
+    """
+    emu = h.emu
+    msg = on if on is not None else h.table_message()
+    member = emu.member(user)
+    if values is None:
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        comp: dict[str, Any] = {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}
+    else:
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        comp = {
+            "type": 3,
+            "custom_id": custom_id,
+            "options": [{"label": v, "value": v} for v in values],
+        }
+    inter = emu._new_interaction(
+        3, member, emu.channel(None), custom_id, data, locale=None, at=None, message=msg
+    )
+    inter.payload["message"]["components"] = [{"type": 1, "components": [comp]}]
+    return await emu._send(inter, wait, 10.0)
 
 
 async def open_table(h: BotHarness, players: list[str], **options: int) -> None:

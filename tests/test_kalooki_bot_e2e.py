@@ -200,6 +200,14 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
     await emu.slash("alice", "kalooki addbot", level="easy")
     assert "AI 1 (easy)" in k.table_message().text
     await k.click("alice", k.table_message(), "Start")
+    # one private panel per member per round (issue 21): a round posts each member at most
+    # three new ephemerals (a panel, a call's answer, a refusal), whatever they click
+    shown = {user: len(emu.ephemerals(user)) for user in HUMANS}
+
+    def at_most_three_new_ephemerals() -> None:
+        new = {user: len(emu.ephemerals(user)) - shown[user] for user in shown}
+        assert all(n <= 3 for n in new.values()), new
+        shown.update({user: len(emu.ephemerals(user)) for user in shown})
 
     # -- round 1: two racing calls; the earlier interaction wins (K-CL3) -------------------
     game = k.game()
@@ -273,6 +281,7 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
         if game.over:
             break
         if r.phase == "over":
+            at_most_three_new_ephemerals()
             standings += 1
             over = k.table_message()  # the round's standings (in the guild's language)
             assert re.search(rf"(round|manche) {r.round_no}/3", over.text), over.text
@@ -303,6 +312,7 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
         assert action is not None
         await k.play(HUMANS[seat], action)
         await k.logged_past(logged, f"{HUMANS[seat]}'s {action.kind}")
+    at_most_three_new_ephemerals()
     game, events, done = k.replay()
     assert [(a.kind, a.player) for a in done if a.kind != "next_round"] == [
         (a.kind, a.player) for a in expected.actions

@@ -455,8 +455,8 @@ def game_commands(game: str) -> list[GameCommand]:
 
     cmd_leaderboard: app_commands.Command[Any, Any, Any]
     plugin = games.plugin(game)
-    variant_choices = getattr(plugin, "variant_choices", None)
-    if variant_choices is None:
+    variants = plugin.variant_choices()
+    if variants is None:
 
         @app_commands.command(
             name=ls("leaderboard", "cmd.leaderboard"),
@@ -487,7 +487,7 @@ def game_commands(game: str) -> list[GameCommand]:
             by=ls("Sort by (default: rating)", "opt.by"),
             variant=ls("Only the matches of this variant", "opt.lb_variant"),
         )
-        @app_commands.choices(by=SORT_CHOICES, variant=variant_choices())
+        @app_commands.choices(by=SORT_CHOICES, variant=variants)
         @app_commands.rename(
             season=ls("season", "optname.season"),
             by=ls("by", "optname.by"),
@@ -499,7 +499,7 @@ def game_commands(game: str) -> list[GameCommand]:
             by: str = "rating",
             variant: str | None = None,
         ) -> None:
-            chosen = plugin.canonical_variant(variant) if variant else None  # type: ignore[attr-defined]
+            chosen = plugin.canonical_variant(variant) if variant else None
             await show_leaderboard(interaction, game, season, by, chosen)
 
         cmd_leaderboard = variant_leaderboard

@@ -37,6 +37,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("member_prefs", "guild_id, user_id"),
     ("open_panels", "table_id, seat, message_id"),
     ("turn_pings", "table_id"),
+    ("member_panels", "table_id, seat"),
 )
 # Tables whose ``id`` comes from an identity (SQLite AUTOINCREMENT) column.
 IDENTITY_TABLES = ("tables", "matches", "seasons")

@@ -9,7 +9,7 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.i18n import lang_of, t
+from bot.i18n import catalog, lang_of, t
 from bot.storage import StorageBusy
 from bot.tables import TableError
 from bot.ui.common import reply, ts
@@ -18,20 +18,27 @@ from tamalou.core.errors import IllegalAction
 log = logging.getLogger(__name__)
 
 
-def refusal_text(lang: str, exc: IllegalAction) -> str:
-    """An engine refusal in words (``illegal.<reason>``); ``until`` becomes a timestamp."""
+def refusal_text(lang: str, exc: IllegalAction, game: str | None = None) -> str:
+    """An engine refusal in words: the game's own wording when it has one
+    (``<game>.illegal.<reason>``: tarot says which card to follow), else the shared
+    ``illegal.<reason>``; ``until`` becomes a timestamp."""
     detail = dict(exc.detail)
     until = detail.get("until")
     if isinstance(until, int):
         detail["when"] = ts(until)
+    if game is not None:
+        own = f"{game}.illegal.{exc.reason}"
+        if own in catalog(lang) or own in catalog("en"):
+            return t(lang, own, **exc.detail)
     key = f"illegal.{exc.reason}"
     if exc.reason == "doubles_blocked" and until is None:
         key = "illegal.doubles_blocked_round"
     return t(lang, key, **detail)
 
 
-def error_text(lang: str, error: BaseException, what: str) -> str:
-    """What the user reads for ``error``; logs the traceback when it was not expected."""
+def error_text(lang: str, error: BaseException, what: str, game: str | None = None) -> str:
+    """What the user reads for ``error`` (``game``: the game the click was for, whose own
+    wording of an engine refusal comes first); logs the traceback when it was not expected."""
     cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if isinstance(cause, TableError):
         detail = dict(cause.detail)
@@ -39,7 +46,7 @@ def error_text(lang: str, error: BaseException, what: str) -> str:
             detail["option"] = t(lang, f"optname.{detail['option']}")
         return t(lang, f"err.{cause.reason}", **detail)
     if isinstance(cause, IllegalAction):
-        return refusal_text(lang, cause)
+        return refusal_text(lang, cause, game)
     if isinstance(cause, app_commands.MissingPermissions):
         return t(lang, "err.manage_server")
     if isinstance(cause, app_commands.NoPrivateMessage):
@@ -51,6 +58,8 @@ def error_text(lang: str, error: BaseException, what: str) -> str:
     return t(lang, "err.unexpected")
 
 
-async def answer_error(interaction: discord.Interaction, error: BaseException, what: str) -> None:
+async def answer_error(
+    interaction: discord.Interaction, error: BaseException, what: str, game: str | None = None
+) -> None:
     """The funnel: always an ephemeral answer, in the clicking user's language."""
-    await reply(interaction, error_text(lang_of(interaction.locale), error, what))
+    await reply(interaction, error_text(lang_of(interaction.locale), error, what, game))

@@ -150,7 +150,7 @@ def add_seat_commands(
         bot = bot_of(interaction)
         seat = bot.service.seat_for(table, interaction.user.id)
         await interaction.response.defer(ephemeral=True)
-        await bot.presenter.show_panel(interaction, table, seat, lang, edit=False)
+        await bot.presenter.show_panel(interaction, table, seat, lang, edit=False, reuse=False)
 
     @group.command(
         name=ls("ping", "cmd.ping"),

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +29,7 @@ from bot.games import Panel
 from bot.i18n import t
 from bot.storage import StorageBusy, display
 from bot.tables import LiveTable
-from bot.ui import clicked, threads
+from bot.ui import clicked, pipeline, threads
 from bot.ui.cards.display import CardPicture
 from bot.ui.common import button, cid, closed_message, frozen_view, release_view
 
@@ -50,10 +51,9 @@ async def picture_files(picture: CardPicture | None) -> list[discord.File]:
     return [] if picture is None else [await picture.file()]
 
 
-def table_picture(plugin: Any, table: LiveTable, lang: str, at: int) -> CardPicture | None:
-    """The plugin's picture for its table message, if the game draws one."""
-    draw = getattr(plugin, "table_picture", None)
-    return None if draw is None else draw(table, lang, at)
+#: a member's open panel is stored again (for a restart) once its token is this much older
+#: than the stored one: not at every click on it (a write a click)
+PANEL_RESAVE_MS = 5 * 60 * 1000
 
 
 @dataclass(slots=True)
@@ -65,6 +65,12 @@ class OpenPanel:
     message_id: int
     opened_at: int  # ms, the bot's clock
     lang: str
+    #: the round (a tarot deal) it shows: a new round gets a new panel (issue 21)
+    round_no: int = 0
+    #: the custom ids of the moves it offers now (a turn's start edits it when it gains some)
+    moves: frozenset[str] = frozenset()
+    #: when its token was last stored (member_panels), None: not stored
+    saved_at: int | None = None
 
     def alive(self, now: int) -> bool:
         return now - self.opened_at < PANEL_TOKEN_MS
@@ -86,6 +92,17 @@ class TurnNudge:
         self.timer = None
 
 
+def moves_of(view: discord.ui.View) -> frozenset[str]:
+    """The custom ids of a panel's live components: the moves it offers."""
+    return frozenset(
+        str(item.custom_id)
+        for item in view.children
+        if isinstance(item, discord.ui.Button | discord.ui.Select)
+        and item.custom_id
+        and not item.disabled
+    )
+
+
 class DiscordPresenter:
     """Posts and edits table messages; hides timed secrets in private panels."""
 
@@ -96,6 +113,8 @@ class DiscordPresenter:
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()  # edits and hides in flight
         self._panels: dict[tuple[int, int], OpenPanel] = {}  # (table, seat) -> open panel
+        self._answering: dict[tuple[int, int], int] = {}  # (table, seat) -> clicks in flight
+        self._woken: dict[int, Any] = {}  # table -> the turn its panels were woken for
         self._pings: dict[int, TurnNudge] = {}  # table -> its turn, watched
         self._ping_after: dict[int, int] = {}  # guild -> ms a turn waits before its ping
         self._threads_on: dict[int, bool] = {}  # guild -> its tables play in threads
@@ -127,8 +146,19 @@ class DiscordPresenter:
         lock = self._locks.get(table_id)
         if lock is not None and not lock.locked():
             del self._locks[table_id]
-        for key in [k for k in self._panels if k[0] == table_id]:
-            del self._panels[key]
+        self._woken.pop(table_id, None)
+        keys = [k for k in self._panels if k[0] == table_id]
+        for key in keys:
+            if key not in self._answering:  # else: the click's answer edits it, then it goes
+                del self._panels[key]
+        if keys and not self._closing:
+            self._spawn(self._drop_panels(table_id), f"panels-drop-{table_id}")
+
+    async def _drop_panels(self, table_id: int) -> None:
+        try:
+            await display.drop_member_panels(self.bot.storage, table_id)
+        except Exception:
+            log.warning("table %s: its members' panels are not forgotten", table_id)
 
     async def stop(self) -> None:
         """Shutdown: no new edits; the ones in flight and the hides finish or are cancelled."""
@@ -164,7 +194,7 @@ class DiscordPresenter:
             return closed_message(table.id, lang, "cancelled", name), None, None
         at = self.bot.service.clock()
         embed, view = plugin.table_message(table, lang, at)
-        return embed, view, table_picture(plugin, table, lang, at)
+        return embed, view, plugin.table_picture(table, lang, at)
 
     async def table_changed(self, table: LiveTable, at_once: bool = False) -> None:
         if self._closing or table.status == "cancelled":
@@ -193,6 +223,10 @@ class DiscordPresenter:
             await self._ping_turn(table)
         except Exception:
             log.exception("table %s: could not ping the player to play", table.id)
+        try:
+            await self._wake_panels(table)
+        except Exception:
+            log.exception("table %s: could not wake the members' panels", table.id)
         if table.status not in LIVE:
             await self._close_thread(table)  # after its last ping went
             self._prune(table.id)  # a finished match: its last message is drawn
@@ -445,10 +479,9 @@ class DiscordPresenter:
 
     def _turn(self, table: LiveTable) -> Any:
         """The plugin's turn key (seat, key) of the table's human to act, or None."""
-        turn_of = getattr(games.plugin(table.row.game), "turn_of", None)
-        if turn_of is None or table.game is None or table.status != "playing":
+        if table.game is None or table.status != "playing":
             return None
-        return turn_of(table, self.bot.service.clock())
+        return games.plugin(table.row.game).turn_of(table, self.bot.service.clock())
 
     def _acted(self, table: LiveTable, nudge: TurnNudge) -> bool:
         """The nudged turn's player made a move since the turn started."""
@@ -649,6 +682,23 @@ class DiscordPresenter:
 
     # -- private panels ----------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def answering(self, table_id: int, seat: int) -> Iterator[None]:
+        """A click of ``seat`` is being answered: its own answer shows its panel, so a turn
+        starting meanwhile does not edit that panel too."""
+        key = (table_id, seat)
+        self._answering[key] = self._answering.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            left = self._answering[key] - 1
+            if left:
+                self._answering[key] = left
+            else:
+                del self._answering[key]
+                if table_id not in self._last_edit:  # the table ended meanwhile (pruned)
+                    self._panels.pop(key, None)
+
     async def show_panel(
         self,
         interaction: discord.Interaction,
@@ -656,20 +706,25 @@ class DiscordPresenter:
         seat: int,
         lang: str,
         edit: bool,
-        reuse: bool = False,
+        reuse: bool = True,
         **choice: Any,
     ) -> None:
         """Show the player's private panel; hide timed cards when due.
 
-        ``edit``: the click was on that panel, which is updated in place. ``reuse``: the
-        player's open panel is updated while its token lives (a Draw on the table message
-        posted a new panel each time); else, and for "My cards", a new panel is posted.
+        One panel per member per round (issue 21). ``edit``: the click was on that panel,
+        which is updated in place (its callback). Else (a table button) the member's open
+        panel of this round is edited while its token lives, the click acknowledged without
+        a message; a new panel is posted only when there is none, its token is about to
+        expire or it cannot be edited, or when ``reuse`` is False (``/<game> hand``: the
+        member asks for a new one).
         """
         plugin = games.plugin(table.row.game)
         now = self.bot.service.clock()
         shown = plugin.panel(table, seat, lang, now, **choice)
         try:
-            await self._send_panel(interaction, table, seat, lang, edit, reuse, shown, now)
+            await self._send_panel(
+                interaction, table, seat, lang, edit, reuse, shown, now, plugin.round_no(table)
+            )
         finally:
             release_view(shown.view)
 
@@ -683,26 +738,32 @@ class DiscordPresenter:
         reuse: bool,
         shown: Panel,
         now: int,
+        round_no: int,
     ) -> None:
         view = frozen_view(shown.view)
-        files = await picture_files(shown.picture)
-        extra: dict[str, Any] = {"files": files} if files else {}
+        moves = moves_of(view)
         key = (table.id, seat)
         opened: OpenPanel | None = None
+        old = self._panels.get(key)
         if edit and (clicked_id := clicked.message_id(interaction)) is not None:
+            files = await picture_files(shown.picture)
             # the attachments are replaced: an older picture never outlives its panel
             await interaction.edit_original_response(
                 content=shown.text, view=view, attachments=files
             )
-            opened = OpenPanel(interaction.token, clicked_id, now, lang)
-        elif (
-            reuse
-            and (old := self._panels.get(key)) is not None
-            and old.alive(now)
-            and await self._edit_panel(old, shown)
-        ):
-            opened = old
+            opened = OpenPanel(interaction.token, clicked_id, now, lang, round_no, moves)
+            if old is not None and old.message_id == clicked_id:
+                opened.saved_at = old.saved_at  # the same panel, a fresher token
+        elif reuse and old is not None and old.round_no == round_no and old.alive(now):
+            if not interaction.response.is_done():  # the click's answer is in the panel
+                await interaction.response.defer()
+            if await self._edit_panel(old, shown):
+                opened = old
+                opened.moves = moves
         if opened is None:
+            deadline = self.bot.config.answer_deadline_ms
+            files = await pipeline.in_time(interaction, picture_files(shown.picture), deadline)
+            extra: dict[str, Any] = {"files": files} if files else {}
             if not interaction.response.is_done():  # the panel is the answer (@original)
                 sent = await interaction.response.send_message(
                     shown.text, view=view, ephemeral=True, **extra
@@ -713,20 +774,97 @@ class DiscordPresenter:
                     shown.text, view=view, ephemeral=True, wait=True, **extra
                 )
                 message_id = message.id
-            opened = OpenPanel(interaction.token, message_id, now, lang)
+            opened = OpenPanel(interaction.token, message_id, now, lang, round_no, moves)
         self._panels[key] = opened
-        if shown.hide_at is not None and not self._closing:
-            timed = display.TimedPanel(
-                table.id, seat, opened.token, opened.message_id, now, shown.hide_at, lang
-            )
-            try:  # kept so that a restart still hides it
-                await display.save_timed_panel(self.bot.storage, timed)
-            except Exception:
-                log.exception("table %s: could not keep a timed panel", table.id)
-            self._spawn(
-                self._hide_later(opened, table, seat, shown.hide_at),
-                f"panel-hide-{table.id}-{seat}",
-            )
+        await self._keep_panel(table, seat, opened, now)
+        self._keep_timed(table, seat, opened, shown, now)
+
+    async def _keep_panel(self, table: LiveTable, seat: int, opened: OpenPanel, now: int) -> None:
+        """Store the member's open panel (a restart edits it again), when it is new or its
+        stored token is getting old; a busy database only costs a new panel after a restart."""
+        if opened.saved_at is not None and now - opened.saved_at < PANEL_RESAVE_MS:
+            return
+        row = display.MemberPanel(
+            table.id,
+            seat,
+            opened.round_no,
+            opened.token,
+            opened.message_id,
+            opened.opened_at,
+            opened.lang,
+        )
+        try:
+            await display.save_member_panel(self.bot.storage, row)
+            opened.saved_at = now
+        except Exception:
+            log.warning("table %s: seat %s's open panel is not stored", table.id, seat)
+
+    def _keep_timed(
+        self, table: LiveTable, seat: int, opened: OpenPanel, shown: Panel, now: int
+    ) -> None:
+        """A panel showing timed cards is hidden when their time is up (kept for a restart)."""
+        if shown.hide_at is None or self._closing:
+            return
+        timed = display.TimedPanel(
+            table.id, seat, opened.token, opened.message_id, now, shown.hide_at, opened.lang
+        )
+        self._spawn(
+            self._hide_later(opened, table, seat, shown.hide_at, timed),
+            f"panel-hide-{table.id}-{seat}",
+        )
+
+    async def _wake_panels(self, table: LiveTable) -> None:
+        """A turn starts (or a race opens with it, a Kalooki call): every member's open panel
+        of the round that now offers moves it did not is edited to offer them, so the member
+        plays from the panel they have instead of asking for a new one (issue 21). Not the
+        panel of a member whose click is being answered: that answer shows it."""
+        if table.game is None or table.status != "playing":
+            return
+        plugin = games.plugin(table.row.game)
+        now = self.bot.service.clock()
+        turn = plugin.moment(table, now)
+        if self._woken.get(table.id, UNKNOWN) == turn:
+            return
+        self._woken[table.id] = turn
+        round_no = plugin.round_no(table)
+        for (table_id, seat), opened in list(self._panels.items()):
+            if (
+                table_id != table.id
+                or opened.round_no != round_no
+                or not opened.alive(now)
+                or (table_id, seat) in self._answering
+            ):
+                continue
+            shown = plugin.panel(table, seat, opened.lang, now)
+            try:
+                moves = moves_of(shown.view)
+                if moves - opened.moves and await self._edit_panel(opened, shown):
+                    opened.moves = moves
+                    self._keep_timed(table, seat, opened, shown, now)
+            finally:
+                release_view(shown.view)
+
+    async def restore_panels(self) -> int:
+        """At start: each member's open panel of a live table (its round's panel is edited
+        again, not posted anew); those of tables closed meanwhile are forgotten."""
+        now = self.bot.service.clock()
+        restored = 0
+        gone: set[int] = set()
+        for row in await display.member_panels(self.bot.storage):
+            table = self.bot.service.tables.get(row.table_id)
+            if table is None:
+                continue  # another process's table (its shard), or closed: not ours to drop
+            if table.game is None or table.status != "playing":
+                gone.add(row.table_id)
+                continue
+            opened = OpenPanel(row.token, row.message_id, row.opened_at, row.lang, row.round_no)
+            opened.saved_at = now
+            if opened.alive(now):
+                self._panels[(row.table_id, row.seat)] = opened
+                restored += 1
+        for table_id in gone:
+            await self._drop_panels(table_id)
+        return restored
 
     async def restore_pings(self) -> None:
         """At start, before the tables are drawn again: each live table's ping and the turn it
@@ -761,7 +899,7 @@ class DiscordPresenter:
                 continue
             self._panels.setdefault((table.id, timed.seat), opened)
             self._spawn(
-                self._hide_later(opened, table, timed.seat, timed.hide_at),
+                self._hide_later(opened, table, timed.seat, timed.hide_at, None),
                 f"panel-hide-{table.id}-{timed.seat}",
             )
             restored += 1
@@ -799,8 +937,21 @@ class DiscordPresenter:
             return False
         return True
 
-    async def _hide_later(self, opened: OpenPanel, table: LiveTable, seat: int, until: int) -> None:
-        """R-S2/R-P3/R-A4: the ephemeral is edited to hide the cards when their time is up."""
+    async def _hide_later(
+        self,
+        opened: OpenPanel,
+        table: LiveTable,
+        seat: int,
+        until: int,
+        timed: display.TimedPanel | None,
+    ) -> None:
+        """R-S2/R-P3/R-A4: the ephemeral is edited to hide the cards when their time is up.
+        ``timed``: stored first, so that a restart still hides it (None: it is stored)."""
+        if timed is not None:
+            try:
+                await display.save_timed_panel(self.bot.storage, timed)
+            except Exception:
+                log.exception("table %s: could not keep a timed panel", table.id)
         clock = self.bot.service.clock
         while (remaining := until - clock()) > 0:  # short naps: the clock may jump (tests)
             await asyncio.sleep(min(0.25, remaining / 1000) + 0.01)

@@ -18,8 +18,10 @@ from bot.storage import SeatRow, Storage, StorageError
 from bot.storage.copy import CopyMismatch, copy_database, verify_database
 from bot.storage.dialect import TABLES
 from bot.storage.display import (
+    MemberPanel,
     TimedPanel,
     TurnPing,
+    save_member_panel,
     save_timed_panel,
     save_turn_ping,
     set_turn_ping,
@@ -46,6 +48,7 @@ async def filled(target: str) -> Storage:
     await set_turn_ping(storage, 4242, 1, False)
     await save_timed_panel(storage, TimedPanel(table.id, 0, "tok", 77, 5, 5_005, "fr"))
     await save_turn_ping(storage, TurnPing(table.id, (1, (2, 3_000)), 78, 9))
+    await save_member_panel(storage, MemberPanel(table.id, 0, 1, "tok", 79, 5, "fr"))
     return storage
 
 

@@ -8,10 +8,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.games import Panel
+from bot.games import GamePlugin, Panel
 from bot.games.tamalou import render, variants, verbs
 from bot.tables import LiveTable
 from bot.ui.cards import CardPicture
+from bot.ui.pipeline import Click
 from tamalou.games.tamalou.rules import Rules
 
 GAME_ID = "tamalou"
@@ -25,7 +26,7 @@ def rules_for(settings: dict[str, Any]) -> Rules:
     return variants.rules_for(settings)
 
 
-class TamalouPlugin:
+class TamalouPlugin(GamePlugin):
     game_id = GAME_ID
     extension = "bot.games.tamalou.commands"
     verbs = verbs.VERBS
@@ -61,21 +62,22 @@ class TamalouPlugin:
         """Whose turn it is and which turn (a new key each turn started), or None."""
         return render.turn_of(table, at)
 
-    def build_action(
-        self, verb: str, seat: int, parts: list[int], values: list[str], at: int
-    ) -> Any:
-        return verbs.build_action(verb, seat, parts, values, at)
+    def moment(self, table: LiveTable, at: int) -> Any:
+        """Every turn's start, the last turns after a call included (``turn_of`` pings only
+        in the play)."""
+        game = table.game
+        if game is None:
+            return None
+        r = game.round
+        return (r.round_no, r.phase, r.current, r.turn_started)
 
-    async def on_verb(
-        self,
-        interaction: discord.Interaction,
-        table: LiveTable,
-        verb: str,
-        arg: str | None,
-        values: list[str],
-        lang: str,
-    ) -> None:
-        await verbs.on_verb(interaction, table, verb, arg, values, lang)
+    def round_no(self, table: LiveTable) -> int:
+        game = table.game
+        assert game is not None
+        return int(game.round.round_no)
+
+    async def on_click(self, click: Click) -> None:
+        await verbs.on_click(click)
 
 
 PLUGIN = TamalouPlugin()

@@ -471,6 +471,27 @@ async def test_the_human_to_bid_or_lay_the_ecart_is_pinged_and_the_last_ping_goe
     assert ecart.content == f"<@{alice.id}>, your turn at table {h.table_id()}."
 
 
+@pytest.mark.one_backend
+async def test_one_private_panel_per_member_over_a_whole_four_human_deal(
+    harness: TarotHarness,
+) -> None:
+    """Issue 21: four humans play a whole deal, each pressing "My hand" before every move
+    (bids, écart, every card); each member's open panel of the deal is edited in place, so
+    a deal posts each of them at most three new ephemeral messages (it posted one a press)."""
+    h = harness
+    four = {"rules": TAROT, "players": 4, "ai": {}, "bids": {0: 2}}
+    seed = find_seed(lambda g: g.deal.taker == 0, **four)
+    await h.start(seeds=[seed])
+    humans = {0: "alice", 1: "bob", 2: "carol", 3: "dave"}
+    await open_table(h, list(humans.values()), ai=0)
+    game = await play_until(h, humans, lambda g: g.deal.phase == "over", bids={0: 2})
+    assert game.deal.phase == "over"
+    await h.shows("deal 1/4 is over")
+    new = {user: len(h.emu.ephemerals(user)) for user in humans.values()}
+    assert all(n <= 3 for n in new.values()), new
+    assert leaks(h, list(humans.values())) == []
+
+
 # -- threads (issue 22) ------------------------------------------------------------------------
 
 
