@@ -34,7 +34,7 @@ from tamalou.games.kalooki.state import Game
 from tests.bot.kalooki.policy import human, simulate
 from tests.bot_harness import BotHarness
 from tests.emulator import Emulator, Message
-from tests.emulator.model import Attachment, HistoryEntry
+from tests.emulator.model import SEND_MESSAGES_IN_THREADS, Attachment, HistoryEntry
 from tests.leak_scan import entry_faces, entry_text, message_faces
 
 pytestmark = pytest.mark.e2e
@@ -650,3 +650,19 @@ async def test_a_kalooki_table_plays_in_its_thread_until_it_is_cancelled(k: Kalo
 
 def pings_in(emu: Emulator, thread: Any) -> list[Message]:
     return [m for m in emu.channel_messages(thread) if m.mentions]
+
+
+@pytest.mark.one_backend
+async def test_without_thread_permissions_a_kalooki_table_plays_in_the_channel(
+    k: Kalooki,
+) -> None:
+    h, emu = k.h, k.emu
+    emu.deny_bot(SEND_MESSAGES_IN_THREADS)
+    await h.start(TAMALOU_THREADS="1")
+    await emu.slash("bob", "kalooki new", preset="baby")
+    assert emu.threads("general") == [] and not emu.requests_to("POST", "/threads")
+    assert "se joue dans ce salon" in emu.last_ephemeral("bob").content  # bob reads French
+    await k.click("alice", k.table_message(), "Join")
+    await k.click("bob", k.table_message(), "Start")
+    await k.until(lambda: h.sql("SELECT * FROM matches"), "the match")
+    assert k.table_message().channel_id == emu.channel("general").id

@@ -32,6 +32,7 @@ from tests.bot.tarot.harness import (
 )
 from tests.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 from tests.emulator import Emulator, Message
+from tests.emulator.model import CREATE_PUBLIC_THREADS
 from tests.leak_scan import entry_faces, entry_text
 
 pytestmark = pytest.mark.e2e
@@ -517,3 +518,18 @@ async def test_a_tarot_table_plays_in_its_thread_until_it_is_cancelled(
     await emu.slash("alice", "tarot cancel")  # in the channel: the table is still found
     await emu.wait_for(lambda: thread.archived, 10, "the thread archived")
     assert "cancelled" in lobby.text
+
+
+@pytest.mark.one_backend
+async def test_without_thread_permissions_a_tarot_table_plays_in_the_channel(
+    harness: TarotHarness,
+) -> None:
+    h, emu = harness, harness.emu
+    emu.deny_bot(CREATE_PUBLIC_THREADS)
+    await h.start(TAMALOU_THREADS="1")
+    await open_table(h, ["alice", "bob"], ai=2)
+    assert emu.threads("general") == [] and not emu.requests_to("POST", "/threads")
+    assert "plays in this channel" in emu.ephemerals("alice")[0].content
+    await emu.wait_for(
+        lambda: h.table_message().channel_id == emu.channel("general").id, 10, "the deal"
+    )
