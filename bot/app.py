@@ -277,6 +277,16 @@ class GameBot(commands.AutoShardedBot):
             log.info("SIGTERM: closing")
             self._closing = asyncio.get_running_loop().create_task(self.close())
 
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A moderator deleted a thread: a table playing there is posted again."""
+        await self.presenter.thread_gone(payload.thread_id)
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A thread was archived (by a moderator while a table plays there: it is posted
+        again; the bot archives a table's thread only once the table is closed)."""
+        if payload.data.get("thread_metadata", {}).get("archived"):
+            await self.presenter.thread_gone(payload.thread_id)
+
     async def on_ready(self) -> None:
         if self._refreshed:
             return

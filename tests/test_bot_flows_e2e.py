@@ -413,7 +413,11 @@ async def test_next_round_timeouts_away_and_the_match_end(harness: BotHarness) -
     # R-K3, R-K4: alice, bob, then alice (short turn) let the clock play
     h.advance(45_100)
     await emu.wait_for(lambda: h.game().round.current == 1, 10, "alice's timeout")
-    assert "alice ran out of time" in h.table_message().text and "⏱" in h.table_message().text
+    # the log has the timeout before the message shows it (commit, then show)
+    await emu.wait_for(
+        lambda: "alice ran out of time" in h.table_message().text, 10, "the timeout shown"
+    )
+    assert "⏱" in h.table_message().text
     h.advance(45_100)
     await emu.wait_for(lambda: h.game().round.current == 0, 10, "bob's timeout")
     r = h.game().round

@@ -33,7 +33,7 @@ from tamalou.games.kalooki.rules import BABY, Rules
 from tamalou.games.kalooki.state import Game
 from tests.bot.kalooki.policy import human, simulate
 from tests.emulator import Emulator, Message
-from tests.emulator.model import Attachment, HistoryEntry
+from tests.emulator.model import SEND_MESSAGES_IN_THREADS, Attachment, HistoryEntry
 from tests.support.bot_harness import BotHarness
 from tests.support.leak_scan import entry_faces, entry_text, message_faces
 
@@ -66,7 +66,7 @@ class Kalooki:
         self.h, self.emu = h, h.emu
 
     def table_message(self) -> Message:
-        for msg in reversed(self.emu.channel_messages()):
+        for msg in reversed(self.h.public_messages()):  # the channel and its threads
             if msg.components and TABLE_BUTTON.search(json.dumps(msg.components)):
                 return msg
         raise AssertionError("no table message")
@@ -592,7 +592,7 @@ async def test_k_t1_a_turn_start_pings_its_player_only_and_the_last_ping_goes(
     is deleted when the turn moves on; ``/kalooki ping on:False`` turns it off for that
     member (one choice per server, for every game)."""
     h, emu = k.h, k.emu
-    await h.start(seeds=[SEED])
+    await h.start(seeds=[SEED], TAMALOU_PING_AFTER_S="1")  # slow after a second
     await emu.slash("alice", "kalooki new", preset="baby", call_seconds=0)
     await k.click("bob", k.table_message(), "Join")
     await k.click("alice", k.table_message(), "Start")
@@ -628,3 +628,52 @@ async def test_k_t1_a_turn_start_pings_its_player_only_and_the_last_ping_goes(
     (again,) = pings(k)
     assert again.id != first.id and again.mentions == [member.id]
     assert first.id not in [m.id for m in emu.channel_messages()]
+
+
+# -- threads (issue 22) ------------------------------------------------------------------------
+
+
+@pytest.mark.one_backend
+async def test_a_kalooki_table_plays_in_its_thread_until_it_is_cancelled(k: Kalooki) -> None:
+    """The lobby in the channel, the match in the thread started from it, the channel
+    keeping only the summary; a slow player pinged there; a restart goes on in the same
+    thread; cancelled, the thread is archived."""
+    h, emu = k.h, k.emu
+    await h.start(seeds=[SEED], TAMALOU_THREADS="1", TAMALOU_PING_AFTER_S="1")
+    await emu.slash("alice", "kalooki new", preset="baby", call_seconds=0)
+    lobby = emu.last_message("general")
+    (thread,) = emu.threads("general")
+    assert thread.id == lobby.id
+    await k.click("bob", lobby, "Join")
+    await k.click("alice", lobby, "Start")
+    await k.until(lambda: k.table_message().channel_id == thread.id, "the table in the thread")
+    assert emu.channel_messages("general") == [lobby] and not lobby.buttons()
+    assert f"<#{thread.id}>" in lobby.text and "Kalooki" in lobby.text
+    await emu.wait_for(lambda: pings_in(emu, thread), 10, "the slow player's ping")
+    await h.restart()
+    table = k.table_message()
+    await k.click("alice", table, "My hand")
+    assert k.table_message().id == table.id and emu.threads("general") == [thread]
+    await emu.slash("alice", "kalooki cancel", channel=thread)  # a command in the thread
+    await emu.wait_for(lambda: thread.archived, 10, "the thread archived")
+    assert "cancelled" in lobby.text and not pings_in(emu, thread)
+
+
+def pings_in(emu: Emulator, thread: Any) -> list[Message]:
+    return [m for m in emu.channel_messages(thread) if m.mentions]
+
+
+@pytest.mark.one_backend
+async def test_without_thread_permissions_a_kalooki_table_plays_in_the_channel(
+    k: Kalooki,
+) -> None:
+    h, emu = k.h, k.emu
+    emu.deny_bot(SEND_MESSAGES_IN_THREADS)
+    await h.start(TAMALOU_THREADS="1")
+    await emu.slash("bob", "kalooki new", preset="baby")
+    assert emu.threads("general") == [] and not emu.requests_to("POST", "/threads")
+    assert "se joue dans ce salon" in emu.last_ephemeral("bob").content  # bob reads French
+    await k.click("alice", k.table_message(), "Join")
+    await k.click("bob", k.table_message(), "Start")
+    await k.until(lambda: h.sql("SELECT * FROM matches"), "the match")
+    assert k.table_message().channel_id == emu.channel("general").id

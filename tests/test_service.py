@@ -443,3 +443,30 @@ async def test_r_k4_a_kill_before_an_abandoned_match_is_cancelled_never_holds_th
     assert [r["status"] for r in statuses] == ["cancelled"]
     assert (await again.open_table(1, 10, 101, "p1", {})).id != table.id
     await storage.close()
+
+
+async def test_a_tables_thread_finds_it_and_survives_a_restart(tmp_path: Path) -> None:
+    """Issue 22: a command or a click in the table's thread reaches the table; the thread
+    is stored, so a restart finds it again; a move is remembered for the turn pings."""
+    service, storage, clock = await make(tmp_path, reorder_ms=0)
+    table = await started_table(service, players=2)
+    service.set_thread(table, 555)
+    await storage.set_table_thread(table.id, 555)
+    assert service.table_in(555) is table and service.table_in(10) is table
+    assert table.channels == (10, 555)
+    clock.now += 6_000  # past the peek
+    seat = table.game.round.current
+    outcome = await service.act(table, A.Draw(seat, clock.now), 100 + seat)
+    assert outcome.error is None
+    assert table.acted[100 + seat] == clock.now  # the service's clock, for the nudge
+    service.set_thread(table, None)  # the thread was lost: the channel only
+    with pytest.raises(TableError, match="no_table_here"):
+        service.table_in(555)
+    service.set_thread(table, 556)
+    again, _, _ = await make(tmp_path, reorder_ms=0)
+    await again.load()
+    (row,) = [t.row for t in again.tables.values()]
+    assert row.thread_id == 555  # stored by the presenter (set_table_thread), not set_thread
+    assert again.table_in(555).id == table.id
+    await storage.close()
+    await again.storage.close()

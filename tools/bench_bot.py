@@ -337,6 +337,7 @@ def bot_env(emu: Emulator, db: Path) -> dict[str, str]:
         "TAMALOU_GUILD_ID": str(emu.guild.id),
         "TAMALOU_LOG_LEVEL": "INFO",
         "TAMALOU_SYNC_COMMANDS": "1",
+        "TAMALOU_THREADS": "0",  # tables in their channels: comparable with earlier runs
     }
 
 
@@ -955,6 +956,7 @@ async def start_processes(
             "TAMALOU_DB": target,
             "TAMALOU_GUILD_ID": "",  # commands synced globally: every guild has them
             "TAMALOU_LOG_LEVEL": "INFO",
+            "TAMALOU_THREADS": "0",
             "TAMALOU_SHARD_COUNT": str(count),
             "EMU_IDENTIFY_DELAY": "0",
         }

@@ -31,6 +31,9 @@ class TableRow:
     game: str = "tamalou"
     #: the tournament the table is a table of (docs/tournaments.md); None: an ordinary one
     tournament_id: int | None = None
+    #: the thread the table plays in (the id of the channel message it was started from;
+    #: None: the table plays in the channel)
+    thread_id: int | None = None
 
 
 @dataclass(slots=True)
@@ -88,6 +91,7 @@ def table_from_row(r: Row) -> TableRow:
         r["updated_at"],
         game=r["game"],
         tournament_id=r["tournament_id"],
+        thread_id=r["thread_id"],
     )
 
 

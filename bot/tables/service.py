@@ -116,6 +116,9 @@ class LiveTable:
     ai: dict[int, AiSeat] = field(default_factory=dict)
     ai_due: int | None = None
     displayed: set[int] = field(default_factory=set)  # display moments already shown
+    #: member id -> when (the service's clock) their last move was applied: a turn ping
+    #: waits for a move of its player and goes once they made one
+    acted: dict[int, int] = field(default_factory=dict)
     stale: bool = False  # a commit failed and the rebuild from the log did not finish yet
 
     @property
@@ -133,6 +136,12 @@ class LiveTable:
     @property
     def match_seats(self) -> list[MatchSeat]:
         return [] if self.match is None else [MatchSeat.from_dict(s) for s in self.match.seats]
+
+    @property
+    def channels(self) -> tuple[int, ...]:
+        """Where the table's messages and buttons live: its channel, and its thread."""
+        thread = self.row.thread_id
+        return (self.row.channel_id,) if thread is None else (self.row.channel_id, thread)
 
     def seat_of(self, user_id: int) -> int | None:
         for s in self.row.seats:
@@ -294,15 +303,27 @@ class TableService:
 
     def _register(self, table: LiveTable) -> None:
         self.tables[table.id] = table
-        if table.row.tournament_id is None:  # a tournament's tables share its channel
-            self.by_channel[table.row.channel_id] = table.id
+        for channel in table.channels:  # a command in the table's thread finds it too
+            if table.row.tournament_id is None or channel != table.row.channel_id:
+                self.by_channel[channel] = table.id  # a tournament's tables share its channel
         self.scheduler.plan(table.id)
 
     def _forget(self, table: LiveTable) -> None:
         self.tables.pop(table.id, None)
         self.scheduler.forget(table.id)
-        if self.by_channel.get(table.row.channel_id) == table.id:
-            del self.by_channel[table.row.channel_id]
+        for channel in table.channels:
+            if self.by_channel.get(channel) == table.id:
+                del self.by_channel[channel]
+
+    def set_thread(self, table: LiveTable, thread_id: int | None) -> None:
+        """The table plays in another thread (None: in its channel) from now on; the
+        caller stores it."""
+        old = table.row.thread_id
+        if old is not None and self.by_channel.get(old) == table.id:
+            del self.by_channel[old]
+        table.row.thread_id = thread_id
+        if thread_id is not None and table.id in self.tables:
+            self.by_channel[thread_id] = table.id
 
     def start_scheduler(self) -> None:
         self.scheduler.start()
@@ -531,7 +552,7 @@ class TableService:
         old = await self.storage.get_table(table_id)
         if old is None or old.status != "finished":
             raise TableError("bad_button")
-        if channel_id is not None and old.channel_id != channel_id:
+        if channel_id is not None and channel_id not in (old.channel_id, old.thread_id):
             raise TableError("bad_button")
         if not any(s.user_id == user_id and s.ai_level is None for s in old.seats):
             raise TableError("not_seated")
@@ -622,6 +643,8 @@ class TableService:
             error = exc.with_traceback(None)
         if entries:
             await self._commit_or_reload(table, entries, events)
+        if error is None and user_id is not None:
+            table.acted[user_id] = self.clock()
         return Outcome(events, error)
 
     async def _commit_or_reload(

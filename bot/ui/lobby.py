@@ -38,10 +38,12 @@ def check_can_post(interaction: discord.Interaction) -> None:
 
 
 async def open_lobby(
-    interaction: discord.Interaction, settings: dict[str, Any], game: str
-) -> LiveTable:
-    """``/<game> new``: the bot's permissions checked, the table opened and its lobby posted;
-    a post Discord refuses anyway (403, 5xx) frees the channel and says so."""
+    interaction: discord.Interaction, settings: dict[str, Any], game: str, lang: str
+) -> tuple[LiveTable, str]:
+    """``/<game> new``: the bot's permissions checked, the table opened, its lobby posted
+    (and its thread started). Returns the table and what the host is told on top of "table
+    opened" (a line when the table must play in the channel, or ""). A post Discord refuses
+    anyway (403, 5xx) frees the channel and says so."""
     bot = bot_of(interaction)
     guild_id, channel_id = guild_ids(interaction)
     check_can_post(interaction)
@@ -50,7 +52,7 @@ async def open_lobby(
         guild_id, channel_id, user.id, user.display_name, settings, game
     )
     try:
-        await bot.presenter.post_table(table)
+        note = await bot.presenter.lobby_opened(table, may_start_threads(interaction))
     except discord.HTTPException as exc:
         log.warning(
             "table %s: its lobby could not be posted (%s %s); freeing the channel",
@@ -61,7 +63,7 @@ async def open_lobby(
         await bot.service.cancel(table, "not_posted", present=False)
         await bot.presenter.forget(table)
         raise TableError("not_posted") from None
-    return table
+    return table, "" if note is None else "\n" + t(lang, note)
 
 
 def guild_ids(interaction: discord.Interaction) -> tuple[int, int]:
@@ -69,6 +71,16 @@ def guild_ids(interaction: discord.Interaction) -> tuple[int, int]:
     if interaction.guild_id is None or interaction.channel_id is None:
         raise TableError("guild_only")
     return interaction.guild_id, interaction.channel_id
+
+
+def may_start_threads(interaction: discord.Interaction) -> bool | None:
+    """Whether the bot may start a public thread here and post in it, read from the
+    interaction's ``app_permissions`` (None: the channel holds no thread: a thread itself)."""
+    kind = getattr(interaction.channel, "type", None)
+    if kind not in (discord.ChannelType.text, discord.ChannelType.news):
+        return None
+    perms = interaction.app_permissions
+    return bool(perms.create_public_threads and perms.send_messages_in_threads)
 
 
 def table_here(interaction: discord.Interaction, game: str) -> tuple[str, LiveTable]:

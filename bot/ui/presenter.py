@@ -29,9 +29,9 @@ from bot.games import Panel
 from bot.i18n import t
 from bot.storage import StorageBusy, display
 from bot.tables import LiveTable, TableError
-from bot.ui import clicked, pipeline
+from bot.ui import clicked, pipeline, threads
 from bot.ui.cards.display import CardPicture
-from bot.ui.common import closed_message, fault, frozen_view, release_view
+from bot.ui.common import button, cid, closed_message, fault, frozen_view, release_view
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -79,6 +79,22 @@ class OpenPanel:
         return now - self.opened_at < PANEL_TOKEN_MS
 
 
+@dataclass(slots=True)
+class TurnNudge:
+    """A table's current turn, watched: its player is pinged if it waits too long."""
+
+    turn: Any  # the plugin's turn key: (seat, key)
+    started: int  # ms, the bot's clock, when the presenter saw it start
+    message_id: int | None = None  # the ping, once posted
+    channel_id: int | None = None
+    timer: asyncio.Task[None] | None = None
+
+    def stop(self) -> None:
+        if self.timer is not None and self.timer is not asyncio.current_task():
+            self.timer.cancel()
+        self.timer = None
+
+
 def moves_of(view: discord.ui.View) -> frozenset[str]:
     """The custom ids of a panel's live components: the moves it offers."""
     return frozenset(
@@ -102,7 +118,9 @@ class DiscordPresenter:
         self._panels: dict[tuple[int, int], OpenPanel] = {}  # (table, seat) -> open panel
         self._answering: dict[tuple[int, int], int] = {}  # (table, seat) -> clicks in flight
         self._woken: dict[int, Any] = {}  # table -> the turn its panels were woken for
-        self._pings: dict[int, tuple[Any, int | None]] = {}  # table -> (its turn, ping msg)
+        self._pings: dict[int, TurnNudge] = {}  # table -> its turn, watched
+        self._ping_after: dict[int, int] = {}  # guild -> ms a turn waits before its ping
+        self._threads_on: dict[int, bool] = {}  # guild -> its tables play in threads
         self._pictures: dict[int, str | None] = {}  # table -> key of its message's picture
         self._previous: dict[int, int | None] = {}  # table -> its last round's message
         self._gone: set[int] = set()  # tables whose channel answered 10003, while they close
@@ -168,6 +186,8 @@ class DiscordPresenter:
         self._closing = True
         for task in list(self._pending.values()):
             task.cancel()
+        for nudge in self._pings.values():
+            nudge.stop()  # a ping due later is not waited for
         if self._tasks:
             _, pending = await asyncio.wait(set(self._tasks), timeout=5)
             for task in pending:
@@ -177,7 +197,10 @@ class DiscordPresenter:
     # -- the table message -------------------------------------------------------------
 
     def _channel(self, table: LiveTable) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(table.row.channel_id, guild_id=table.row.guild_id)
+        """Where the table's new public messages go."""
+        return self.bot.get_partial_messageable(
+            self.public_channel_id(table), guild_id=table.row.guild_id
+        )
 
     async def _render(
         self, table: LiveTable
@@ -232,6 +255,7 @@ class DiscordPresenter:
         except Exception:
             log.exception("table %s: could not wake the members' panels", table.id)
         if table.status not in LIVE:
+            await self._close_thread(table)  # after its last ping went
             self._prune(table.id)  # a finished match: its last message is drawn
             await self._forget(table)
 
@@ -327,28 +351,34 @@ class DiscordPresenter:
     ) -> None:
         """Edit the table message (post it again if it is gone). Under the table's lock."""
         key = picture.key if picture is not None else None
-        channel = self._channel(table)
         if table.row.message_id is not None:
             extra: dict[str, Any] = {}
             if self._pictures.get(table.id, UNKNOWN) != key:  # else: already attached
                 extra["attachments"] = await picture_files(picture)
+            in_thread = self._message_channel_id(table) == table.row.thread_id
             try:
                 await self._edit_message(
                     table, table.row.message_id, embed=embed, view=view, content=None, **extra
                 )
                 self._pictures[table.id] = key
                 return
-            except discord.NotFound:
-                pass  # deleted by someone: post it again
-        files = await picture_files(picture)
-        extra = {"files": files} if files else {}
+            except discord.HTTPException as exc:
+                if in_thread and threads.thread_is_gone(exc):
+                    await self._thread_lost(table, exc)  # the table goes on elsewhere
+                elif not isinstance(exc, discord.NotFound):
+                    raise
+                # else: deleted by someone: post it again
         previous = self._previous.pop(table.id, None)
         try:
-            message = await (
-                channel.send(embed=embed, view=view, **extra)
-                if view
-                else channel.send(embed=embed, **extra)
-            )
+            try:
+                message = await self._post_table(table, embed, view, picture)
+            except discord.HTTPException as exc:
+                if self.public_channel_id(table) != table.row.thread_id or not (
+                    threads.thread_is_gone(exc) or exc.code == threads.MISSING_PERMISSIONS
+                ):
+                    raise
+                await self._thread_lost(table, exc)
+                message = await self._post_table(table, embed, view, picture)
         except discord.HTTPException as exc:
             if previous is None:
                 raise
@@ -380,52 +410,285 @@ class DiscordPresenter:
                 lang = await self.bot.guild_language(table.row.guild_id)
                 await self._edit_message(table, previous, content=t(lang, "table.moved"), view=None)
 
-    async def _edit_message(self, table: LiveTable, message_id: int, **fields: Any) -> None:
+    async def _post_table(
+        self,
+        table: LiveTable,
+        embed: discord.Embed,
+        view: discord.ui.View | None,
+        picture: CardPicture | None,
+    ) -> Any:
+        files = await picture_files(picture)
+        extra: dict[str, Any] = {"files": files} if files else {}
+        channel = self._channel(table)
+        if view:
+            return await channel.send(embed=embed, view=view, **extra)
+        return await channel.send(embed=embed, **extra)
+
+    async def _edit_message(
+        self, table: LiveTable, message_id: int, channel_id: int | None = None, **fields: Any
+    ) -> None:
         """``PartialMessage.edit`` without building a ``discord.Message`` from Discord's
-        answer, which nothing reads (issue 16). Its views are frozen: none is stored."""
+        answer, which nothing reads (issue 16). Its views are frozen: none is stored.
+        ``channel_id``: where the message is (default: where the table message is)."""
         if "content" in fields:  # as PartialMessage.edit: the bot's mentions (none)
             fields["previous_allowed_mentions"] = self.bot.allowed_mentions
+        where = channel_id if channel_id is not None else self._message_channel_id(table)
         with discord.http.handle_message_parameters(**fields) as params:
-            await self.bot.http.edit_message(table.row.channel_id, message_id, params=params)
+            await self.bot.http.edit_message(where, message_id, params=params)
+
+    # -- threads (issue 22) --------------------------------------------------------------
+
+    def public_channel_id(self, table: LiveTable) -> int:
+        """Where the table's new public messages go: its thread once the match started
+        (the lobby stays in the channel, the thread's starter), else its channel."""
+        thread = table.row.thread_id
+        if thread is not None and table.status != "lobby":
+            return thread
+        return table.row.channel_id
+
+    def _message_channel_id(self, table: LiveTable) -> int:
+        """Where the table message (``row.message_id``) is: the lobby, and what it
+        becomes, is the thread's starter in the channel (Discord gives both one id)."""
+        thread = table.row.thread_id
+        if thread is None or table.row.message_id == thread or table.status == "lobby":
+            return table.row.channel_id
+        return thread
+
+    async def threads_on(self, guild_id: int) -> bool:
+        """The server's ``/tamalou settings threads:``, else the bot's ``TAMALOU_THREADS``."""
+        cached = self._threads_on.get(guild_id)
+        if cached is None:
+            settings = await self.bot.storage.guild_settings(guild_id)
+            on = bool(settings.get("threads", self.bot.config.threads))
+            cached = self._threads_on.setdefault(guild_id, on)
+        return cached
+
+    async def lobby_opened(self, table: LiveTable, can_thread: bool | None) -> str | None:
+        """``/<game> new``: the lobby message in the channel, and the table's thread
+        started from it when the server plays in threads. ``can_thread``: the interaction's
+        ``app_permissions`` allow creating public threads and posting in them (None: the
+        channel holds no thread). Returns the catalogue key of the one line the host is told
+        when the table plays in the channel for want of permission, else None. Discord's
+        refusal of the lobby itself is raised (the caller frees the channel, issue 23)."""
+        await self.post_table(table)
+        starter = table.row.message_id
+        if can_thread is None or starter is None or not await self.threads_on(table.row.guild_id):
+            return None
+        if not can_thread or not await self._start_thread(table, starter):
+            return "threads.no_permission"
+        return None
+
+    async def _start_thread(self, table: LiveTable, starter_id: int) -> bool:
+        """Start the table's public thread from its channel message ``starter_id``;
+        False when Discord refuses (no permission: the table plays in the channel)."""
+        lang = await self.bot.guild_language(table.row.guild_id)
+        try:
+            data = await self.bot.http.start_thread_with_message(
+                table.row.channel_id,
+                starter_id,
+                name=threads.thread_name(table, lang),
+                auto_archive_duration=threads.AUTO_ARCHIVE_MINUTES,
+            )
+        except discord.HTTPException as exc:
+            log.info(
+                "table %s: no thread (%s %s); it plays in its channel",
+                table.id,
+                exc.status,
+                exc.code,
+            )
+            return False
+        self.bot.service.set_thread(table, int(data["id"]))
+        await self.bot.storage.set_table_thread(table.id, table.row.thread_id)
+        return True
+
+    async def _open_thread(self, table: LiveTable) -> bool:
+        """A playing table without a thread (a rematch, a thread lost): its summary posted
+        in the channel and the thread started from it; the summary goes again if Discord
+        refuses the thread (the table plays in the channel)."""
+        if not await self.threads_on(table.row.guild_id):
+            return False
+        lang = await self.bot.guild_language(table.row.guild_id)
+        with discord.http.handle_message_parameters(
+            embed=threads.summary(table, lang, None)
+        ) as params:
+            data = await self.bot.http.send_message(table.row.channel_id, params=params)
+        starter = int(data["id"])
+        if await self._start_thread(table, starter):
+            await self._edit_summary(table)
+            return True
+        with contextlib.suppress(discord.HTTPException):
+            await self.bot.http.delete_message(table.row.channel_id, starter)
+        return False
+
+    async def _edit_summary(self, table: LiveTable, reason: str | None = None) -> None:
+        """The channel's message of a table in a thread: players, standing or result, a
+        link into the thread (and Rematch once the match is over)."""
+        thread = table.row.thread_id
+        if thread is None:
+            return
+        lang = await self.bot.guild_language(table.row.guild_id)
+        view: discord.ui.View | None = None
+        if table.status == "finished":
+            view = discord.ui.View(timeout=None)
+            view.add_item(
+                button(
+                    t(lang, "btn.rematch"),
+                    cid(table.row.game, "rematch", table.id),
+                    discord.ButtonStyle.primary,
+                )
+            )
+        try:
+            await self._edit_message(
+                table,
+                thread,
+                table.row.channel_id,
+                embed=threads.summary(table, lang, thread, reason),
+                view=frozen_view(view) if view is not None else None,
+                content=None,
+            )
+        except discord.HTTPException as exc:  # deleted by someone: the thread goes on
+            log.info("table %s: its summary is gone (%s)", table.id, exc.code)
+        finally:
+            release_view(view)
+
+    async def _close_thread(self, table: LiveTable, reason: str | None = None) -> None:
+        """The match is over or the table closed: the summary says so, the thread is
+        archived (after its last ping went)."""
+        thread = table.row.thread_id
+        if thread is None:
+            return
+        if table.row.message_id != thread:  # else: the lobby itself says it is closed
+            await self._edit_summary(table, reason)
+        try:
+            await self.bot.http.edit_channel(thread, archived=True)
+        except discord.HTTPException as exc:
+            log.info("table %s: its thread was not archived (%s)", table.id, exc.code)
+
+    async def _thread_lost(self, table: LiveTable, exc: discord.HTTPException | None) -> None:
+        """The table's thread was archived or deleted by a moderator (or the bot may not
+        post there): the table is posted again, in a new thread, else in the channel.
+        Nothing is lost: the game is the log's."""
+        log.warning(
+            "table %s: its thread %s is out of reach (%s); posting the table again",
+            table.id,
+            table.row.thread_id,
+            exc.code if exc is not None else "gone",
+        )
+        self.bot.service.set_thread(table, None)
+        table.row.message_id = None
+        self._pictures.pop(table.id, None)
+        await self.bot.storage.set_table_thread(table.id, None)
+        if table.status == "playing" and (exc is None or exc.code != threads.MISSING_PERMISSIONS):
+            await self._open_thread(table)
+
+    async def thread_gone(self, thread_id: int) -> None:
+        """Discord says a thread was deleted or archived (gateway): if a live table played
+        there, it is posted again at once (its players have no button left)."""
+        table_id = self.bot.service.by_channel.get(thread_id)
+        table = self.bot.service.tables.get(table_id) if table_id is not None else None
+        if table is None or table.row.thread_id != thread_id or table.status != "playing":
+            return  # a lobby's thread is only used once the match starts
+        async with self._lock(table.id):
+            if table.row.thread_id != thread_id:
+                return
+            await self._thread_lost(table, None)
+        await self.table_changed(table, at_once=True)
+
+    # -- turn pings: nudges ------------------------------------------------------------
+
+    def _turn(self, table: LiveTable) -> Any:
+        """The plugin's turn key (seat, key) of the table's human to act, or None."""
+        if table.game is None or table.status != "playing":
+            return None
+        return games.plugin(table.row.game).turn_of(table, self.bot.service.clock())
+
+    def _acted(self, table: LiveTable, nudge: TurnNudge) -> bool:
+        """The nudged turn's player made a move since the turn started."""
+        seats = table.match_seats
+        seat = nudge.turn[0]
+        if not 0 <= seat < len(seats):
+            return False
+        return table.acted.get(seats[seat].user_id, -1) >= nudge.started
 
     async def _ping_turn(self, table: LiveTable) -> None:
-        """A turn starts: its player is pinged (a mention allowed for them only), unless they
-        turned it off; the previous ping of the table is deleted (one at a time).
+        """After every drawing of the table: a turn that starts is watched, and its player
+        pinged only if it waits ``ping_after`` without their move (:meth:`_nudge_later`);
+        the ping is deleted when they move or the turn ends, never before (issue 22).
 
         Posted and deleted through ``bot.http`` (no ``Message`` built from the answer: only
-        its id is kept) and stored once a turn change (issue 16)."""
-        turn = None
-        if table.game is not None and table.status == "playing":
-            turn = games.plugin(table.row.game).turn_of(table, self.bot.service.clock())
-        last_turn, last_message = self._pings.get(table.id, (None, None))
-        if turn == last_turn:
+        its id is kept) and stored when posted or deleted (issue 16)."""
+        turn = self._turn(table)
+        nudge = self._pings.get(table.id)
+        if nudge is not None and nudge.turn == turn:
+            if nudge.message_id is not None and self._acted(table, nudge):
+                await self._unping(table, nudge)  # they moved: the nudge did its job
             return
-        self._pings[table.id] = (turn, None)
-        channel_id = table.row.channel_id
-        if last_message is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await self.bot.http.delete_message(channel_id, last_message)
-        ping = await self._post_ping(table, turn)
-        if self._pings.get(table.id, (None, None))[0] != turn:
-            return  # a later turn took over meanwhile: it stores its own
-        if ping is not None:
-            self._pings[table.id] = (turn, ping.message_id)
-            await self._keep_ping(table, ping)  # a restart pings this turn once
-            return
-        if turn is None or table.status != "playing":
+        fresh = TurnNudge(turn, self.bot.service.clock()) if turn is not None else None
+        if fresh is None:
             self._pings.pop(table.id, None)
-        if last_message is not None:
+        else:
+            self._pings[table.id] = fresh
+        if nudge is not None:
+            nudge.stop()
+            if nudge.message_id is not None:
+                await self._unping(table, nudge)  # its turn ended
+        if fresh is not None and not self._closing:
+            fresh.timer = asyncio.create_task(
+                self._nudge_later(table, fresh), name=f"turn-ping-{table.id}"
+            )
+
+    async def _unping(self, table: LiveTable, nudge: TurnNudge) -> None:
+        """Delete a nudge's ping; forget it in storage unless a newer ping is stored."""
+        message_id, channel_id = nudge.message_id, nudge.channel_id
+        nudge.message_id = None
+        if message_id is None:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await self.bot.http.delete_message(channel_id or table.row.channel_id, message_id)
+        current = self._pings.get(table.id)
+        if current is None or current.message_id is None:
             await self._keep_ping(table, None)
 
-    async def _post_ping(
-        self, table: LiveTable, turn: tuple[Any, ...] | None
-    ) -> display.TurnPing | None:
-        """The ping of ``turn``'s player, posted (None: no ping for this turn)."""
-        if turn is None or table.status != "playing":
-            return None
+    async def _nudge_later(self, table: LiveTable, nudge: TurnNudge) -> None:
+        """Ping the turn's player once it waited the server's ``ping_after``, unless they
+        moved meanwhile or the turn is over."""
+        clock = self.bot.service.clock
+        try:
+            due = nudge.started + await self.ping_after_ms(table.row.guild_id)
+            while (remaining := due - clock()) > 0:  # naps: the clock may jump (tests)
+                await asyncio.sleep(min(remaining / 1000, 1.0) + 0.01)
+            if (
+                self._closing
+                or self._pings.get(table.id) is not nudge
+                or self._turn(table) != nudge.turn  # moved on; the next drawing says so
+                or self._acted(table, nudge)
+            ):
+                return
+            ping = await self._post_ping(table, nudge.turn)
+            if ping is None:
+                return
+            if self._pings.get(table.id) is not nudge:  # the turn ended while posting
+                with contextlib.suppress(discord.HTTPException):
+                    await self.bot.http.delete_message(ping.channel_id, ping.message_id)
+                return
+            nudge.message_id, nudge.channel_id = ping.message_id, ping.channel_id
+            await self._keep_ping(table, ping)  # a restart neither pings twice nor leaves it
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: could not ping the player to play", table.id)
+        finally:
+            if nudge.timer is asyncio.current_task():
+                nudge.timer = None
+
+    async def _post_ping(self, table: LiveTable, turn: tuple[Any, ...]) -> display.TurnPing | None:
+        """The ping of ``turn``'s player, posted (None: no ping for this player: an AI, away,
+        or they turned pings off)."""
         seat = turn[0]
         seats = table.match_seats
         if not 0 <= seat < len(seats) or seats[seat].ai_level is not None:
+            return None
+        if table.game is None or table.module.away(table.game, seat):
             return None
         user_id = seats[seat].user_id
         if not await self.wants_ping(table.row.guild_id, user_id):
@@ -434,13 +697,29 @@ class DiscordPresenter:
         mentions = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(user_id)]
         )
+        channel_id = self.public_channel_id(table)
         with discord.http.handle_message_parameters(
             content=t(lang, "ping.turn", mention=f"<@{user_id}>", id=table.id),
             allowed_mentions=mentions,
             previous_allowed_mentions=self.bot.allowed_mentions,
         ) as params:
-            data = await self.bot.http.send_message(table.row.channel_id, params=params)
-        return display.TurnPing(table.id, turn, int(data["id"]), table.row.channel_id)
+            data = await self.bot.http.send_message(channel_id, params=params)
+        return display.TurnPing(table.id, turn, int(data["id"]), channel_id)
+
+    async def ping_after_ms(self, guild_id: int) -> int:
+        """How long a turn waits before its player is pinged: the server's setting, else the
+        bot's ``TAMALOU_PING_AFTER_S``; read once, then kept until the setting changes."""
+        cached = self._ping_after.get(guild_id)
+        if cached is None:
+            settings = await self.bot.storage.guild_settings(guild_id)
+            seconds = settings.get("ping_after_s", self.bot.config.ping_after_s)
+            cached = self._ping_after.setdefault(guild_id, int(float(seconds) * 1000))
+        return cached
+
+    def settings_changed(self, guild_id: int) -> None:
+        """``/tamalou settings`` stored new values: read them again."""
+        self._ping_after.pop(guild_id, None)
+        self._threads_on.pop(guild_id, None)
 
     async def _keep_ping(self, table: LiveTable, ping: display.TurnPing | None) -> None:
         """Store the table's ping (None: it is gone). A busy database only costs the memory
@@ -469,21 +748,27 @@ class DiscordPresenter:
         self._ping_choices[(guild_id, user_id)] = on
 
     async def match_started(self, table: LiveTable) -> None:
-        """The lobby message becomes the table of the first round. A rematch has no message
-        yet: if Discord refuses its post, the new table is closed unseen and the press is
-        told so (``not_posted``), as for ``/<game> new``: it never holds the channel."""
-        if table.row.message_id is not None:
-            await self.table_changed(table, at_once=True)
-            return
-        try:
-            await self.post_table(table)
-        except discord.HTTPException as exc:
-            fault("table post failed", f"table {table.id}", exc)
-            with contextlib.suppress(TableError):
-                await self.bot.service.cancel(table, "not_posted", present=False)
-            await self.forget(table)
-            raise TableError("not_posted") from None
-        await self.table_changed(table, at_once=True)  # its ping (the message is posted)
+        """The lobby message becomes the table of the first round; with a thread, it
+        becomes the channel's summary and the table is posted in the thread. A rematch has
+        no message yet: if Discord refuses its post, the new table is closed unseen and the
+        press is told so (``not_posted``), as for ``/<game> new``: it never holds the
+        channel."""
+        if table.row.thread_id is not None:
+            async with self._lock(table.id):
+                await self._edit_summary(table)
+                table.row.message_id = None
+                await self.bot.storage.set_table_message(table.id, None)
+        elif table.row.message_id is None:  # a rematch: no lobby, a new thread
+            try:
+                if not await self._open_thread(table):
+                    await self.post_table(table)
+            except discord.HTTPException as exc:
+                fault("table post failed", f"table {table.id}", exc)
+                with contextlib.suppress(TableError):
+                    await self.bot.service.cancel(table, "not_posted", present=False)
+                await self.forget(table)
+                raise TableError("not_posted") from None
+        await self.table_changed(table, at_once=True)
 
     async def round_started(self, table: LiveTable) -> None:
         """R-M1: a new round gets a new message (old messages are hard to edit after an hour)."""
@@ -493,6 +778,7 @@ class DiscordPresenter:
             table.row.message_id = None
             self._pictures.pop(table.id, None)
         await self.table_changed(table, at_once=True)
+        await self._edit_summary(table)  # the standing after the round
 
     async def table_closed(self, table: LiveTable, reason: str) -> None:
         pending = self._pending.pop(table.id, None)
@@ -514,6 +800,8 @@ class DiscordPresenter:
                         pass
                 await self._channel(table).send(embed=embed)
         finally:
+            with contextlib.suppress(Exception):
+                await self._close_thread(table, reason)
             self._prune(table.id)
             await self._forget(table)
 
@@ -794,7 +1082,8 @@ class DiscordPresenter:
                 continue
             table = self.bot.service.tables.get(ping.table_id)
             if table is not None and table.status == "playing":
-                self._pings[table.id] = (ping.turn, ping.message_id)
+                now = self.bot.service.clock()
+                self._pings[table.id] = TurnNudge(ping.turn, now, ping.message_id, ping.channel_id)
                 continue
             with contextlib.suppress(discord.HTTPException):
                 await self.bot.http.delete_message(ping.channel_id, ping.message_id)

@@ -153,8 +153,8 @@ async def _component(
     table = service.table(table_id)
     if table.row.game != game:
         raise TableError("bad_button")
-    if (interaction.guild_id, interaction.channel_id) != (table.row.guild_id, table.row.channel_id):
-        raise TableError("bad_button")  # a table's buttons live in its own channel only
+    if interaction.guild_id != table.row.guild_id or interaction.channel_id not in table.channels:
+        raise TableError("bad_button")  # a table's buttons live in its channel or thread only
     if verb in LOBBY_VERBS:
         await interaction.response.defer()
         await lobby_verb(interaction, table, verb, lang)

@@ -13,7 +13,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.tables import LiveTable
+from bot.storage import MatchRow
+from bot.tables import LiveTable, MatchSeat
 from bot.ui.presenter import DiscordPresenter
 from tamalou.games.tamalou.scripted import forced_game
 from tests.support.live_tables import FakeHttp, live_table
@@ -62,13 +63,20 @@ class FakeBot:
         self.channel = Channel()
         self.http = FakeHttp(self.channel)
         self.allowed_mentions = None
-        self.config = type("C", (), {"edit_interval_ms": interval_ms, "answer_deadline_ms": 1500})()
+        self.config = type(
+            "C",
+            (),
+            {"edit_interval_ms": interval_ms, "ping_after_s": 10.0, "answer_deadline_ms": 1500},
+        )()
         self.service = type("S", (), {"lobby_timeout_ms": 600_000, "clock": lambda self: 0})()
         self.messages: dict[int, int | None] = {}
 
         class Storage:
             async def set_table_message(_, table_id: int, message_id: int | None) -> None:
                 self.messages[table_id] = message_id
+
+            async def guild_settings(_, guild_id: int) -> dict[str, Any]:
+                return {}
 
         self.storage = Storage()
 
@@ -283,3 +291,157 @@ async def test_a_rematch_the_bot_may_not_post_is_closed_unseen_and_said() -> Non
     bot.channel.refuse = None
     await presenter.match_started(table)  # posted: a table that can be seen
     assert table.row.message_id is not None
+
+
+# -- turn pings are nudges (issue 22) ---------------------------------------------------------
+
+
+class PingBot:
+    """A bot whose clock the test moves, recording the pings posted and deleted."""
+
+    def __init__(self, ping_after_s: float = 10.0, stored: dict[str, Any] | None = None) -> None:
+        self.now = 0
+        self.allowed_mentions = None
+        self.config = type(
+            "C",
+            (),
+            {"edit_interval_ms": 0, "ping_after_s": ping_after_s, "answer_deadline_ms": 1500},
+        )()
+        bot = self
+        self.service = type("S", (), {"clock": lambda _: bot.now})()
+        self.posted: list[tuple[int, str]] = []
+        self.deleted: list[int] = []
+        self.ids = itertools.count(500)
+        self.kept: list[Any] = []
+
+        class Http:
+            async def send_message(_, channel_id: int, *, params: Any) -> dict[str, Any]:
+                mid = next(bot.ids)
+                bot.posted.append((mid, params.payload["content"]))
+                return {"id": str(mid)}
+
+            async def delete_message(_, channel_id: int, message_id: int) -> None:
+                bot.deleted.append(message_id)
+
+        class Storage:
+            async def guild_settings(_, guild_id: int) -> dict[str, Any]:
+                return dict(stored or {})
+
+            async def fetchval(_, *args: Any) -> Any:
+                return None  # nobody turned pings off
+
+            async def execute(_, query: str, *args: Any) -> None:
+                bot.kept.append((query.split()[0], args))
+
+        self.http = Http()
+        self.storage = Storage()
+
+    async def guild_language(self, guild_id: int | None) -> str:
+        return "en"
+
+
+class Turns:
+    """A game plugin whose turn the test sets: (seat, key)."""
+
+    def __init__(self) -> None:
+        self.turn: Any = (0, (1, 0))
+
+    def turn_of(self, table: LiveTable, at: int) -> Any:
+        return self.turn
+
+
+def nudging(
+    monkeypatch: Any, **bot_args: Any
+) -> tuple[PingBot, DiscordPresenter, LiveTable, Turns]:
+    bot = PingBot(**bot_args)
+    turns = Turns()
+    monkeypatch.setattr("bot.ui.presenter.games.plugin", lambda game_id: turns)
+    table = live_table(forced_game(ROWS))
+    table.match = MatchRow(
+        1, table.id, 1, "s", {}, [s.to_dict() for s in seats_of(table)], 0, None, "playing"
+    )
+    return bot, DiscordPresenter(bot), table, turns  # type: ignore[arg-type]
+
+
+def seats_of(table: LiveTable) -> list[MatchSeat]:
+    return [MatchSeat(s.user_id, s.name, s.ai_level) for s in table.seats]
+
+
+async def nudged(presenter: DiscordPresenter) -> None:
+    """Until every watched turn's timer has done its check (its naps are up to 1 s)."""
+    for _ in range(300):
+        if all(n.timer is None or n.timer.done() for n in presenter._pings.values()):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("a nudge did not finish")
+
+
+async def later(bot: PingBot, ms: int) -> None:
+    bot.now += ms
+    await asyncio.sleep(0.05)  # the nudge's nap sees the new time
+
+
+async def test_a_player_who_plays_at_once_is_never_pinged(monkeypatch: Any) -> None:
+    bot, presenter, table, turns = nudging(monkeypatch)
+    await presenter._ping_turn(table)  # seat 0's turn starts
+    await later(bot, 2_000)
+    table.acted[100] = bot.now  # seat 0 moves after 2 s
+    turns.turn = (1, (1, 1))  # and the turn passes
+    await presenter._ping_turn(table)
+    await later(bot, 9_000)
+    assert bot.posted == [] and bot.deleted == []
+    await presenter.stop()
+
+
+async def test_a_slow_player_is_pinged_once_after_the_default_ten_seconds(
+    monkeypatch: Any,
+) -> None:
+    bot, presenter, table, _ = nudging(monkeypatch)
+    await presenter._ping_turn(table)
+    await later(bot, 9_900)
+    assert bot.posted == []  # not before 10 s
+    await later(bot, 200)
+    await nudged(presenter)
+    assert bot.posted == [(500, "<@100>, your turn at table 7.")]
+    await presenter._ping_turn(table)  # the table is drawn again: the same turn
+    await later(bot, 30_000)
+    assert len(bot.posted) == 1 and bot.deleted == []  # once, and kept while they wait
+    table.acted[100] = bot.now  # they move (their turn goes on)
+    await presenter._ping_turn(table)
+    assert bot.deleted == [500]
+    await later(bot, 30_000)
+    assert len(bot.posted) == 1  # never again for that turn
+    await presenter.stop()
+
+
+async def test_the_ping_goes_when_the_turn_ends_and_follows_the_servers_delay(
+    monkeypatch: Any,
+) -> None:
+    bot, presenter, table, turns = nudging(monkeypatch, stored={"ping_after_s": 30})
+    await presenter._ping_turn(table)
+    await later(bot, 20_000)
+    assert bot.posted == []  # the server waits 30 s
+    await later(bot, 10_100)
+    await nudged(presenter)
+    assert [p[0] for p in bot.posted] == [500]
+    turns.turn = (1, (1, 1))  # the clock played for them: the turn is over
+    await presenter._ping_turn(table)
+    assert bot.deleted == [500]
+    await presenter.stop()
+
+
+async def test_no_ping_for_an_ai_seat_nor_a_player_away(monkeypatch: Any) -> None:
+    bot, presenter, table, turns = nudging(monkeypatch, ping_after_s=1.0)
+    table.game.round.seats[0].away = True
+    await presenter._ping_turn(table)
+    await later(bot, 5_000)
+    await nudged(presenter)
+    table.game.round.seats[0].away = False
+    assert table.match is not None
+    table.match.seats[1]["ai_level"] = "easy"
+    turns.turn = (1, (1, 1))  # an AI's turn
+    await presenter._ping_turn(table)
+    await later(bot, 5_000)
+    await nudged(presenter)
+    assert bot.posted == []
+    await presenter.stop()

@@ -77,6 +77,9 @@ class BotHarness:
             # cards as text unless a test asks for the emojis (TAMALOU_CARD_EMOJIS="1"):
             # the text fallback stays tested by every flow, the emojis by the card tests
             "TAMALOU_CARD_EMOJIS": "0",
+            # tables in the channel unless a test asks for threads (TAMALOU_THREADS="1"):
+            # the channel fallback stays tested by every flow, threads by the thread tests
+            "TAMALOU_THREADS": "0",
             **env,
         }
         await self.emu.start_bot("tests.support.e2e_bot", env=self.env)
@@ -96,11 +99,20 @@ class BotHarness:
     # -- reading --------------------------------------------------------------------
 
     def table_message(self, channel: ChannelRef = None) -> Message:
-        """The newest public message that carries the table's buttons (in ``channel``)."""
-        for msg in reversed(self.emu.channel_messages(channel)):
+        """The newest public message that carries the table's buttons (in ``channel`` or
+        one of its threads: a table plays in the thread started from its lobby)."""
+        for msg in reversed(self.public_messages(channel)):
             if msg.components and TABLE_BUTTON.search(json.dumps(msg.components)):
                 return msg
         raise AssertionError("no table message in the channel")
+
+    def public_messages(self, channel: ChannelRef = None) -> list[Message]:
+        """The public messages of a channel and of its threads, oldest first."""
+        chan = self.emu.channel(channel)
+        msgs = list(self.emu.channel_messages(chan))
+        for thread in self.emu.threads(chan) if not chan.is_thread else ():
+            msgs += self.emu.channel_messages(thread)
+        return sorted(msgs, key=lambda m: m.id)
 
     def panel(self, user: str) -> Message:
         """The member's private panel as last shown: a Draw on the table message updates the

@@ -62,8 +62,8 @@ async def cmd_new(
         "call_seconds": KALOOKI.call_window_s if call_seconds is None else call_seconds,
     }
     await defer(interaction)
-    table = await open_lobby(interaction, settings, GAME)
-    await reply(interaction, t(lang, "ok.opened", id=table.id))
+    table, note = await open_lobby(interaction, settings, GAME, lang)
+    await reply(interaction, t(lang, "ok.opened", id=table.id) + note)
 
 
 @kalooki_group.command(

@@ -77,8 +77,8 @@ async def cmd_new(
         if value is not None
     )
     await defer(interaction)
-    table = await open_lobby(interaction, settings, GAME)
-    await reply(interaction, t(lang, "ok.opened", id=table.id))
+    table, note = await open_lobby(interaction, settings, GAME, lang)
+    await reply(interaction, t(lang, "ok.opened", id=table.id) + note)
 
 
 @tamalou_group.command(

@@ -55,8 +55,8 @@ async def cmd_new(
         raise TableError("sans_chien_three")  # the rules model's answer (ruling 10)
     settings: dict[str, Any] = {"preset": preset, "sans_chien": sans_chien, "rounds": rounds}
     await defer(interaction)
-    table = await open_lobby(interaction, settings, GAME)
-    await reply(interaction, t(lang, "ok.opened", id=table.id))
+    table, note = await open_lobby(interaction, settings, GAME, lang)
+    await reply(interaction, t(lang, "ok.opened", id=table.id) + note)
 
 
 @tarot_group.command(

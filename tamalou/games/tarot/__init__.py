@@ -98,6 +98,12 @@ def now(game: Game) -> int:
     return game.now
 
 
+def away(game: Game, seat: int) -> bool:
+    """The seat's player is away (shown to everyone as such)."""
+    seats = game.deal.seats
+    return 0 <= seat < len(seats) and seats[seat].away
+
+
 def make_ai(level: str, seat: int, rules: Rules, seed: str) -> Any:
     from tamalou.games.tarot.ai import make_player
 
@@ -122,6 +128,7 @@ __all__ = [
     "action_from_dict",
     "action_to_dict",
     "apply",
+    "away",
     "deal_results",
     "display_moments",
     "legal_actions",

@@ -72,7 +72,7 @@ def find_seed(wanted: Callable[[Game], bool], limit: int = 3000, **kw: Any) -> s
 
 class TarotHarness(BotHarness):
     def table_message(self) -> Message:
-        for msg in reversed(self.emu.channel_messages()):
+        for msg in reversed(self.public_messages()):  # the channel and its threads
             if msg.components and TABLE_BUTTON.search(json.dumps(msg.components)):
                 return msg
         raise AssertionError("no tarot table message in the channel")
