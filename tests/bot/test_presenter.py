@@ -66,7 +66,12 @@ class FakeBot:
         self.config = type(
             "C",
             (),
-            {"edit_interval_ms": interval_ms, "ping_after_s": 10.0, "answer_deadline_ms": 1500},
+            {
+                "edit_interval_ms": interval_ms,
+                "ping_after_s": 10.0,
+                "answer_deadline_ms": 1500,
+                "threads": False,
+            },
         )()
         self.service = type("S", (), {"lobby_timeout_ms": 600_000, "clock": lambda self: 0})()
         self.messages: dict[int, int | None] = {}
