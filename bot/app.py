@@ -58,7 +58,8 @@ class Tree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # the timer finds the command answered and does nothing, unless it is still busy
         if interaction.type is discord.InteractionType.application_command:
-            task = asyncio.create_task(answer_in_time(interaction), name="answer-in-time")
+            seconds = cast("GameBot", self.client).config.answer_deadline_ms / 1000
+            task = asyncio.create_task(answer_in_time(interaction, seconds), name="answer-in-time")
             self._deadlines.add(task)
             task.add_done_callback(self._deadlines.discard)
         return True

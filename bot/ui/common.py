@@ -40,7 +40,8 @@ def fault(kind: str, what: str, error: BaseException) -> None:
     log.warning("%s: %s (%s; %d so far)", what, kind, cause_of(error), FAULTS[kind])
 
 
-#: a command not answered by then is deferred (Discord allows 3 s): a locked database
+#: a command not answered by then is deferred (Discord allows 3 s; the bot passes its
+#: TAMALOU_ANSWER_DEADLINE_MS, as for clicks): a locked database
 #: made ``/tamalou new`` miss Discord's deadline (issue 23)
 ANSWER_BY_S = 1.5
 
