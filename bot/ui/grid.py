@@ -38,7 +38,8 @@ def place(
     left out. Buttons are packed in rows of 5 in that order; a select takes a row of its own.
     ``view``: a view already holding full rows (they count against the 5)."""
     view = view or discord.ui.View(timeout=None)
-    used = len({c.row for c in view.children}) if view.children else 0
+    rows = {c.row for c in view.children if c.row is not None}
+    used = len(rows) + sum(c.row is None for c in view.children)  # unplaced: selects
     left: list[Item] = []
     row, in_row = used - 1, PER_ROW  # the current buttons' row and how many it holds
     for _, item in sorted(entries, key=lambda e: e[0]):
