@@ -17,12 +17,13 @@ from bot.games import Panel
 from bot.games.kalooki import drafts
 from bot.games.kalooki.drafts import Draft
 from bot.i18n import t
-from bot.tables import LiveTable
-from bot.ui import lobby
+from bot.tables import LiveTable, TableError
+from bot.ui import grid, lobby
 from bot.ui.cards import display
 from bot.ui.cards.codes import text as card_text
 from bot.ui.cards.display import CardPicture
 from bot.ui.common import button, round_end_view, seat_name, ts
+from bot.ui.pipeline import numbers
 from tamalou.core import cards
 from tamalou.core.errors import IllegalAction
 from tamalou.games.kalooki import actions as A
@@ -617,6 +618,47 @@ def lay_off_value(a: A.LayOff | A.ShiftJoker) -> str:
     return f"1.{a.card}.{a.meld}.{end}"
 
 
+def lay_card_value(card: int, group: int | None = None) -> str:
+    """A lay card select's value: ``<card>``, or ``<card>.<group>`` for one range of the
+    lay-offs of a card that fits more places than one list holds (``grid.narrow``)."""
+    return str(card) if group is None else f"{card}.{group}"
+
+
+def lay_card_of(value: str) -> tuple[int, int | None]:
+    """:func:`lay_card_value` read back (the card, the range); else ``bad_button``."""
+    parts = numbers(value)
+    if len(parts) == 1:
+        return parts[0], None
+    if len(parts) == 2:
+        return parts[0], parts[1]
+    raise TableError("bad_button")
+
+
+def lay_card_options(
+    hand: Sequence[int], lays: Sequence[A.Action], d: Draft, lang: str
+) -> list[discord.SelectOption]:
+    """The lay card select: each card that lays off, in the hand's order; a card that fits
+    more places than one list holds comes once per range of its places (chosen first)."""
+    out = []
+    for c in hand:
+        count = sum(a.card == c for a in lays if isinstance(a, A.LayOff | A.ShiftJoker))
+        if not count:
+            continue
+        step = grid.narrow(count, MAX_OPTIONS)
+        assert step is not None
+        if step.done:
+            out.append(option(c, c == d.lay_card))
+            continue
+        for i, group in enumerate(step.groups):
+            o = option(c, c == d.lay_card and i == d.lay_group)
+            o.label = t(
+                lang, "kalooki.opt.lay_range", card=o.label, first=group[0] + 1, last=group[-1] + 1
+            )[:100]
+            o.value = lay_card_value(c, i)
+            out.append(o)
+    return out[:MAX_OPTIONS]
+
+
 def panel_view(
     table: LiveTable,
     pv: PlayerView,
@@ -724,12 +766,15 @@ def panel_view(
             discord.ui.Select(
                 custom_id=cid("pick", tid, f"{rnd}.5"),
                 placeholder=t(lang, "kalooki.select.lay_card")[:150],
-                options=[option(c, c == d.lay_card) for c in hand if c in by_card][:MAX_OPTIONS],
+                options=lay_card_options(hand, lays, d, lang),
                 row=row,
             )
         )
         row += 1
         lays = [a for a in lays if a.card == d.lay_card]
+        step = grid.narrow(len(lays), MAX_OPTIONS, () if d.lay_group is None else (d.lay_group,))
+        # a card's range of places not chosen yet (or one of another card): nothing listed
+        lays = [lays[i] for i in step.choices] if step and step.done else []
     if lays:
         v.add_item(
             discord.ui.Select(
