@@ -35,7 +35,6 @@ from tamalou.games.kalooki.state import Game
 from tamalou.games.kalooki.views import MeldView, PlayerView, PublicView, public_view, view
 
 GAME = "kalooki"
-ROW = 5
 MAX_OPTIONS = 25
 #: a hand longer than this is also shown as a picture (docs/cards.md)
 TEXT_HAND_MAX = 9
@@ -742,56 +741,44 @@ def panel_view(
     if "next_round" in kinds:
         row0.append(button(t(lang, "btn.next"), cid("next", tid, f"{rnd}.1"), style.primary))
     row0.append(button(sort_label, cid("sort", tid, rnd)))
-    row = 0
-    for item in row0[:ROW]:
-        item.row = row
-        v.add_item(item)
-    row += 1
+    # the grid (bot/ui/grid.py): the turn's buttons first, then the selects, the rest last
+    entries: list[tuple[int, discord.ui.Item[discord.ui.View]]] = [(0, b) for b in row0]
     discards = [a for a in mine if isinstance(a, A.Discard)]
     if discards:
         by_card = {a.card for a in discards}
-        v.add_item(
-            discord.ui.Select(
-                custom_id=cid("pick", tid, f"{rnd}.1"),
-                placeholder=t(lang, "kalooki.select.discard")[:150],
-                options=[option(c) for c in hand if c in by_card][:MAX_OPTIONS],
-                row=row,
-            )
+        discard = discord.ui.Select[discord.ui.View](
+            custom_id=cid("pick", tid, f"{rnd}.1"),
+            placeholder=t(lang, "kalooki.select.discard")[:150],
+            options=[option(c) for c in hand if c in by_card][:MAX_OPTIONS],
         )
-        row += 1
+        entries.append((1, discard))
     lays = [a for a in mine if isinstance(a, A.LayOff | A.ShiftJoker)]
     if len(lays) > MAX_OPTIONS:  # too many for one list: the card first, then where
         by_card = {a.card for a in lays}
-        v.add_item(
-            discord.ui.Select(
-                custom_id=cid("pick", tid, f"{rnd}.5"),
-                placeholder=t(lang, "kalooki.select.lay_card")[:150],
-                options=lay_card_options(hand, lays, d, lang),
-                row=row,
-            )
+        lay_card = discord.ui.Select[discord.ui.View](
+            custom_id=cid("pick", tid, f"{rnd}.5"),
+            placeholder=t(lang, "kalooki.select.lay_card")[:150],
+            options=lay_card_options(hand, lays, d, lang),
         )
-        row += 1
+        entries.append((2, lay_card))
         lays = [a for a in lays if a.card == d.lay_card]
         step = grid.narrow(len(lays), MAX_OPTIONS, () if d.lay_group is None else (d.lay_group,))
         # a card's range of places not chosen yet (or one of another card): nothing listed
         lays = [lays[i] for i in step.choices] if step and step.done else []
     if lays:
-        v.add_item(
-            discord.ui.Select(
-                custom_id=cid("pick", tid, f"{rnd}.2"),
-                placeholder=t(lang, "kalooki.select.lay_off")[:150],
-                options=[
-                    discord.SelectOption(
-                        label=lay_off_label(table, pub, a, lang)[:100],
-                        value=lay_off_value(a),
-                        emoji=display.partial_emoji(cards.code(a.card)),
-                    )
-                    for a in lays[:MAX_OPTIONS]
-                ],
-                row=row,
-            )
+        lay_off = discord.ui.Select[discord.ui.View](
+            custom_id=cid("pick", tid, f"{rnd}.2"),
+            placeholder=t(lang, "kalooki.select.lay_off")[:150],
+            options=[
+                discord.SelectOption(
+                    label=lay_off_label(table, pub, a, lang)[:100],
+                    value=lay_off_value(a),
+                    emoji=display.partial_emoji(cards.code(a.card)),
+                )
+                for a in lays[:MAX_OPTIONS]
+            ],
         )
-        row += 1
+        entries.append((3, lay_off))
     tail: list[discord.ui.Button[discord.ui.View]] = []
     me = pub.seats[seat]
     if discards and not me.laid_down:
@@ -800,7 +787,6 @@ def panel_view(
             tail.append(button(t(lang, "kalooki.btn.suggest"), cid("sugg", tid, rnd)))
     elif discards and me.laid_down:
         tail.append(button(t(lang, "kalooki.btn.new_meld"), cid("meld", tid, rnd)))
-    for item in tail:
-        item.row = row
-        v.add_item(item)
+    entries += [(4, b) for b in tail]
+    v, _ = grid.place(entries, v)
     return v

@@ -585,7 +585,6 @@ DRAWN = frozenset(
     {"peek", "draw", "take_discard", "call", "replace", "throw", "replay", "look", "swap", "pass"}
 )
 KINDS = tuple(sorted(A.ACTION_TYPES))
-ROW = 5
 
 
 def panel_buttons(
@@ -707,11 +706,11 @@ def panel_buttons(
     if planned.active:
         tail.append(_button(t(lang, "btn.step_back"), cid("step", tid, rnd)))
     v = discord.ui.View(timeout=None)
-    rows_left = MAX_BUTTON_ROWS
+    rows_left = grid.ROWS
     if select is not None:
         v.add_item(select)
         rows_left -= 1
-    room = ROW * rows_left - len(items) - len(tail)
+    room = grid.PER_ROW * rows_left - len(items) - len(tail)
     if len(generic) <= room:
         items += [_button(text, cid("act", tid, f"{rnd}.{code}")) for text, code in generic]
     elif generic and select is None:  # more than fit: one select of them all
