@@ -633,6 +633,12 @@ def lay_card_of(value: str) -> tuple[int, int | None]:
     raise TableError("bad_button")
 
 
+def lay_range(count: int, group: int | None = None) -> grid.Narrowed | None:
+    """A card's places in ranges of one select's 25 (``group``: the range chosen)."""
+    path = () if group is None else (group,)
+    return grid.narrow(count, MAX_OPTIONS, path, unit=MAX_OPTIONS)
+
+
 def lay_card_options(
     hand: Sequence[int], lays: Sequence[A.Action], d: Draft, lang: str
 ) -> list[discord.SelectOption]:
@@ -643,7 +649,7 @@ def lay_card_options(
         count = sum(a.card == c for a in lays if isinstance(a, A.LayOff | A.ShiftJoker))
         if not count:
             continue
-        step = grid.narrow(count, MAX_OPTIONS)
+        step = lay_range(count)
         assert step is not None
         if step.done:
             out.append(option(c, c == d.lay_card))
@@ -762,7 +768,7 @@ def panel_view(
         )
         entries.append((2, lay_card))
         lays = [a for a in lays if a.card == d.lay_card]
-        step = grid.narrow(len(lays), MAX_OPTIONS, () if d.lay_group is None else (d.lay_group,))
+        step = lay_range(len(lays), d.lay_group)
         # a card's range of places not chosen yet (or one of another card): nothing listed
         lays = [lays[i] for i in step.choices] if step and step.done else []
     if lays:
