@@ -184,3 +184,20 @@ def test_r_t3_every_slot_of_a_row_past_24_cards_can_be_replaced_group_then_slot(
         assert f"tamalou:repg:{table.id}:1" in ids  # back to the groups
         reached += [int(c.rsplit(".", 1)[1]) for c in ids if f":rep:{table.id}:" in c]
     assert reached == list(range(1, 31))  # every slot, in the row's order
+
+
+def test_a_group_of_slots_that_no_longer_exists_shows_the_groups_again() -> None:
+    """A stale or forged ``repg`` group (a row that shrank meanwhile) is not guessed: the
+    panel offers the groups of the row as it is now."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    long_row = [f"{r}h" for r in ranks] + [f"{r}c" for r in ranks] + ["As", "2s", "3s", "4s"]
+    game = forced_game(
+        [long_row, ["5s", "6s", "7s", "8s"], ["2d", "3d", "4d", "5d"]],
+        pile=["6d"],
+        discard=["9s"],
+    )
+    apply(game, A.Draw(0, game.now))
+    table = live_table(game)
+    fresh = custom_ids(render.panel(table, 0, "en", game.now).view)
+    assert custom_ids(render.panel(table, 0, "en", game.now, rep_group=(99,)).view) == fresh
+    assert verbs.VERBS["repg"].origin == "panel"
