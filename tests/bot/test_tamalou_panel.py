@@ -158,10 +158,8 @@ def test_r_t3_a_long_row_still_offers_to_throw_the_drawn_card() -> None:
     assert len(shown) <= 25
 
 
-def test_r_t3_every_slot_of_a_row_past_24_cards_can_be_replaced_group_then_slot() -> None:
-    """A player with 30 cards (penalties, R-D5) draws: the panel had room for 24
-    replacements and cut the rest, so slots 25-30 could never be replaced (R-T3). The grid
-    narrows them now: a group of slots first (a panel step, ``repg``), then the slot."""
+def thirty_cards_drawn() -> Game:
+    """Player 0 holds 30 cards (penalties, R-D5) and has drawn."""
     ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     long_row = [f"{r}h" for r in ranks] + [f"{r}c" for r in ranks] + ["As", "2s", "3s", "4s"]
     game = forced_game(
@@ -170,6 +168,14 @@ def test_r_t3_every_slot_of_a_row_past_24_cards_can_be_replaced_group_then_slot(
         discard=["9s"],
     )
     apply(game, A.Draw(0, game.now))
+    return game
+
+
+def test_r_t3_every_slot_of_a_row_past_24_cards_can_be_replaced_group_then_slot() -> None:
+    """A player with 30 cards (penalties, R-D5) draws: the panel had room for 24
+    replacements and cut the rest, so slots 25-30 could never be replaced (R-T3). The grid
+    narrows them now: a group of slots first (a panel step, ``repg``), then the slot."""
+    game = thirty_cards_drawn()
     table = live_table(game)
     first = custom_ids(render.panel(table, 0, "en", game.now).view)
     assert f"tamalou:throw:{table.id}:1" in first
@@ -189,14 +195,7 @@ def test_r_t3_every_slot_of_a_row_past_24_cards_can_be_replaced_group_then_slot(
 def test_a_group_of_slots_that_no_longer_exists_shows_the_groups_again() -> None:
     """A stale or forged ``repg`` group (a row that shrank meanwhile) is not guessed: the
     panel offers the groups of the row as it is now."""
-    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-    long_row = [f"{r}h" for r in ranks] + [f"{r}c" for r in ranks] + ["As", "2s", "3s", "4s"]
-    game = forced_game(
-        [long_row, ["5s", "6s", "7s", "8s"], ["2d", "3d", "4d", "5d"]],
-        pile=["6d"],
-        discard=["9s"],
-    )
-    apply(game, A.Draw(0, game.now))
+    game = thirty_cards_drawn()
     table = live_table(game)
     fresh = custom_ids(render.panel(table, 0, "en", game.now).view)
     assert custom_ids(render.panel(table, 0, "en", game.now, rep_group=(99,)).view) == fresh
