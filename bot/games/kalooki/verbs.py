@@ -162,8 +162,8 @@ async def panel_step(click: Click) -> bool:
             d.extra = [c for c in cards_of(values) if c in hand]
             d.refusal = None
         case "pick" if len(parts) == 2 and parts[1] == PICK_LAY_CARD:
-            picked = [c for c in cards_of(values) if c in hand]
-            d.lay_card = picked[0] if picked else None
+            ranges = [render.lay_card_of(v) for v in values]  # a card, maybe a range of it
+            d.lay_card, d.lay_group = ranges[0] if ranges and ranges[0][0] in hand else (None, None)
         case "lay":
             refusal = render.check_draft(game, seat, pub.contract, d)
             if refusal is None:

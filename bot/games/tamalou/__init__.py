@@ -69,7 +69,15 @@ class TamalouPlugin(GamePlugin):
         return render.table_picture(table, lang, at)
 
     def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
-        return render.panel(table, seat, lang, at, choice.get("queen_slot"), choice.get("step"))
+        return render.panel(
+            table,
+            seat,
+            lang,
+            at,
+            choice.get("queen_slot"),
+            choice.get("step"),
+            choice.get("rep_group", ()),
+        )
 
     def turn_of(self, table: LiveTable, at: int) -> tuple[int, tuple[int, int]] | None:
         """Whose turn it is and which turn (a new key each turn started), or None."""

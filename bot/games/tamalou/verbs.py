@@ -22,7 +22,8 @@ from tamalou.games.tamalou.state import Game
 
 #: every verb and what the platform checks of it (bot/ui/pipeline.py): where its component
 #: lives and how many numbers its argument carries (the round number first). ``for`` opens
-#: the narrowing of a play for someone (R-X10), ``dfor`` plays it (steps.py).
+#: the narrowing of a play for someone (R-X10), ``dfor`` plays it (steps.py); ``repg``
+#: narrows a long row's replacements (``<round>[.<group>…]``, groups of ``grid.narrow``).
 VERBS: dict[str, Verb] = {
     "draw": Verb("any"),
     "take": Verb("any"),
@@ -33,6 +34,7 @@ VERBS: dict[str, Verb] = {
     "for": Verb("table"),
     "dfor": Verb("panel", (5,)),
     "rep": Verb("panel", (2,)),
+    "repg": Verb("panel", None),
     "throw": PANEL,
     "replay": PANEL,
     "pass": PANEL,
@@ -117,6 +119,11 @@ async def on_click(click: Click) -> None:
     if verb == "qmine":
         await bot.presenter.show_panel(
             interaction, table, seat, lang, edit=True, queen_slot=parts[1]
+        )
+        return
+    if verb == "repg":  # a long row: a group of slots to replace from (grid.narrow)
+        await bot.presenter.show_panel(
+            interaction, table, seat, lang, edit=True, rep_group=tuple(parts[1:])
         )
         return
     if verb in ("step", "for"):  # narrow a many-choice move (steps.py); nothing is played

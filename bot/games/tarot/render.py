@@ -17,7 +17,7 @@ from bot.games import Panel
 from bot.games.tarot.faces import face, label, line, partial_emoji, show
 from bot.i18n import t
 from bot.tables import LiveTable
-from bot.ui import lobby
+from bot.ui import grid, lobby
 from bot.ui.cards import CardPicture
 from bot.ui.common import button, round_end_view, seat_name, ts
 from tamalou.games.tarot import actions as A
@@ -32,8 +32,8 @@ from tamalou.games.tarot.views import PlayerView, PublicView, TrickView, public_
 GAME = "tarot"
 #: the dealer's mark in a seat line (as Kalooki's; 🃏 names the Excuse and jokers)
 DEALER = "🎴"
-ROW = 5
-MAX_ROWS = 5
+ROW = grid.PER_ROW
+MAX_ROWS = grid.ROWS
 #: select menus hold at most 25 options (Discord)
 SELECT_MAX = 25
 #: what a ``pick`` select chooses (the first number after the deal in its argument)
@@ -637,14 +637,9 @@ def panel_view(
                     options=options,
                 )
             )
-    v = discord.ui.View(timeout=None)
-    for i, sel in enumerate(selects[:MAX_ROWS]):
-        sel.row = i
-        v.add_item(sel)
-    used = len(v.children)
-    for i, item in enumerate(buttons[: ROW * (MAX_ROWS - used)]):
-        item.row = used + i // ROW
-        v.add_item(item)
+    # the grid (bot/ui/grid.py): the selects in rows of their own first, then the buttons
+    entries: list[tuple[int, discord.ui.Item[discord.ui.View]]] = [(0, sel) for sel in selects]
+    v, _ = grid.place(entries + [(1, b) for b in buttons])
     return v
 
 
