@@ -187,10 +187,12 @@ async def test_a_command_answers_in_time_while_the_database_is_locked(
 async def test_a_move_whose_panel_cannot_be_edited_is_told_the_truth_with_a_fresh_panel(
     harness: BotHarness,
 ) -> None:
-    """Alice throws the card she drew; the edit of her panel fails (404 10008: the
+    """Alice throws the card she drew; the update of her panel fails (404 10008: the
     ephemeral was dismissed; a 502 past discord.py's retries fails the same way). The throw
     was committed: she was told "Something went wrong… please try again". She gets a fresh
-    panel of the move's result, and never a "try again"."""
+    panel of the move's result, and never a "try again". A panel click is answered by its
+    one callback (issue 21), which is what fails here; a table click edits the open panel
+    through its token (the second case)."""
     h, emu = harness, harness.emu
     seed = find_seed(
         2, lambda g: g.round.first_player == 0 and cards.rank(g.round.pile[-1]) not in FACES
@@ -202,10 +204,21 @@ async def test_a_move_whose_panel_cannot_be_edited_is_told_the_truth_with_a_fres
     panel = h.panel("alice")
     assert "You drew" in panel.content
     logged = len(h.actions())
-    emu.fail_next("PATCH", "/messages/@original", 404, 10008, "Unknown Message")
+    emu.fail_next("POST", "/callback", 404, 10008, "Unknown Message")
     await emu.click("alice", panel, "Throw it")
     assert len(h.actions()) == logged + 1  # the throw went through
     fresh = h.panel("alice")
     assert fresh.id != panel.id and "You drew" not in fresh.content
     assert not any(t("en", "err.unexpected") in m.content for m in emu.ephemerals("alice"))
     assert "Draw" in str(h.table_message().components)  # bob's turn now
+    # bob draws from the table message: his open panel is edited through its token; that
+    # edit fails, the draw went through, a fresh panel shows it
+    await emu.click("bob", h.table_message(), "My cards")
+    open_panel = h.panel("bob")
+    logged = len(h.actions())
+    emu.fail_next("PATCH", f"/messages/{open_panel.id}", 404, 10008, "Unknown Message")
+    await emu.click("bob", h.table_message(), "Draw")
+    assert len(h.actions()) == logged + 1  # the draw went through
+    fresh = h.panel("bob")
+    assert fresh.id != open_panel.id and "Vous avez pioché" in fresh.content  # bob reads French
+    assert not any(t("fr", "err.unexpected") in m.content for m in emu.ephemerals("bob"))
