@@ -38,8 +38,9 @@ NO_TOKEN = """No DISCORD_TOKEN is set.
 2. In "Bot", reset and copy the token.
 3. Copy .env.example to .env and set DISCORD_TOKEN=<your token>.
 4. Invite the bot with the scopes "bot applications.commands" and the permissions
-   View Channel, Send Messages, Embed Links, Attach Files, Read Message History
-   (permission integer 117760; see README.md).
+   View Channel, Send Messages, Embed Links, Attach Files, Read Message History,
+   Create Public Threads, Send Messages in Threads (permission integer 309237763072;
+   see README.md).
 """
 
 

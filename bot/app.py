@@ -11,6 +11,7 @@ import json
 import logging
 import re
 import signal
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -28,7 +29,7 @@ from bot.tables import AiRunner, TableService
 from bot.ui import clicked
 from bot.ui.cards import ALL_CODES, CardEmojis, emoji_png, prerender
 from bot.ui.cards import display as card_display
-from bot.ui.common import reply
+from bot.ui.common import answer_in_time, reply
 from bot.ui.errors import answer_error
 from bot.ui.presenter import DiscordPresenter
 from bot.ui.routing import COMPONENT_TYPES, TableButton, TableSelect, dispatch, route
@@ -36,13 +37,32 @@ from bot.ui.routing import COMPONENT_TYPES, TableButton, TableSelect, dispatch, 
 if TYPE_CHECKING:
     from bot.metrics import Metrics
     from bot.seasons import Seasons
+    from bot.tournaments.commands import Tournaments
 
 log = logging.getLogger(__name__)
 
 #: loaded after every game's extension (they add commands to the /tamalou group)
-SHARED_EXTENSIONS = ("bot.cogs.settings", "bot.cogs.seasons")
+SHARED_EXTENSIONS = ("bot.cogs.settings", "bot.cogs.seasons", "bot.cogs.tournaments")
 #: how long a render waits at start-up for the guilds to be known (their language)
 GUILD_WAIT_S = 10.0
+
+
+class Tree(app_commands.CommandTree):
+    """Every command answers within Discord's 3 s: one not answered by the safety deadline
+    is deferred, whatever it waits for (a locked database; issue 23)."""
+
+    def __init__(self, client: discord.Client, **options: Any) -> None:
+        super().__init__(client, **options)
+        self._deadlines: set[asyncio.Task[None]] = set()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        # the timer finds the command answered and does nothing, unless it is still busy
+        if interaction.type is discord.InteractionType.application_command:
+            seconds = cast("GameBot", self.client).config.answer_deadline_ms / 1000
+            task = asyncio.create_task(answer_in_time(interaction, seconds), name="answer-in-time")
+            self._deadlines.add(task)
+            task.add_done_callback(self._deadlines.discard)
+        return True
 
 
 class GameBot(commands.AutoShardedBot):
@@ -50,6 +70,7 @@ class GameBot(commands.AutoShardedBot):
     table service, one presenter and one router for all of them."""
 
     seasons: Seasons
+    tournaments: Tournaments
 
     def __init__(self, config: Config) -> None:
         # no voice: discord.py's warnings that voice's libraries are missing say nothing
@@ -70,6 +91,7 @@ class GameBot(commands.AutoShardedBot):
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
+            tree_cls=Tree,
             allowed_mentions=discord.AllowedMentions.none(),
             **shards,
         )
@@ -94,6 +116,8 @@ class GameBot(commands.AutoShardedBot):
         self._refreshed = False
         self._closing: asyncio.Task[None] | None = None
         self._item_templates: list[re.Pattern[str]] = []
+        #: run once the live tables are rebuilt at start-up (tournaments carry on)
+        self.after_load: list[Callable[[], Awaitable[Any]]] = []
         self.cards = CardEmojis(self)
         self._cards_task: asyncio.Task[None] | None = None
         self._redrawing: asyncio.Task[Any] | None = None  # on_ready redrawing the tables
@@ -138,6 +162,22 @@ class GameBot(commands.AutoShardedBot):
             finally:
                 clicked.release(interaction)  # answered and handled: nothing reads it now
 
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A table message deleted by a moderator is posted again at once (issue 23)."""
+        await self.presenter.message_deleted(payload.channel_id, payload.message_id)
+
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        for message_id in payload.message_ids:
+            await self.presenter.message_deleted(payload.channel_id, message_id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """The channel of a table deleted: the table closes (issue 23)."""
+        await self.presenter.channel_gone(channel.id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot removed from a server: its tables close (issue 23)."""
+        await self.presenter.guild_gone(guild.id)
+
     async def setup_hook(self) -> None:
         self.health.install()  # the last warnings and errors, for the status
         # SIGTERM (systemd, docker stop) closes as SIGINT does: timers stop, the last moves
@@ -163,10 +203,19 @@ class GameBot(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         count = await self.service.load()
         log.info("ready to serve %d live tables", count)
+        # Timed secrets shown before the restart, the overdue ones hidden first: a panel is
+        # edited through its interaction's token, no gateway needed (they waited for every
+        # table to be drawn again, 2-6 s late; issue 23).
+        try:
+            await self.presenter.restore_hides()
+        except Exception:
+            log.exception("could not read the timed panels back: some may stay shown")
         try:  # a half-built Kalooki contract, the hand's order...: before any click comes
             await self.presenter.restore_panel_memory()
         except Exception:
             log.exception("could not read the panel memories back: drafts start empty")
+        for step in self.after_load:
+            await step()
         # Long-lived objects (modules, rebuilt tables) leave the collector's generations, and
         # young collections run less often: full collections over them stalled clicks.
         # A click leaves no reference cycle (bot.ui.clicked.release, release_view): its
@@ -229,6 +278,16 @@ class GameBot(commands.AutoShardedBot):
             log.info("SIGTERM: closing")
             self._closing = asyncio.get_running_loop().create_task(self.close())
 
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A moderator deleted a thread: a table playing there is posted again."""
+        await self.presenter.thread_gone(payload.thread_id)
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A thread was archived (by a moderator while a table plays there: it is posted
+        again; the bot archives a table's thread only once the table is closed)."""
+        if payload.data.get("thread_metadata", {}).get("archived"):
+            await self.presenter.thread_gone(payload.thread_id)
+
     async def on_ready(self) -> None:
         if self._refreshed:
             return
@@ -238,11 +297,17 @@ class GameBot(commands.AutoShardedBot):
             await self.presenter.restore_pings()
         except Exception:
             log.exception("could not read the turn pings back: a turn may be pinged twice")
+        for table, reason in self.service.closed_at_start:  # a kill cut their cancel short
+            await self.presenter.table_closed(table, reason)
+        self.service.closed_at_start.clear()
+        try:  # the members' open panels: edited again, not posted anew (issue 21)
+            await self.presenter.restore_panels()
+        except Exception:
+            log.exception("could not read the open panels back: members get new ones")
         for table in list(self.service.tables.values()):
             await self.presenter.table_changed(table, at_once=True)
         for table in await self.service.unshown_finals():  # killed before its last message
             await self.presenter.table_changed(table, at_once=True)
-        await self.presenter.restore_hides()  # timed secrets shown before the restart
         await self.health.write("ready")
         self._redrawing = None
 

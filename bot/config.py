@@ -83,6 +83,19 @@ class Config(BaseSettings):
     edit_interval_ms: int = _setting(
         1000, "TAMALOU_EDIT_INTERVAL_MS", "milliseconds, 0 to 60000", ge=0, le=60_000
     )
+    #: a turn waits this long without its player's move before they are pinged (a
+    #: server may set its own with ``/tamalou settings ping_after:``)
+    ping_after_s: float = _setting(
+        10.0, "TAMALOU_PING_AFTER_S", "seconds, 0 to 3600", ge=0, le=3600
+    )
+    #: each table plays in a thread started from its lobby message, unless a server says
+    #: no (``/tamalou settings threads:``); off: in the channel, as before threads
+    threads: bool = _setting(True, "TAMALOU_THREADS", "1 or 0")
+    #: a click not answered this long after it arrived is acknowledged first (a deferred
+    #: answer), its result following; Discord allows 3 s (DESIGN, "Answer once")
+    answer_deadline_ms: int = _setting(
+        1500, "TAMALOU_ANSWER_DEADLINE_MS", "milliseconds, 1 to 2900", ge=1, le=2900
+    )
     #: auto: sync the slash commands when they changed since the last sync (a hash kept in
     #: the database); always: at every start; never (several processes: one syncs)
     sync_commands: SyncMode = _setting(

@@ -43,7 +43,7 @@ def test_the_no_token_message_asks_for_the_permissions_readme_lists() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     listed = re.search(r"permissions\s+\*\*([^*]+)\*\*", readme)
     assert listed is not None
-    wanted = [p.strip() for p in listed.group(1).split(",")]
+    wanted = [" ".join(p.split()) for p in listed.group(1).split(",")]
     said = " ".join(NO_TOKEN.split())
     assert all(p in said for p in wanted), wanted
     assert "Attach Files" in wanted

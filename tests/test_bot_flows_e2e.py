@@ -10,15 +10,21 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tamalou.core import cards
 from tamalou.games.tamalou.rules import TAMALOU
 from tamalou.games.tamalou.state import Game
-from tests.emulator import Emulator, Interaction, Message
-from tests.support.bot_harness import BotHarness, find_seed, label, open_table, peek_all
+from tests.emulator import Emulator
+from tests.support.bot_harness import (
+    BotHarness,
+    find_seed,
+    forged_click,
+    label,
+    open_table,
+    peek_all,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -58,40 +64,6 @@ def h_rows(seed: str, players: int = 2) -> list[list[int]]:
 
 def table_id(h: BotHarness) -> int:
     return int(h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
-
-
-async def forged_click(
-    h: BotHarness,
-    user: str,
-    custom_id: str,
-    *,
-    on: Message | None = None,
-    values: list[str] | None = None,
-    wait: bool = True,
-) -> Interaction:
-    """A press on a component the bot never sent (a stale or crafted custom_id).
-
-    The interaction's message carries a button (or select) with that custom_id, as a
-    message from an older round, table or bot version would.
-    """
-    emu = h.emu
-    msg = on if on is not None else h.table_message()
-    member = emu.member(user)
-    if values is None:
-        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
-        comp: dict[str, Any] = {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}
-    else:
-        data = {"custom_id": custom_id, "component_type": 3, "values": values}
-        comp = {
-            "type": 3,
-            "custom_id": custom_id,
-            "options": [{"label": v, "value": v} for v in values],
-        }
-    inter = emu._new_interaction(
-        3, member, emu.channel(None), custom_id, data, locale=None, at=None, message=msg
-    )
-    inter.payload["message"]["components"] = [{"type": 1, "components": [comp]}]
-    return await emu._send(inter, wait, 10.0)
 
 
 def public_text(emu: Emulator) -> str:
@@ -406,8 +378,9 @@ async def test_next_round_timeouts_away_and_the_match_end(harness: BotHarness) -
     await open_table(h, ["alice", "bob"], target=target)
     await peek_all(h, ["alice", "bob"])
     await emu.click("bob", h.table_message(), "My cards")
-    old_panel = emu.last_ephemeral("bob")  # a round-1 panel with round-1 buttons
-    await emu.click("bob", h.table_message(), "My cards")
+    old_panel = emu.last_ephemeral("bob")  # bob's one panel of round 1
+    await emu.click("bob", h.table_message(), "My cards")  # edits it (one panel a round)
+    assert h.panel("bob").id == old_panel.id
     await emu.click("bob", h.panel("bob"), "Piocher")
     await emu.click("bob", h.panel("bob"), "Jeter")
     await emu.click("alice", h.table_message(), "Tamalou!")
@@ -428,7 +401,7 @@ async def test_next_round_timeouts_away_and_the_match_end(harness: BotHarness) -
     game = h.game()
     assert game.round.round_no == 2 and game.round.first_player == 0  # R-M4: alice won
     # a round-1 button in round 2
-    await emu.click("bob", old_panel, "Piocher")
+    await forged_click(h, "bob", f"tamalou:draw:{table_id(h)}:1", on=old_panel)
     assert "manche précédente" in emu.last_ephemeral("bob").content
     # R-S5: nobody peeks; the first turn starts 30 s after the deal
     h.advance(30_100)
@@ -440,7 +413,11 @@ async def test_next_round_timeouts_away_and_the_match_end(harness: BotHarness) -
     # R-K3, R-K4: alice, bob, then alice (short turn) let the clock play
     h.advance(45_100)
     await emu.wait_for(lambda: h.game().round.current == 1, 10, "alice's timeout")
-    assert "alice ran out of time" in h.table_message().text and "⏱" in h.table_message().text
+    # the log has the timeout before the message shows it (commit, then show)
+    await emu.wait_for(
+        lambda: "alice ran out of time" in h.table_message().text, 10, "the timeout shown"
+    )
+    assert "⏱" in h.table_message().text
     h.advance(45_100)
     await emu.wait_for(lambda: h.game().round.current == 0, 10, "bob's timeout")
     r = h.game().round
@@ -456,7 +433,7 @@ async def test_next_round_timeouts_away_and_the_match_end(harness: BotHarness) -
     winner = ("alice", "bob")[game.winners[0]]
     assert f"Winner\n{winner}" in over
     # the finished table refuses its old buttons
-    await emu.click("bob", old_panel, "Piocher")
+    await forged_click(h, "bob", f"tamalou:draw:{table_id(h)}:1", on=old_panel)
     assert "Cette table est fermée" in emu.last_ephemeral("bob").content
     await emu.click("alice", h.table_message(), "Rematch")
     await emu.wait_for(lambda: "round 1" in h.table_message().text, 10, "the rematch")
@@ -535,7 +512,7 @@ async def test_refusals_forged_buttons_spam_and_a_cancelled_table(harness: BotHa
     await emu.slash("dave", "tamalou cancel")
     assert "Only the host" in emu.last_ephemeral("dave").content
     await emu.click("bob", h.table_message(), "My cards")
-    bob_panel = emu.last_ephemeral("bob")
+    bob_panel = h.panel("bob")  # his one panel of the round, edited by "My cards"
     await emu.slash("alice", "tamalou cancel")
     assert f"Table {tid} is closed" in emu.last_ephemeral("alice").content
     closed = emu.channel_messages()[-1]

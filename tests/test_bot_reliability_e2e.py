@@ -133,7 +133,9 @@ async def test_a_draw_on_the_table_message_updates_the_open_panel_instead_of_pos
     await emu.click("alice", panel, "Throw it")  # a click on the panel edits it in place
     assert len(emu.ephemerals("alice")) == count
     assert "You drew" not in panel.content
-    await emu.click("alice", h.table_message(), "My cards")  # asked for: a new one
+    await emu.click("alice", h.table_message(), "My cards")  # the same panel (issue 21)
+    assert len(emu.ephemerals("alice")) == count
+    await emu.slash("alice", "tamalou hand")  # asked for again: a new one (a dismissed panel)
     assert len(emu.ephemerals("alice")) == count + 1
 
 
@@ -233,7 +235,7 @@ async def test_the_table_options_ranges_are_the_rules_models_bounds(harness: Bot
         "turn_seconds": (turn[0].ge // 1000, turn[1].le // 1000),
         "max_players": (2, 8),
     }
-    assert option_ranges(emu, "settings") == {"turn_seconds": (15, 300)}
+    assert option_ranges(emu, "settings") == {"turn_seconds": (15, 300), "ping_after": (5, 600)}
     with pytest.raises(EmulatorError):
         await emu.slash("alice", "tamalou new", turn_seconds=1)
 
@@ -321,9 +323,10 @@ async def test_a_turn_start_pings_its_player_only_and_a_member_may_turn_it_off(
     harness: BotHarness,
 ) -> None:
     """Nothing told a player their turn had started. One ping at a time per table, a mention
-    allowed for that player only; ``/tamalou ping on:False`` turns it off for that member."""
+    allowed for that player only; ``/tamalou ping on:False`` turns it off for that member.
+    A fast sibling of the default-delay test below: pinged after 1 s without a move."""
     h, emu = harness, harness.emu
-    await h.start(seeds=[plain_first_turn(2)])
+    await h.start(seeds=[plain_first_turn(2)], TAMALOU_PING_AFTER_S="1")
     await open_table(h, ["alice", "bob"])
     assert pings(h) == []  # not in the lobby nor the peek
     await peek_all(h, ["alice", "bob"])
@@ -337,8 +340,10 @@ async def test_a_turn_start_pings_its_player_only_and_a_member_may_turn_it_off(
     await emu.slash("bob", "tamalou ping", on=False)
     assert "ne serez plus notifié" in emu.last_ephemeral("bob").content
     await emu.click("alice", h.table_message(), "Draw")
+    await emu.wait_for(lambda: not pings(h), 10, "alice's ping to go")  # she moved
     await emu.click("alice", h.panel("alice"), "Throw it")
-    await emu.wait_for(lambda: not pings(h), 10, "alice's ping to go")  # bob: none
+    await asyncio.sleep(1.5)
+    assert pings(h) == []  # bob turned them off
     await emu.slash("bob", "tamalou ping", on=True)
     await emu.click("bob", h.table_message(), "Draw")
     await emu.click("bob", h.panel("bob"), "Jeter")
@@ -354,7 +359,7 @@ async def test_a_restart_neither_pings_a_turn_twice_nor_leaves_its_ping_behind(
     again for the same turn, and the old ping stayed when the turn moved on. The ping and
     its turn are stored (migration 007) and read back before the tables are drawn."""
     h, emu = harness, harness.emu
-    await h.start(seeds=[plain_first_turn(2)])
+    await h.start(seeds=[plain_first_turn(2)], TAMALOU_PING_AFTER_S="1")
     await open_table(h, ["alice", "bob"])
     await peek_all(h, ["alice", "bob"])
     await emu.wait_for(lambda: pings(h), 10, "alice's ping")
@@ -368,17 +373,72 @@ async def test_a_restart_neither_pings_a_turn_twice_nor_leaves_its_ping_behind(
         10,
         "the table drawn again at start",
     )
-    await asyncio.sleep(0.5)  # a ping would follow its table's edit at once
+    await asyncio.sleep(1.5)  # a ping would follow a second after the table's edit
     assert [p.id for p in pings(h)] == [first.id]  # the same turn: no second ping
     assert not [r for r in emu.requests_to("POST", "/messages")[posted:] if "<@" in str(r.body)]
     await emu.click("alice", h.table_message(), "Draw")
     await emu.click("alice", h.panel("alice"), "Throw it")
     await emu.wait_for(
         lambda: [p.mentions for p in pings(h)] == [[emu.member("bob").id]], 10, "bob's ping"
-    )
+    )  # bob is slow: a second
     assert first.id not in [m.id for m in emu.channel_messages()]  # alice's ping is gone
+    await emu.wait_for(lambda: h.sql("SELECT * FROM turn_pings"), 10, "bob's stored ping")
     (row,) = h.sql("SELECT * FROM turn_pings")
     assert row["message_id"] == pings(h)[0].id
+
+
+async def test_a_turn_ping_waits_ten_seconds_for_a_slow_player_and_never_comes_for_a_prompt_one(
+    harness: BotHarness,
+) -> None:
+    """Issue 22: every turn pinged its player at once and deleted the ping at the next turn
+    (18 ghost pings a Tamalou round). On the default settings a player is mentioned only once
+    their turn has waited 10 s without their move; the ping stays until they move."""
+    h, emu = harness, harness.emu
+    await h.start(seeds=[plain_first_turn(2)])
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    alice, bob = emu.member("alice"), emu.member("bob")
+    h.advance(7_500)  # with the nap below, alice's turn has waited about 8.7 s
+    await asyncio.sleep(1.2)
+    assert pings(h) == []
+    h.advance(2_000)
+    await emu.wait_for(lambda: pings(h), 10, "alice's ping after 10 s")
+    (ping,) = pings(h)
+    assert ping.mentions == [alice.id]
+    h.advance(20_000)  # she is still thinking (45 s a turn): the ping stays, alone
+    await asyncio.sleep(1.5)
+    assert [p.id for p in pings(h)] == [ping.id]
+    pressed = asyncio.get_running_loop().time()
+    draw = await emu.click("alice", h.table_message(), "Draw")
+    await emu.wait_for(lambda: not pings(h), 10, "alice's ping to go when she moves")
+    (deleted,) = emu.requests_to("DELETE", f"/messages/{ping.id}")
+    assert draw.callback_request_id is not None
+    # not before she moved: the click answers once, after its move is committed (issue
+    # 21), and the ping may go in between
+    assert deleted.mono >= pressed
+    assert h.actions()[-1].kind == "draw"
+    await emu.click("alice", h.panel("alice"), "Throw it")
+    await emu.click("bob", h.table_message(), "Draw")  # bob plays at once
+    await emu.click("bob", h.panel("bob"), "Jeter")
+    await asyncio.sleep(1.5)
+    assert not [m for m in emu.history() if bob.id in emu.message(m.message_id).mentions]
+
+
+@pytest.mark.one_backend
+async def test_a_server_sets_how_long_a_turn_waits_before_its_ping(harness: BotHarness) -> None:
+    """``/tamalou settings ping_after:`` (Manage Server) replaces the 10 s default."""
+    h, emu = harness, harness.emu
+    await h.start(seeds=[plain_first_turn(2)])
+    await emu.slash("alice", "tamalou settings", ping_after=30)
+    assert "pinged after 30 s without their move" in emu.last_ephemeral("alice").content
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    h.advance(20_000)
+    await asyncio.sleep(1.2)
+    assert pings(h) == []  # 10 s is not the server's choice
+    h.advance(10_000)
+    await emu.wait_for(lambda: pings(h), 10, "alice's ping after 30 s")
+    assert [p.mentions for p in pings(h)] == [[emu.member("alice").id]]
 
 
 async def test_r_a4_a_failed_calls_reveal_ends_on_time_in_public_and_in_the_callers_panel(
@@ -413,19 +473,20 @@ async def test_r_a4_a_failed_calls_reveal_ends_on_time_in_public_and_in_the_call
     )
 
 
-async def test_my_cards_always_opens_a_new_panel_even_when_the_peek_is_its_answer(
+async def test_my_cards_in_the_peek_phase_peeks_in_the_open_panel_of_the_round(
     harness: BotHarness,
 ) -> None:
-    """R-S5: "My cards" in a peek phase peeks; asked for, it is a new panel, not an edit of
-    an older one the member may have closed (round 2's peek after round 1's panels)."""
+    """R-S5: "My cards" in a peek phase peeks, shown in the member's open panel of the round
+    (one panel per member per round, issue 21); ``/tamalou hand`` opens a new one."""
     h, emu = harness, harness.emu
     await h.start(seeds=[plain_first_turn(2)])
     await open_table(h, ["alice", "bob"])
     await emu.slash("alice", "tamalou hand")  # an open panel, not peeked yet
     count = len(emu.ephemerals("alice"))
     await emu.click("alice", h.table_message(), "My cards")  # peeks (R-S5)
-    assert len(emu.ephemerals("alice")) == count + 1
+    assert len(emu.ephemerals("alice")) == count
     assert h.game().round.seats[0].peek_until is not None
+    assert "Remember them" in h.panel("alice").content
 
 
 async def test_r_p3_a_restart_during_a_king_look_still_hides_the_card(harness: BotHarness) -> None:

@@ -170,6 +170,72 @@ async def test_command_sync_rejects_bad_localized_names(emu: Emulator) -> None:
     assert emu.take_problems("rejected")
 
 
+async def test_command_sync_rejects_a_locale_discord_does_not_know(emu: Emulator) -> None:
+    """Issue 23: Discord's French is ``fr``; ``fr-FR`` is refused (50035), in a command's
+    name, description and choice localisations."""
+    url = f"/applications/{emu.app_id}/commands"
+    for bad in (
+        {"name_localizations": {"fr-FR": "nouveau"}},
+        {"description_localizations": {"fr-FR": "une table"}},
+        {
+            "options": [
+                {
+                    "type": 3,
+                    "name": "o",
+                    "description": "d",
+                    "choices": [{"name": "a", "value": "a", "name_localizations": {"fr-FR": "b"}}],
+                }
+            ]
+        },
+    ):
+        cmd = {"name": "x", "description": "d", "type": 1, **bad}
+        status, _, body = await api(emu, "POST", url, json=cmd)
+        assert status == 400 and isinstance(body, dict) and body["code"] == 50035, bad
+        assert emu.take_problems("rejected")
+    good = {"name": "x2", "description": "d", "type": 1, "name_localizations": {"fr": "x2"}}
+    status, _, _ = await api(emu, "POST", url, json=good)
+    assert status in (200, 201)
+    await api(emu, "DELETE", f"{url}/{(await api(emu, 'GET', url))[2][-1]['id']}")  # type: ignore[index]
+
+
+async def test_a_channel_message_may_not_be_ephemeral(emu: Emulator) -> None:
+    """Issue 23: EPHEMERAL (64) is an interaction response's flag; Create Message refuses it."""
+    channel = emu.channel("general")
+    url = f"/channels/{channel.id}/messages"
+    status, _, body = await api(emu, "POST", url, json={"content": "x", "flags": 64})
+    assert status == 400 and isinstance(body, dict) and body["code"] == 50035
+    assert emu.take_problems("rejected")
+    status, _, _ = await api(emu, "POST", url, json={"content": "x", "flags": 4096})  # silent
+    assert status == 200
+
+
+async def test_a_select_may_not_have_more_defaults_than_max_values() -> None:
+    """Issue 23: a string select whose default options exceed ``max_values`` is refused."""
+
+    def select(defaults: int, max_values: int) -> dict[str, object]:
+        options = [{"label": f"o{i}", "value": f"{i}", "default": i < defaults} for i in range(3)]
+        comp = {"type": 3, "custom_id": "s", "options": options, "max_values": max_values}
+        return {"components": [{"type": 1, "components": [comp]}]}
+
+    assert not check_message(select(1, 1), 0)
+    assert not check_message(select(2, 2), 0)
+    assert "default" in str(check_message(select(2, 1), 0).flat)
+
+
+async def test_fail_next_answers_the_next_matching_requests_with_the_fault(
+    emu: Emulator,
+) -> None:
+    """Tests inject Discord's faults: the next N matching requests get the status and code."""
+    channel = emu.channel("general")
+    url = f"/channels/{channel.id}/messages"
+    emu.fail_next("POST", url, 502, 0, "Bad Gateway", times=2)
+    for _ in range(2):
+        status, _, _ = await api(emu, "POST", url, json={"content": "x"})
+        assert status == 502
+    status, _, _ = await api(emu, "POST", url, json={"content": "x"})
+    assert status == 200
+
+
 # ---------------------------------------------------------------------- interactions
 async def test_slash_public_reply(emu: Emulator) -> None:
     inter = await emu.slash("alice", "demo hello")
@@ -549,3 +615,37 @@ async def test_the_launcher_counts_postgresql_round_trips() -> None:
         timeout=60,
     )
     assert done.stdout.strip() == "[1, 2, 1, 2, 3]", done.stderr[-2000:]
+
+
+async def test_emoji_markup_in_a_label_placeholder_or_option_label_is_found() -> None:
+    """Issue 21: Discord shows ``<:c1_9h:123>`` as text in a button label, a select's
+    placeholder or an option label (only content and embeds render custom emojis); the
+    emulator records it as a problem of every e2e run (``emu.check``)."""
+    from tests.emulator.validation import markup_in_labels
+
+    row = {
+        "type": 1,
+        "components": [
+            {"type": 2, "style": 2, "label": "Take <:c1_9h:123>", "custom_id": "a"},
+            {"type": 2, "style": 2, "label": "Take 9♥", "custom_id": "b", "emoji": {"id": "1"}},
+        ],
+    }
+    select = {
+        "type": 1,
+        "components": [
+            {
+                "type": 3,
+                "custom_id": "c",
+                "placeholder": "<a:x:9> pick",
+                "options": [
+                    {"label": "<:c1_2s:5> on #1", "value": "1"},
+                    {"label": "2♠", "value": "2"},
+                ],
+            }
+        ],
+    }
+    assert markup_in_labels([row, select]) == [
+        ("label", "Take <:c1_9h:123>"),
+        ("placeholder", "<a:x:9> pick"),
+        ("option label", "<:c1_2s:5> on #1"),
+    ]

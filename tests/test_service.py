@@ -363,3 +363,110 @@ async def test_a_restart_reads_the_logs_by_batches_and_rebuilds_every_table(
             assert rebuilt is not None and table.game is not None
             assert game_to_dict(rebuilt) == game_to_dict(table.game)
     await storage2.close()
+
+
+class Killed(BaseException):
+    """The process dies here (SIGKILL): nothing after this point runs."""
+
+
+async def _killed_in_cancel(service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def dying(table: LiveTable, reason: str) -> None:
+        raise Killed
+
+    monkeypatch.setattr(service, "cancel", dying)
+
+
+async def _restarted(tmp_path: Path) -> tuple[TableService, Storage]:
+    storage = open_storage(tmp_path / "t.sqlite3")
+    await storage.open()
+    service = TableService(
+        storage,
+        Presenter(),
+        rules_for=rules_for,
+        load_game=tamalou.games.load,
+        reorder_ms=0,
+        clock=lambda: T0,
+    )
+    await service.load()
+    return service, storage
+
+
+async def test_a_kill_before_the_last_members_leave_closes_the_lobby_never_holds_the_channel(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: the last member leaves (their seat is written), the kill comes before the
+    cancel: at start the lobby is closed, its message drawn closed, the channel free."""
+    service, storage, _ = await make(tmp_path, reorder_ms=0)
+    table = await service.open_table(1, 10, 100, "p0", {})
+    await service.add_ai(table, 100, "easy")
+    await _killed_in_cancel(service, monkeypatch)
+    with pytest.raises(Killed):
+        await service.leave(table, 100)
+    await storage.close()
+
+    again, storage = await _restarted(tmp_path)
+    assert table.id not in again.tables
+    assert [(t.id, why) for t, why in again.closed_at_start] == [(table.id, "empty")]
+    fresh = await again.open_table(1, 10, 101, "p1", {})  # /tamalou new in that channel
+    assert fresh.id != table.id
+    await storage.close()
+
+
+async def test_r_k4_a_kill_before_an_abandoned_match_is_cancelled_never_holds_the_channel(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-K4, issue 23: the round that left nobody to play is committed, the kill comes
+    before the table's cancel: at start the table is closed, its match cancelled, the
+    channel free."""
+    service, storage, clock = await make(tmp_path, reorder_ms=0)
+    table = await service.open_table(1, 10, 100, "p0", {"turn_seconds": 15})
+    await service.add_ai(table, 100, "easy")
+    await service.start(table, 100)
+    module = table.module
+    await _killed_in_cancel(service, monkeypatch)
+    with pytest.raises(Killed):
+        for _ in range(400):  # the human never plays: the clock and the AI do
+            game = table.game
+            assert game is not None
+            due = module.next_deadline(game)
+            clock.now = max(clock.now + 1, due if due is not None else clock.now)
+            await service.tick(table)
+            table.ai_due = clock.now
+            await service._ai_step(table)
+    assert table.game is not None and module.abandoned(table.game)
+    await storage.close()
+
+    again, storage = await _restarted(tmp_path)
+    assert table.id not in again.tables
+    assert [(t.id, why) for t, why in again.closed_at_start] == [(table.id, "humans_left")]
+    statuses = await storage.fetch("SELECT status FROM matches")
+    assert [r["status"] for r in statuses] == ["cancelled"]
+    assert (await again.open_table(1, 10, 101, "p1", {})).id != table.id
+    await storage.close()
+
+
+async def test_a_tables_thread_finds_it_and_survives_a_restart(tmp_path: Path) -> None:
+    """Issue 22: a command or a click in the table's thread reaches the table; the thread
+    is stored, so a restart finds it again; a move is remembered for the turn pings."""
+    service, storage, clock = await make(tmp_path, reorder_ms=0)
+    table = await started_table(service, players=2)
+    service.set_thread(table, 555)
+    await storage.set_table_thread(table.id, 555)
+    assert service.table_in(555) is table and service.table_in(10) is table
+    assert table.channels == (10, 555)
+    clock.now += 6_000  # past the peek
+    seat = table.game.round.current
+    outcome = await service.act(table, A.Draw(seat, clock.now), 100 + seat)
+    assert outcome.error is None
+    assert table.acted[100 + seat] == clock.now  # the service's clock, for the nudge
+    service.set_thread(table, None)  # the thread was lost: the channel only
+    with pytest.raises(TableError, match="no_table_here"):
+        service.table_in(555)
+    service.set_thread(table, 556)
+    again, _, _ = await make(tmp_path, reorder_ms=0)
+    await again.load()
+    (row,) = [t.row for t in again.tables.values()]
+    assert row.thread_id == 555  # stored by the presenter (set_table_thread), not set_thread
+    assert again.table_in(555).id == table.id
+    await storage.close()
+    await again.storage.close()

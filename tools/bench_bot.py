@@ -352,6 +352,7 @@ def bot_env(emu: Emulator, db: Path) -> dict[str, str]:
         "TAMALOU_GUILD_ID": str(emu.guild.id),
         "TAMALOU_LOG_LEVEL": "INFO",
         "TAMALOU_SYNC_COMMANDS": "1",
+        "TAMALOU_THREADS": "0",  # tables in their channels: comparable with earlier runs
     }
 
 
@@ -489,6 +490,10 @@ class Load:
     measured: list[int] = field(default_factory=list)  # ids of the measured interactions
     kind_of: dict[int, str] = field(default_factory=dict)  # interaction id -> its kind
     requests: dict[str, int] = field(default_factory=dict)  # REST calls the bot made
+    #: each measured click's origin (``panel``: an ephemeral, ``table``) and token
+    tokens: list[tuple[str, str]] = field(default_factory=list)
+    #: REST calls of a measured click's own answer (through its token), by origin and route
+    by_origin: dict[str, dict[str, int]] = field(default_factory=dict)
     # (time, bot CPU s, our CPU s, whole machine CPU s)
     cpu_marks: list[tuple[float, float, float, float]] = field(default_factory=list)
     pg_marks: list[float] = field(default_factory=list)  # the PostgreSQL server's CPU s
@@ -525,6 +530,9 @@ async def run_load(
     pids = [bot.pid for bot in emu.bots if bot.alive]  # the bot's process(es)
     followups: list[tuple[TableInfo, Click]] = []  # a click on the bot's answer (a panel)
     busy: set[tuple[int, int]] = set()  # (table, player) with a click on a panel to come
+    #: (table, player) -> their open panel: a table button edits it rather than answering
+    #: with a new one (issue 21), so the player's next click is on the panel they have
+    panels: dict[tuple[int, int], int] = {}
     refusals = refusal_patterns()
     spies: list[asyncio.subprocess.Process] = []  # --py-spy, during the measured clicks
     pending: set[asyncio.Task[None]] = set()
@@ -561,13 +569,20 @@ async def run_load(
         ]
         kind = click.kind if len(games) == 1 else f"{table.game} {click.kind}"
         no = refused(answers, refusals)
+        key = (table.id, click.user.id)
+        shown = [m for m in answers if m.ephemeral and m.components]
+        if click.message.ephemeral and click.message.components:
+            panels[key] = click.message.id
+        if shown:
+            panels[key] = shown[-1].id
+        elif (held := emu.messages.get(panels.get(key, 0))) is not None and not held.deleted:
+            answers = [*answers, held]  # the open panel the bot edited
         tally = load.answers.setdefault(kind, [0, 0])
         tally[0] += 1
         tally[1] += no
         if TRACE and no:
             said = [m.content[:80] for m in answers if not m.components and m.content]
             print(f"  refused {kind}: {' | '.join(said)}")
-        key = (table.id, click.user.id)
         if click.chained:
             busy.discard(key)
         if (
@@ -631,6 +646,7 @@ async def run_load(
             return
         load.clicks += 1
         load.measured.append(inter.id)
+        load.tokens.append(("panel" if click.message.ephemeral else "table", inter.token))
         load.kind_of[inter.id] = click.kind if len(games) == 1 else f"{table.game} {click.kind}"
         load.last_answer = max(load.last_answer, answered if answered == answered else 0)
         if answered != answered:  # nan: expired
@@ -683,12 +699,29 @@ async def run_load(
         *(asyncio.wait_for(f, 60) for f in emu.finished.values()), return_exceptions=True
     )
     load.drained = loop.time()
+    origin_of = dict((token, origin) for origin, token in load.tokens)
     for rec in emu.requests[first_request:]:
         key = f"{rec.method} {(rec.route or rec.path).removeprefix('/api/v{version}')}"
         load.requests[key] = load.requests.get(key, 0) + 1
+        origin = origin_of.get(token_in(rec.path))
+        # the click's own answer: its callback, its followups, an edit of its @original (an
+        # edit of a panel by message id through a token is a later click's reuse of it)
+        own = "/callback" in rec.path or rec.method == "POST" or "@original" in rec.path
+        if origin is not None and own:
+            counts = load.by_origin.setdefault(origin, {})
+            counts[key] = counts.get(key, 0) + 1
     for task in list(pending):
         task.cancel()
     return load
+
+
+def token_in(path: str) -> str | None:
+    """The interaction token a REST path carries (a callback, a followup, an edit through it)."""
+    parts = path.split("/")
+    for marker in ("interactions", "webhooks"):
+        if marker in parts and len(parts) > parts.index(marker) + 2:
+            return parts[parts.index(marker) + 2]
+    return None
 
 
 async def start_py_spy(pid: int, path: str) -> asyncio.subprocess.Process:
@@ -820,6 +853,13 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         say(
             "REST calls per click: "
             + ", ".join(f"{k} {v / max(1, load.clicks):.2f}" for k, v in load.requests.items())
+            + "\nthe click's own answer (callback, followups, @original), by origin: "
+            + "; ".join(
+                f"{origin} ({n} clicks) "
+                + ", ".join(f"{k} {v / max(1, n):.2f}" for k, v in sorted(counts.items()))
+                for origin, counts in sorted(load.by_origin.items())
+                for n in [sum(o == origin for o, _ in load.tokens)]
+            )
             + "\nrefused / clicks, by kind (warm-up included): "
             + ", ".join(f"{k} {b}/{a}" for k, (a, b) in sorted(load.answers.items()))
             + "\nfirst response p50 / p99 ms, by kind: "
@@ -1147,6 +1187,7 @@ async def start_processes(
             "TAMALOU_DB": target,
             "TAMALOU_GUILD_ID": "",  # commands synced globally: every guild has them
             "TAMALOU_LOG_LEVEL": "INFO",
+            "TAMALOU_THREADS": "0",
             "TAMALOU_SHARD_COUNT": str(count),
             "EMU_IDENTIFY_DELAY": "0",
             "EMU_DB_ROUND_TRIPS": "1",  # the launcher counts the PostgreSQL round trips

@@ -1,4 +1,5 @@
-"""``/tamalou settings``: the server's language, default turn time and default variant
+"""``/tamalou settings``: the server's language, default turn time and default variant,
+whether tables play in threads and how long a turn waits before its player is pinged
 (Manage Server). A member's own turn-ping choice (``ping``) is a seat command of every
 game's group (``bot/ui/lobby.py``)."""
 
@@ -17,6 +18,10 @@ from bot.ui.common import bot_of, reply
 from bot.ui.lobby import guild_ids
 from tamalou.games.tamalou.rules import TAMALOU
 
+#: the turn-ping delay a server may choose (seconds): a few seconds at least, so that a
+#: player who plays at once is never pinged
+PING_AFTER_MIN_S, PING_AFTER_MAX_S = 5, 600
+
 
 @app_commands.command(
     name=ls("settings", "cmd.settings"),
@@ -26,6 +31,10 @@ from tamalou.games.tamalou.rules import TAMALOU
     language=ls("Language of public messages", "opt.language"),
     turn_seconds=ls("Default seconds per turn", "opt.turn_seconds"),
     variant=ls("Default variant of new tables", "opt.default_variant"),
+    threads=ls("Each table in its own thread (on by default)", "opt.threads"),
+    ping_after=ls(
+        "Seconds a turn waits before its player is pinged (default 10)", "opt.ping_after"
+    ),
 )
 @app_commands.choices(
     language=[
@@ -40,20 +49,27 @@ from tamalou.games.tamalou.rules import TAMALOU
     language=ls("language", "optname.language"),
     turn_seconds=ls("turn_seconds", "optname.turn_seconds"),
     variant=ls("variant", "optname.variant"),
+    threads=ls("threads", "optname.threads"),
+    ping_after=ls("ping_after", "optname.ping_after"),
 )
 async def cmd_settings(
     interaction: discord.Interaction,
     language: str | None = None,
     turn_seconds: app_commands.Range[int, TURN_MIN_S, TURN_MAX_S] | None = None,
     variant: str | None = None,
+    threads: bool | None = None,
+    ping_after: app_commands.Range[int, PING_AFTER_MIN_S, PING_AFTER_MAX_S] | None = None,
 ) -> None:
     bot = bot_of(interaction)
     guild_id, _ = guild_ids(interaction)
     if turn_seconds is not None:
         options.checked("turn_seconds", turn_seconds)  # never store a default that fails
     chosen = variants.canonical(variant) if variant else None
-    await bot.storage.set_guild_settings(guild_id, language, turn_seconds, chosen)
+    await bot.storage.set_guild_settings(
+        guild_id, language, turn_seconds, chosen, threads=threads, ping_after_s=ping_after
+    )
     bot.guild_languages.pop(guild_id, None)
+    bot.presenter.settings_changed(guild_id)
     current = await bot.storage.guild_settings(guild_id)
     lang = lang_of(interaction.locale)
     stored = current.get("turn_seconds")
@@ -62,6 +78,10 @@ async def cmd_settings(
     text = t(lang, "ok.settings", language=t(lang, f"language.{public}"), seconds=seconds)
     default = variants.canonical(current.get("variant"))
     text += " " + t(lang, "ok.settings_variant", variant=variants.display_name(default, lang))
+    on = current.get("threads", True)
+    text += " " + t(lang, "ok.settings_threads.on" if on else "ok.settings_threads.off")
+    wait = current.get("ping_after_s", bot.config.ping_after_s)
+    text += " " + t(lang, "ok.settings_ping", seconds=f"{float(wait):g}")
     await reply(interaction, text)
 
 

@@ -10,15 +10,21 @@ the table service :func:`rules_for`.
 from __future__ import annotations
 
 import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 from pydantic import BaseModel
+
+from bot.ui.pipeline import Verb
 
 if TYPE_CHECKING:
     from bot.tables import LiveTable
     from bot.ui.cards.display import CardPicture
+    from bot.ui.pipeline import Click
 
 #: game id -> module holding ``PLUGIN``. Adding a game: its package under bot/games/ and a line.
 REGISTRY: dict[str, str] = {
@@ -39,56 +45,88 @@ class Panel:
     picture: CardPicture | None = None
 
 
-class GamePlugin(Protocol):
-    """A game's Discord side. Optional methods, read with ``getattr``: ``table_picture(table,
-    lang, at)`` (docs/cards.md), ``display_name(lang)``, the game's name in shared
-    messages such as "Tarot — table 3 is closed" (default: the id capitalised), and
-    ``panel_memory(table_id, seat)`` / ``restore_panel_memory(table_id, seat, data)``, what a
-    seat's panel keeps between clicks, stored with the table (docs/adding-a-game.md)."""
+class GamePlugin(ABC):
+    """A game's Discord side, the typed base every game's ``PLUGIN`` derives from.
+
+    Abstract: what every game must say. The rest has a default a game overrides when it has
+    that part (no ``getattr`` probe anywhere: the platform calls these methods).
+    """
 
     game_id: str
     #: the extension (``bot.load_extension``) holding the game's Cog and slash group
     extension: str
-    #: every play verb its buttons and selects carry (``<game>:<verb>:<table>[:<arg>]``)
-    verbs: frozenset[str]
+    #: every play verb its buttons and selects carry (``<game>:<verb>:<table>[:<arg>]``), and
+    #: what the platform checks of each before the game sees a click (``bot/ui/pipeline.py``)
+    verbs: Mapping[str, Verb]
     default_ai_level: str
 
+    @abstractmethod
     def rules_for(self, settings: dict[str, Any]) -> BaseModel:
         """The table's rules from its settings (raises ``ValidationError`` when refused)."""
-        ...
 
+    @abstractmethod
     def lobby_message(
         self, table: LiveTable, lang: str, expires_at: int
     ) -> tuple[discord.Embed, discord.ui.View]: ...
 
+    @abstractmethod
     def table_message(
         self, table: LiveTable, lang: str, at: int
     ) -> tuple[discord.Embed, discord.ui.View | None]: ...
 
-    # Optional: ``table_picture(table, lang, at) -> CardPicture | None``, the picture the
-    # table message carries (the presenter renders and attaches it; docs/cards.md).
-
+    @abstractmethod
     def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
         """One seat's panel, built from the engine's view and legal actions."""
-        ...
 
-    def build_action(
-        self, verb: str, seat: int, parts: list[int], values: list[str], at: int
-    ) -> Any:
-        """A verb of a click (and its parsed argument) as the engine action it asks for."""
-        ...
+    @abstractmethod
+    def round_no(self, table: LiveTable) -> int:
+        """The number of the round (a tarot deal) being played: every play button carries
+        the round it was drawn for first, and the platform refuses another round's."""
 
-    async def on_verb(
-        self,
-        interaction: discord.Interaction,
-        table: LiveTable,
-        verb: str,
-        arg: str | None,
-        values: list[str],
-        lang: str,
-    ) -> None:
-        """Answer a play verb: turn it into an action, act, show the result."""
-        ...
+    @abstractmethod
+    async def on_click(self, click: Click) -> None:
+        """Answer a play click the platform has checked: the engine action its verb asks
+        for (acted through ``bot.service.act``) or a step of the panel, then the panel."""
+
+    # -- optional parts, with their defaults ----------------------------------------------
+
+    def display_name(self, lang: str) -> str:
+        """The game's name in shared messages ("Tarot — table 3 is closed")."""
+        return self.game_id.capitalize()
+
+    def table_picture(self, table: LiveTable, lang: str, at: int) -> CardPicture | None:
+        """The picture the table message carries (docs/cards.md); None: no picture."""
+        return None
+
+    def turn_of(self, table: LiveTable, at: int) -> tuple[int, Any] | None:
+        """The human seat whose turn has started and a key new at each turn (the presenter
+        pings that player, docs/architecture.md "Turn pings"); None: no ping."""
+        return None
+
+    def moment(self, table: LiveTable, at: int) -> Any:
+        """A key that changes when a member's open panel may gain moves (a turn starts, a
+        race opens): the presenter then edits the open panels that do (issue 21). Default:
+        the turn pings' key (``turn_of``)."""
+        return self.turn_of(table, at)
+
+    def forget(self, table_id: int) -> None:  # noqa: B027 (optional: nothing kept by default)
+        """The table is closed or its match drawn over: drop what its panels kept in memory."""
+
+    def panel_memory(self, table_id: int, seat: int) -> Any:
+        """What the seat's panel keeps between clicks (JSON-able; Kalooki's lay-down being
+        built), stored with the table so a restart keeps it; None: nothing."""
+        return None
+
+    def restore_panel_memory(self, table_id: int, seat: int, data: Any) -> None:  # noqa: B027
+        """Take back what :meth:`panel_memory` gave, at start-up before any click."""
+
+    def variant_choices(self) -> list[app_commands.Choice[str]] | None:
+        """The ``variant:`` filter of the game's leaderboard (None: the game has none)."""
+        return None
+
+    def canonical_variant(self, name: str) -> str:
+        """A variant name as the leaderboard stores it."""
+        return name
 
 
 #: the plugins imported so far, by game id (``plugin`` is called at every click and edit)
@@ -105,24 +143,22 @@ def plugin(game_id: str) -> GamePlugin:
 
 
 def display_name(game_id: str, lang: str) -> str:
-    """The game's name as players read it (``Tamalou``, ``Kalooki``, ``Tarot``): the plugin's
-    optional ``display_name(lang)``, else the id capitalised."""
+    """The game's name as players read it (``Tamalou``, ``Kalooki``, ``Tarot``); the id
+    capitalised for a game this bot does not have (an old table's row)."""
     try:
-        named = getattr(plugin(game_id), "display_name", None)
+        return plugin(game_id).display_name(lang)
     except (KeyError, ImportError):
-        named = None
-    return str(named(lang)) if callable(named) else game_id.capitalize()
+        return game_id.capitalize()
 
 
 def forget(game_id: str, table_id: int) -> None:
-    """A table is done with (closed, or its match drawn over): the plugin's optional
-    ``forget(table_id)`` drops what its panels kept in memory for it."""
+    """A table is done with (closed, or its match drawn over): its plugin drops what its
+    panels kept in memory for it."""
     try:
-        drop = getattr(plugin(game_id), "forget", None)
+        found = plugin(game_id)
     except (KeyError, ImportError):
-        drop = None
-    if callable(drop):
-        drop(table_id)
+        return
+    found.forget(table_id)
 
 
 def plugins() -> list[GamePlugin]:

@@ -39,7 +39,7 @@ from bot.seasons.store import (
     Seasons,
 )
 from bot.tables import TableError
-from bot.ui.common import bot_of, frozen_view, reply
+from bot.ui.common import bot_of, defer, frozen_view, reply
 from tamalou.games import game_ids
 
 if TYPE_CHECKING:
@@ -363,8 +363,13 @@ async def show_stats(
     if card is None:
         raise SeasonError("no_record", name=target.display_name)
     lang = await bot.guild_language(guild_id)
-    await interaction.response.defer()  # the first chart may take a moment
+    await defer(interaction, ephemeral=False)  # the first chart may take a moment
     embed = card_embed(card, target.display_name, lang)
+    from bot.tournaments.commands import stats_lines  # the tournaments' part of the card
+
+    tournaments = await stats_lines(bot, guild_id, target.id, game, lang)
+    if tournaments:
+        embed.add_field(name=t(lang, "tournament.stats_title"), value=tournaments, inline=False)
     kwargs: dict[str, Any] = {"embed": embed}
     if card.ratings:
         png = await asyncio.to_thread(
@@ -455,8 +460,8 @@ def game_commands(game: str) -> list[GameCommand]:
 
     cmd_leaderboard: app_commands.Command[Any, Any, Any]
     plugin = games.plugin(game)
-    variant_choices = getattr(plugin, "variant_choices", None)
-    if variant_choices is None:
+    variants = plugin.variant_choices()
+    if variants is None:
 
         @app_commands.command(
             name=ls("leaderboard", "cmd.leaderboard"),
@@ -487,7 +492,7 @@ def game_commands(game: str) -> list[GameCommand]:
             by=ls("Sort by (default: rating)", "opt.by"),
             variant=ls("Only the matches of this variant", "opt.lb_variant"),
         )
-        @app_commands.choices(by=SORT_CHOICES, variant=variant_choices())
+        @app_commands.choices(by=SORT_CHOICES, variant=variants)
         @app_commands.rename(
             season=ls("season", "optname.season"),
             by=ls("by", "optname.by"),
@@ -499,7 +504,7 @@ def game_commands(game: str) -> list[GameCommand]:
             by: str = "rating",
             variant: str | None = None,
         ) -> None:
-            chosen = plugin.canonical_variant(variant) if variant else None  # type: ignore[attr-defined]
+            chosen = plugin.canonical_variant(variant) if variant else None
             await show_leaderboard(interaction, game, season, by, chosen)
 
         cmd_leaderboard = variant_leaderboard

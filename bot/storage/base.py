@@ -199,14 +199,20 @@ class Storage:
     # -- guild settings ------------------------------------------------------------------
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """The server's stored settings (unset ones left out): ``language``,
+        ``turn_seconds``, ``variant``, ``threads`` (bool), ``ping_after_s``."""
         row = await self.fetchrow(
-            "SELECT language, turn_seconds, variant FROM guild_settings WHERE guild_id = ?",
+            "SELECT language, turn_seconds, variant, threads, ping_after_s "
+            "FROM guild_settings WHERE guild_id = ?",
             guild_id,
         )
         if row is None:
             return {}
-        keys = ("language", "turn_seconds", "variant")
-        return {k: row[k] for k in keys if row[k] is not None}
+        keys = ("language", "turn_seconds", "variant", "threads", "ping_after_s")
+        out = {k: row[k] for k in keys if row[k] is not None}
+        if "threads" in out:
+            out["threads"] = bool(out["threads"])
+        return out
 
     async def set_guild_settings(
         self,
@@ -214,18 +220,27 @@ class Storage:
         language: str | None,
         turn_seconds: int | None,
         variant: str | None = None,
+        *,
+        threads: bool | None = None,
+        ping_after_s: int | None = None,
     ) -> None:
+        """Stores the settings given (None: unchanged)."""
         await self.execute(
-            "INSERT INTO guild_settings (guild_id, language, turn_seconds, variant) "
-            "VALUES (?, ?, ?, ?) "
+            "INSERT INTO guild_settings "
+            "(guild_id, language, turn_seconds, variant, threads, ping_after_s) "
+            "VALUES (?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET "
             "language = COALESCE(excluded.language, guild_settings.language), "
             "turn_seconds = COALESCE(excluded.turn_seconds, guild_settings.turn_seconds), "
-            "variant = COALESCE(excluded.variant, guild_settings.variant)",
+            "variant = COALESCE(excluded.variant, guild_settings.variant), "
+            "threads = COALESCE(excluded.threads, guild_settings.threads), "
+            "ping_after_s = COALESCE(excluded.ping_after_s, guild_settings.ping_after_s)",
             guild_id,
             language,
             turn_seconds,
             variant,
+            None if threads is None else int(threads),
+            ping_after_s,
         )
 
     # -- tables and seats ----------------------------------------------------------------
@@ -238,15 +253,17 @@ class Storage:
         settings: dict[str, Any],
         now: int,
         game: str = "tamalou",
+        tournament_id: int | None = None,
     ) -> TableRow | None:
-        """A new lobby of ``game``; ``None`` if the channel already has a live table."""
+        """A new lobby of ``game``; ``None`` if the channel already has a live table (a
+        tournament's tables share their channel with each other and with one other table)."""
         try:
             async with self.transaction() as tx:
                 table_id = int(
                     await tx.fetchval(
                         "INSERT INTO tables (guild_id, channel_id, host_id, status, settings, "
-                        "created_at, updated_at, game) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?) "
-                        "RETURNING id",
+                        "created_at, updated_at, game, tournament_id) "
+                        "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING id",
                         guild_id,
                         channel_id,
                         host.user_id,
@@ -254,6 +271,7 @@ class Storage:
                         now,
                         now,
                         game,
+                        tournament_id,
                     )
                 )
                 await _insert_seat(tx, table_id, host)
@@ -271,6 +289,7 @@ class Storage:
             now,
             [host],
             game,
+            tournament_id,
         )
 
     async def save_seats(self, table_id: int, seats: list[SeatRow], host_id: int) -> None:
@@ -287,6 +306,10 @@ class Storage:
 
     async def set_table_message(self, table_id: int, message_id: int | None) -> None:
         await self.execute("UPDATE tables SET message_id = ? WHERE id = ?", message_id, table_id)
+
+    async def set_table_thread(self, table_id: int, thread_id: int | None) -> None:
+        """The thread a table plays in (None: its channel)."""
+        await self.execute("UPDATE tables SET thread_id = ? WHERE id = ?", thread_id, table_id)
 
     async def live_tables(self) -> list[TableRow]:
         rows = await self.fetch(

@@ -38,9 +38,15 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("open_panels", "table_id, seat, message_id"),
     ("turn_pings", "table_id"),
     ("panel_memory", "table_id, seat"),
+    ("tournaments", "id"),
+    ("tournament_entrants", "tournament_id, user_id"),
+    ("tournament_rounds", "tournament_id, round_no"),
+    ("tournament_tables", "tournament_id, round_no, table_no"),
+    ("tournament_scores", "tournament_id, round_no, user_id"),
+    ("member_panels", "table_id, seat"),
 )
 # Tables whose ``id`` comes from an identity (SQLite AUTOINCREMENT) column.
-IDENTITY_TABLES = ("tables", "matches", "seasons")
+IDENTITY_TABLES = ("tables", "matches", "seasons", "tournaments")
 
 
 def migrations() -> list[tuple[int, str]]:

@@ -1,7 +1,8 @@
-"""What the displays need to survive a restart (migrations 006, 007, 008): timed private
+"""What the displays need to survive a restart (migrations 006, 007, 008, 011): timed private
 panels still to hide, tables whose final message was not drawn, members' turn-ping
-preference, each table's ping message with the turn it was for, and what a game's panel
-keeps for a seat between clicks (its own JSON: Kalooki's lay-down drafts).
+preference, each table's ping message with the turn it was for, what a game's panel keeps
+for a seat between clicks (its own JSON: Kalooki's lay-down drafts), and each member's open
+panel of the round.
 
 Written once for both backends, like :mod:`bot.storage.base` (``?`` placeholders).
 """
@@ -186,5 +187,57 @@ async def panel_memories(storage: Storage) -> list[tuple[int, int, int, Any]]:
     )
     return [
         (int(r["table_id"]), int(r["guild_id"]), int(r["seat"]), json.loads(r["data"]))
+        for r in rows
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class MemberPanel:
+    """A member's open panel of a round, editable through ``token`` (issue 21)."""
+
+    table_id: int
+    seat: int
+    round_no: int
+    token: str
+    message_id: int
+    opened_at: int
+    lang: str
+
+
+async def save_member_panel(storage: Storage, panel: MemberPanel) -> None:
+    await storage.execute(
+        "INSERT INTO member_panels (table_id, seat, round_no, token, message_id, opened_at, lang) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET "
+        "round_no = excluded.round_no, token = excluded.token, "
+        "message_id = excluded.message_id, opened_at = excluded.opened_at, lang = excluded.lang",
+        panel.table_id,
+        panel.seat,
+        panel.round_no,
+        panel.token,
+        panel.message_id,
+        panel.opened_at,
+        panel.lang,
+    )
+
+
+async def drop_member_panels(storage: Storage, table_id: int) -> None:
+    await storage.execute("DELETE FROM member_panels WHERE table_id = ?", table_id)
+
+
+async def member_panels(storage: Storage) -> list[MemberPanel]:
+    rows = await storage.fetch(
+        "SELECT table_id, seat, round_no, token, message_id, opened_at, lang FROM member_panels "
+        "ORDER BY table_id, seat"
+    )
+    return [
+        MemberPanel(
+            int(r["table_id"]),
+            int(r["seat"]),
+            int(r["round_no"]),
+            str(r["token"]),
+            int(r["message_id"]),
+            int(r["opened_at"]),
+            str(r["lang"]),
+        )
         for r in rows
     ]

@@ -29,6 +29,11 @@ class TableRow:
     updated_at: int
     seats: list[SeatRow] = field(default_factory=list)
     game: str = "tamalou"
+    #: the tournament the table is a table of (docs/tournaments.md); None: an ordinary one
+    tournament_id: int | None = None
+    #: the thread the table plays in (the id of the channel message it was started from;
+    #: None: the table plays in the channel)
+    thread_id: int | None = None
 
 
 @dataclass(slots=True)
@@ -85,6 +90,8 @@ def table_from_row(r: Row) -> TableRow:
         r["created_at"],
         r["updated_at"],
         game=r["game"],
+        tournament_id=r["tournament_id"],
+        thread_id=r["thread_id"],
     )
 
 

@@ -10,6 +10,7 @@ from bot.tables.ai import AiRunner, AiSeat
 from bot.tables.clock import Clock, SeedSource, random_seed, wall_clock_ms
 from bot.tables.errors import TableError
 from bot.tables.service import (
+    COMMITTED,
     LiveTable,
     LoadGame,
     MatchSeat,
@@ -21,6 +22,7 @@ from bot.tables.service import (
 )
 
 __all__ = [
+    "COMMITTED",
     "AiRunner",
     "AiSeat",
     "Clock",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
 import heapq
 import itertools
@@ -64,6 +65,11 @@ LoadGame = Callable[[str], GameModule]
 #: one log entry: (time, the action as JSON, the user who asked; None for the clock or an AI)
 Entry = tuple[int, dict[str, Any], int | None]
 
+#: whether an action asked in this task (one click) was applied and committed: whatever
+#: fails after it, the player is told their move went through, never to try again (issue
+#: 23). Each click runs in its own task, so this starts False for every click.
+COMMITTED: contextvars.ContextVar[bool] = contextvars.ContextVar("committed", default=False)
+
 
 class Presenter(Protocol):
     async def table_changed(self, table: LiveTable) -> None: ...
@@ -110,6 +116,9 @@ class LiveTable:
     ai: dict[int, AiSeat] = field(default_factory=dict)
     ai_due: int | None = None
     displayed: set[int] = field(default_factory=set)  # display moments already shown
+    #: member id -> when (the service's clock) their last move was applied: a turn ping
+    #: waits for a move of its player and goes once they made one
+    acted: dict[int, int] = field(default_factory=dict)
     stale: bool = False  # a commit failed and the rebuild from the log did not finish yet
 
     @property
@@ -127,6 +136,12 @@ class LiveTable:
     @property
     def match_seats(self) -> list[MatchSeat]:
         return [] if self.match is None else [MatchSeat.from_dict(s) for s in self.match.seats]
+
+    @property
+    def channels(self) -> tuple[int, ...]:
+        """Where the table's messages and buttons live: its channel, and its thread."""
+        thread = self.row.thread_id
+        return (self.row.channel_id,) if thread is None else (self.row.channel_id, thread)
 
     def seat_of(self, user_id: int) -> int | None:
         for s in self.row.seats:
@@ -172,9 +187,15 @@ class TableService:
         self.tables: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}
         self._counter = itertools.count()
+        #: tables closed by ``load`` (a kill had come between their last write and their
+        #: cancel): their message is drawn closed once Discord is reachable
+        self.closed_at_start: list[tuple[LiveTable, str]] = []
         self.scheduler = Scheduler(clock, self._due_of, self._wake)
         #: called once a match is finished and committed (seasons record it)
         self.on_match_finished: Callable[[int], Awaitable[None]] | None = None
+        #: called once a table is cancelled (id, reason), after its message was closed
+        #: (a tournament scores the round without it)
+        self.on_table_closed: Callable[[int, str], Awaitable[None]] | None = None
 
     # -- start-up ----------------------------------------------------------------------
 
@@ -202,6 +223,13 @@ class TableService:
                 except Exception:  # one unreadable table must not keep the bot down
                     log.exception("table %s: its log does not replay; closing it", row.id)
                     await self._close_unreplayable(row.id, match.id if match else None)
+                    continue
+                reason = self._nobody_left(table)
+                if reason is not None:  # its cancel was cut short: it never holds its channel
+                    log.warning("table %s: closed at start (%s)", row.id, reason)
+                    await self._close_unreplayable(row.id, match.id if match else None)
+                    table.row.status = "cancelled"
+                    self.closed_at_start.append((table, reason))
                     continue
                 self._register(table)
         log.info("loaded %d live tables", len(self.tables))
@@ -234,6 +262,19 @@ class TableService:
         except Exception:
             log.exception("table %s: could not close it either", table_id)
 
+    @staticmethod
+    def _nobody_left(table: LiveTable) -> str | None:
+        """Why a table must close at once, if it must: a lobby with no member seated (the
+        last one left), a match nobody is left to play (R-K4). Such a table is cancelled by
+        the write after the one that made it so; a kill between the two left a zombie that
+        held its channel (issue 23), healed here at start."""
+        if table.status == "lobby" and all(s.ai_level for s in table.seats):
+            return "empty"
+        game = table.game
+        if table.status == "playing" and game is not None and table.module.abandoned(game):
+            return "humans_left"
+        return None
+
     def _live(self, row: TableRow) -> LiveTable:
         return LiveTable(row, self.rules_for(row.game, row.settings), self.load_game(row.game))
 
@@ -262,14 +303,27 @@ class TableService:
 
     def _register(self, table: LiveTable) -> None:
         self.tables[table.id] = table
-        self.by_channel[table.row.channel_id] = table.id
+        for channel in table.channels:  # a command in the table's thread finds it too
+            if table.row.tournament_id is None or channel != table.row.channel_id:
+                self.by_channel[channel] = table.id  # a tournament's tables share its channel
         self.scheduler.plan(table.id)
 
     def _forget(self, table: LiveTable) -> None:
         self.tables.pop(table.id, None)
         self.scheduler.forget(table.id)
-        if self.by_channel.get(table.row.channel_id) == table.id:
-            del self.by_channel[table.row.channel_id]
+        for channel in table.channels:
+            if self.by_channel.get(channel) == table.id:
+                del self.by_channel[channel]
+
+    def set_thread(self, table: LiveTable, thread_id: int | None) -> None:
+        """The table plays in another thread (None: in its channel) from now on; the
+        caller stores it."""
+        old = table.row.thread_id
+        if old is not None and self.by_channel.get(old) == table.id:
+            del self.by_channel[old]
+        table.row.thread_id = thread_id
+        if thread_id is not None and table.id in self.tables:
+            self.by_channel[thread_id] = table.id
 
     def start_scheduler(self) -> None:
         self.scheduler.start()
@@ -312,6 +366,41 @@ class TableService:
             raise TableError("table_exists")
         table = LiveTable(row, rules, self.load_game(game))
         self._register(table)
+        return table
+
+    async def open_seated(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        seats: list[SeatRow],
+        settings: dict[str, Any],
+        game: str,
+        seed: str,
+        tournament_id: int | None = None,
+    ) -> LiveTable:
+        """A table seated by its caller (members and AI seats, in seat order) whose match
+        starts at once on ``seed``: a tournament's table (docs/tournaments.md). It shares
+        its channel with its tournament's other tables, so no channel lookup finds it."""
+        rules = self.rules_for(game, settings)
+        low, high = seat_limits(rules)
+        if not low <= len(seats) <= high:
+            raise TableError("not_enough_players", min=low)
+        first = seats[0]
+        row = await self.storage.create_table(
+            guild_id, channel_id, first, settings, self.clock(), game, tournament_id
+        )
+        if row is None:
+            raise TableError("table_exists")
+        row.seats = [SeatRow(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(seats)]
+        row.host_id = host_id
+        await self.storage.save_seats(row.id, row.seats, host_id)
+        table = LiveTable(row, rules, self.load_game(game))
+        self._register(table)
+        async with table.lock:
+            await self._start_match(table, seed)
+        await self.presenter.match_started(table)
+        self.scheduler.plan(table.id)
         return table
 
     def _lobby(self, table: LiveTable) -> None:
@@ -388,7 +477,9 @@ class TableService:
                 table.row.host_id = humans[0].user_id  # the host hands the table on
         await self.storage.save_seats(table.id, table.seats, table.row.host_id)
 
-    async def cancel(self, table: LiveTable, reason: str) -> None:
+    async def cancel(self, table: LiveTable, reason: str, present: bool = True) -> None:
+        """Close the table and its match. ``present``: draw it closed (not when its message
+        could never be posted)."""
         async with table.lock:
             if table.status not in ("lobby", "playing"):
                 raise TableError("table_gone")
@@ -398,7 +489,13 @@ class TableService:
             await self.storage.cancel_table(table.id, match_id, self.clock())
             table.row.status = "cancelled"
             self._forget(table)
-        await self.presenter.table_closed(table, reason)
+        if present:
+            await self.presenter.table_closed(table, reason)
+        if self.on_table_closed is not None:
+            try:
+                await self.on_table_closed(table.id, reason)
+            except Exception:
+                log.exception("table %s: its closing hook failed", table.id)
 
     async def start(self, table: LiveTable, user_id: int) -> None:
         async with table.lock:
@@ -413,10 +510,10 @@ class TableService:
         await self.presenter.match_started(table)
         self.scheduler.plan(table.id)
 
-    async def _start_match(self, table: LiveTable) -> None:
+    async def _start_match(self, table: LiveTable, seed: str | None = None) -> None:
         module, rules = table.module, table.rules
         now = self.clock()
-        seed = self.seeds()
+        seed = self.seeds() if seed is None else seed
         seats = [MatchSeat(s.user_id, s.name, s.ai_level) for s in table.seats]
         stored = [s.to_dict() for s in seats]
         dumped = rules.model_dump(mode="json")
@@ -455,10 +552,12 @@ class TableService:
         old = await self.storage.get_table(table_id)
         if old is None or old.status != "finished":
             raise TableError("bad_button")
-        if channel_id is not None and old.channel_id != channel_id:
+        if channel_id is not None and channel_id not in (old.channel_id, old.thread_id):
             raise TableError("bad_button")
         if not any(s.user_id == user_id and s.ai_level is None for s in old.seats):
             raise TableError("not_seated")
+        if old.tournament_id is not None:  # its tournament seats the next round
+            raise TableError("tournament_table")
         if old.channel_id in self.by_channel:
             raise TableError("rematch_started")  # a second press, or a table opened since
         host = old.seats[0]
@@ -515,6 +614,8 @@ class TableService:
                 if done.done():
                     break
         outcome = await done
+        if outcome.error is None:
+            COMMITTED.set(True)
         if outcome.events:
             await self._after(table, outcome.events)
         return outcome
@@ -542,6 +643,8 @@ class TableService:
             error = exc.with_traceback(None)
         if entries:
             await self._commit_or_reload(table, entries, events)
+        if error is None and user_id is not None:
+            table.acted[user_id] = self.clock()
         return Outcome(events, error)
 
     async def _commit_or_reload(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections import Counter
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -17,6 +19,47 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DISCORD_EPOCH = 1420070400000
+
+#: Discord's faults the bot rode out, by kind (each one WARNING line, no traceback): an
+#: operator reads how often Discord failed without a log full of tracebacks (issue 23)
+FAULTS: Counter[str] = Counter()
+#: Discord's JSON code of an interaction whose token is no longer valid (answered too late)
+UNKNOWN_INTERACTION = 10062
+
+
+def cause_of(error: BaseException) -> str:
+    """A fault in a few words: Discord's status and code, or the exception's type."""
+    if isinstance(error, discord.HTTPException):
+        return f"{error.status} {error.code} {error.text[:80]}".rstrip()
+    return type(error).__name__
+
+
+def fault(kind: str, what: str, error: BaseException) -> None:
+    """Count a fault of Discord's and log it on one WARNING line naming what and why."""
+    FAULTS[kind] += 1
+    log.warning("%s: %s (%s; %d so far)", what, kind, cause_of(error), FAULTS[kind])
+
+
+#: a command not answered by then is deferred (Discord allows 3 s; the bot passes its
+#: TAMALOU_ANSWER_DEADLINE_MS, as for clicks): a locked database
+#: made ``/tamalou new`` miss Discord's deadline (issue 23)
+ANSWER_BY_S = 1.5
+
+
+async def defer(interaction: discord.Interaction, ephemeral: bool = True) -> None:
+    """Acknowledge now unless the interaction already is (by the safety deadline)."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+
+async def answer_in_time(interaction: discord.Interaction, seconds: float = ANSWER_BY_S) -> None:
+    """The safety deadline of a command: deferred (ephemeral, "thinking") if nothing has
+    answered it by ``seconds``; its answer then comes as a followup (``reply``)."""
+    await asyncio.sleep(seconds)
+    try:
+        await defer(interaction)
+    except (discord.HTTPException, discord.InteractionResponded) as exc:  # answered meanwhile
+        fault("late defer failed", f"interaction {interaction.id}", exc)
 
 
 def snowflake_ms(snowflake: int) -> int:
@@ -63,8 +106,8 @@ async def reply(
             await interaction.followup.send(text[:2000], **kwargs)
         else:
             await interaction.response.send_message(text[:2000], **kwargs)
-    except discord.HTTPException:
-        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+    except discord.HTTPException as exc:  # expired (10062), an outage: one line, counted
+        fault("answer failed", f"interaction {interaction.id}", exc)
     finally:
         release_view(view)
 

@@ -7,7 +7,9 @@ panel is the plugin's (through the presenter)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -16,7 +18,52 @@ from discord.ext import commands
 from bot.i18n import lang_of, ls, t
 from bot.storage import display
 from bot.tables import LiveTable, TableError
-from bot.ui.common import bot_of, button, cid, reply, seat_name, ts
+from bot.ui.common import bot_of, button, cid, defer, reply, seat_name, ts
+
+log = logging.getLogger(__name__)
+
+#: what the bot needs in a channel to show a table: see it, post, embed the table, attach
+#: its picture (``discord.Permissions`` names, ``perm.<name>`` in the catalogue)
+POST_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files")
+
+
+def check_can_post(interaction: discord.Interaction) -> None:
+    """Refuse, naming what is missing, when the interaction's ``app_permissions`` (the bot's
+    own in this channel) do not let it show a table: a lobby nobody can see held the
+    channel (issue 23)."""
+    perms = interaction.app_permissions
+    missing = tuple(name for name in POST_PERMISSIONS if not getattr(perms, name))
+    if missing:
+        raise TableError("bot_cannot_post", missing=missing)
+
+
+async def open_lobby(
+    interaction: discord.Interaction, settings: dict[str, Any], game: str, lang: str
+) -> tuple[LiveTable, str]:
+    """``/<game> new``: the bot's permissions checked, the table opened, its lobby posted
+    (and its thread started). Returns the table and what the host is told on top of "table
+    opened" (a line when the table must play in the channel, or ""). A post Discord refuses
+    anyway (403, 5xx) frees the channel and says so."""
+    bot = bot_of(interaction)
+    guild_id, channel_id = guild_ids(interaction)
+    check_can_post(interaction)
+    user = interaction.user
+    table = await bot.service.open_table(
+        guild_id, channel_id, user.id, user.display_name, settings, game
+    )
+    try:
+        note = await bot.presenter.lobby_opened(table, may_start_threads(interaction))
+    except discord.HTTPException as exc:
+        log.warning(
+            "table %s: its lobby could not be posted (%s %s); freeing the channel",
+            table.id,
+            exc.status,
+            exc.code,
+        )
+        await bot.service.cancel(table, "not_posted", present=False)
+        await bot.presenter.forget(table)
+        raise TableError("not_posted") from None
+    return table, "" if note is None else "\n" + t(lang, note)
 
 
 def guild_ids(interaction: discord.Interaction) -> tuple[int, int]:
@@ -24,6 +71,16 @@ def guild_ids(interaction: discord.Interaction) -> tuple[int, int]:
     if interaction.guild_id is None or interaction.channel_id is None:
         raise TableError("guild_only")
     return interaction.guild_id, interaction.channel_id
+
+
+def may_start_threads(interaction: discord.Interaction) -> bool | None:
+    """Whether the bot may start a public thread here and post in it, read from the
+    interaction's ``app_permissions`` (None: the channel holds no thread: a thread itself)."""
+    kind = getattr(interaction.channel, "type", None)
+    if kind not in (discord.ChannelType.text, discord.ChannelType.news):
+        return None
+    perms = interaction.app_permissions
+    return bool(perms.create_public_threads and perms.send_messages_in_threads)
 
 
 def table_here(interaction: discord.Interaction, game: str) -> tuple[str, LiveTable]:
@@ -78,7 +135,7 @@ def add_seat_commands(
     )
     async def cmd_start(interaction: discord.Interaction) -> None:
         lang, table = table_here(interaction, game)
-        await interaction.response.defer(ephemeral=True)
+        await defer(interaction)
         await bot_of(interaction).service.start(table, interaction.user.id)
         await reply(interaction, t(lang, started, id=table.id))
 
@@ -119,7 +176,7 @@ def add_seat_commands(
         lang, table = table_here(interaction, game)
         if table.row.host_id != interaction.user.id and not interaction.permissions.manage_guild:
             raise TableError("host_only")
-        await interaction.response.defer(ephemeral=True)
+        await defer(interaction)
         await bot_of(interaction).service.cancel(table, "cancelled")
         await reply(interaction, t(lang, "ok.cancelled", id=table.id))
 
@@ -131,8 +188,8 @@ def add_seat_commands(
         lang, table = table_here(interaction, game)
         bot = bot_of(interaction)
         seat = bot.service.seat_for(table, interaction.user.id)
-        await interaction.response.defer(ephemeral=True)
-        await bot.presenter.show_panel(interaction, table, seat, lang, edit=False)
+        await defer(interaction)
+        await bot.presenter.show_panel(interaction, table, seat, lang, edit=False, reuse=False)
 
     @group.command(
         name=ls("ping", "cmd.ping"),

@@ -2,8 +2,9 @@
 
 Nothing lives in a View: a click carries its game, verb, table and argument, the table's
 state is in the service, so buttons posted before a restart keep working. Lobby verbs and
-the rematch are the same for every game and answered here; play verbs go to the game's
-plugin. Every failure goes through the one error funnel.
+the rematch are the same for every game and answered here; a play verb is checked by the
+one click pipeline (``pipeline.py``: table, shape, origin, member, round) and only then
+handed to its game's plugin. Every failure goes through the one error funnel.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import discord
 from bot import games
 from bot.i18n import lang_of, t
 from bot.tables import LiveTable, TableError
+from bot.ui import pipeline
 from bot.ui.common import bot_of, reply, seat_name
 from bot.ui.errors import answer_error
 
@@ -119,9 +121,10 @@ async def on_component(
 ) -> None:
     lang = lang_of(interaction.locale)
     try:
-        await _component(interaction, game, verb, table_id, arg, values, lang)
+        with pipeline.handling(interaction):
+            await _component(interaction, game, verb, table_id, arg, values, lang)
     except Exception as exc:
-        await answer_error(interaction, exc, f"button {game}:{verb} on table {table_id}")
+        await answer_error(interaction, exc, f"button {game}:{verb} on table {table_id}", game)
         # Answered (and logged when unexpected): its traceback's frames hold the error
         # (a refusal kept in an outcome), a cycle that kept a click's objects alive until
         # a garbage collection (issue 16).
@@ -145,18 +148,22 @@ async def _component(
         await interaction.response.defer()
         await service.rematch(table_id, interaction.user.id, interaction.channel_id)
         return
-    if verb not in LOBBY_VERBS | plugin.verbs:
+    if verb not in LOBBY_VERBS and verb not in plugin.verbs:
         raise TableError("bad_button")
     table = service.table(table_id)
     if table.row.game != game:
         raise TableError("bad_button")
-    if (interaction.guild_id, interaction.channel_id) != (table.row.guild_id, table.row.channel_id):
-        raise TableError("bad_button")  # a table's buttons live in its own channel only
+    if interaction.guild_id != table.row.guild_id or interaction.channel_id not in table.channels:
+        raise TableError("bad_button")  # a table's buttons live in its channel or thread only
     if verb in LOBBY_VERBS:
         await interaction.response.defer()
         await lobby_verb(interaction, table, verb, lang)
         return
-    await plugin.on_verb(interaction, table, verb, arg, values, lang)
+    click = pipeline.check(interaction, plugin, table, verb, arg, values, lang)
+    with bot_of(interaction).presenter.answering(table.id, click.seat):
+        await plugin.on_click(click)
+    if not interaction.response.is_done():  # a verb with nothing to show (Next): every
+        await interaction.response.defer()  # click is answered
 
 
 async def lobby_verb(

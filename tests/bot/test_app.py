@@ -78,15 +78,22 @@ async def test_setup_loads_one_extension_per_game_and_the_shared_ones(tmp_path: 
         assert set(bot.extensions) == {games.plugin(g).extension for g in games.REGISTRY} | {
             "bot.cogs.settings",
             "bot.cogs.seasons",
+            "bot.cogs.tournaments",
         }
-        assert {"TamalouCog", "SettingsCog", "SeasonsCog"} <= set(bot.cogs)
-        assert len(bot.cogs) == len(games.REGISTRY) + 2  # one Cog per game
+        assert {"TamalouCog", "SettingsCog", "SeasonsCog", "TournamentsCog"} <= set(bot.cogs)
+        assert len(bot.cogs) == len(games.REGISTRY) + 3  # one Cog per game
         group = bot.tree.get_command("tamalou")
         assert group is not None
         names = {c.name for c in group.commands}  # type: ignore[union-attr]
-        assert {"new", "join", "cancel", "hand", "settings", "leaderboard"} <= names, " ".join(
-            sorted(names)
-        )
+        assert {
+            "new",
+            "join",
+            "cancel",
+            "hand",
+            "settings",
+            "leaderboard",
+            "tournament",
+        } <= names, " ".join(sorted(names))
     finally:
         await bot.close()
 

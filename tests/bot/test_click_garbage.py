@@ -103,12 +103,14 @@ async def test_an_answered_refusal_leaves_no_cycle_of_frames(
         refused.append(weakref.ref(outcome))
         raise outcome.error  # this frame holds the outcome, the outcome the error
 
-    async def answer_error(interaction: Any, exc: BaseException, what: str) -> None:
+    async def answer_error(
+        interaction: Any, exc: BaseException, what: str, game: str | None = None
+    ) -> None:
         assert isinstance(exc, TableError)
 
     monkeypatch.setattr(routing, "_component", component)
     monkeypatch.setattr(routing, "answer_error", answer_error)
-    interaction: Any = type("I", (), {"locale": discord.Locale.american_english})()
+    interaction: Any = type("I", (), {"locale": discord.Locale.american_english, "id": 1})()
     await routing.on_component(interaction, "tamalou", "draw", 1, "1", [])
     assert refused and refused[0]() is None
 

@@ -92,3 +92,76 @@ async def test_a_busy_database_asks_to_retry_in_a_moment(
     assert t("en", "err.busy") != t("fr", "err.busy")
     assert [r.levelno for r in caplog.records] == [logging.WARNING]
     assert caplog.records[0].exc_info is None
+
+
+def discord_error(status: int, code: int) -> discord.HTTPException:
+    from types import SimpleNamespace
+
+    response: Any = SimpleNamespace(status=status, reason="refused")
+    kind = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
+    return kind(response, {"code": code, "message": "Unknown interaction"})
+
+
+async def test_an_expired_interaction_is_one_warning_line_and_a_count(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Issue 23: a click that reached the bot after Discord's 3 s (10062) was logged as an
+    ERROR with its traceback; it is one WARNING line naming it, counted, and not answered
+    (nobody could read the answer)."""
+    from bot.ui.errors import FAULTS
+
+    before = FAULTS["interaction expired"]
+    inter = Interaction("en-US")
+    with caplog.at_level(logging.WARNING):
+        await answer_error(inter, discord_error(404, 10062), "button tamalou:draw on table 3")  # type: ignore[arg-type]
+    assert FAULTS["interaction expired"] == before + 1
+    records = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(records) == 1 and records[0].levelno == logging.WARNING
+    assert records[0].exc_info is None and "table 3" in records[0].getMessage()
+    assert "10062" in records[0].getMessage()
+    assert inter.response.sent == []
+
+
+async def test_an_answer_discord_refuses_is_one_warning_line_and_a_count(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from bot.ui.common import FAULTS, reply
+
+    class Refusing(Response):
+        async def send_message(self, text: str, **kwargs: Any) -> None:
+            raise discord_error(404, 10062)
+
+    inter = Interaction("en-US")
+    inter.response = Refusing()
+    before = FAULTS["answer failed"]
+    with caplog.at_level(logging.WARNING):
+        await reply(inter, "hello")  # type: ignore[arg-type]
+    assert FAULTS["answer failed"] == before + 1
+    assert [(r.levelno, r.exc_info) for r in caplog.records] == [(logging.WARNING, None)]
+
+
+def test_a_failure_after_a_committed_move_says_the_move_went_through(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Issue 23: a move applied and committed, then its answer failed (the panel's webhook
+    edit answering 502 past discord.py's retries): the player was asked to try again. They
+    are told the move went through, in their language; Discord's fault is one WARNING line."""
+    import contextvars
+
+    from bot.tables import COMMITTED
+
+    def after_a_move(error: BaseException, lang: str) -> str:
+        COMMITTED.set(True)
+        return error_text(lang, error, "button tamalou:throw on table 3")
+
+    for lang in ("en", "fr"):
+        text = contextvars.copy_context().run(after_a_move, discord_error(502, 0), lang)
+        assert text == t(lang, "err.after_commit") and text != t(lang, "err.unexpected")
+    assert all(r.levelno == logging.WARNING and r.exc_info is None for r in caplog.records)
+    # a bug after the move: its traceback is logged, the answer is still the truth
+    with caplog.at_level(logging.ERROR):
+        text = contextvars.copy_context().run(after_a_move, RuntimeError("boom"), "en")
+    assert text == t("en", "err.after_commit")
+    assert any(r.exc_info for r in caplog.records)
+    # and no move, no such answer
+    assert error_text("en", RuntimeError("boom"), "x") == t("en", "err.unexpected")

@@ -156,3 +156,47 @@ def test_r_t3_a_long_row_still_offers_to_throw_the_drawn_card() -> None:
     shown = buttons(game)
     assert f"tamalou:throw:{live_table(game).id}:1" in shown
     assert len(shown) <= 25
+
+
+def thirty_cards_drawn() -> Game:
+    """Player 0 holds 30 cards (penalties, R-D5) and has drawn."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    long_row = [f"{r}h" for r in ranks] + [f"{r}c" for r in ranks] + ["As", "2s", "3s", "4s"]
+    game = forced_game(
+        [long_row, ["5s", "6s", "7s", "8s"], ["2d", "3d", "4d", "5d"]],
+        pile=["6d"],
+        discard=["9s"],
+    )
+    apply(game, A.Draw(0, game.now))
+    return game
+
+
+def test_r_t3_every_slot_of_a_row_past_24_cards_can_be_replaced_group_then_slot() -> None:
+    """A player with 30 cards (penalties, R-D5) draws: the panel had room for 24
+    replacements and cut the rest, so slots 25-30 could never be replaced (R-T3). The grid
+    narrows them now: a group of slots first (a panel step, ``repg``), then the slot."""
+    game = thirty_cards_drawn()
+    table = live_table(game)
+    first = custom_ids(render.panel(table, 0, "en", game.now).view)
+    assert f"tamalou:throw:{table.id}:1" in first
+    groups = [c for c in first if c.startswith(f"tamalou:repg:{table.id}:1.")]
+    assert len(groups) >= 2
+    reached: list[int] = []
+    for g in groups:
+        path = tuple(int(p) for p in g.rsplit(":", 1)[1].split(".")[1:])
+        shown = render.panel(table, 0, "en", game.now, rep_group=path)
+        ids = custom_ids(shown.view)
+        assert len(ids) <= 25
+        assert f"tamalou:repg:{table.id}:1" in ids  # back to the groups
+        reached += [int(c.rsplit(".", 1)[1]) for c in ids if f":rep:{table.id}:" in c]
+    assert reached == list(range(1, 31))  # every slot, in the row's order
+
+
+def test_a_group_of_slots_that_no_longer_exists_shows_the_groups_again() -> None:
+    """A stale or forged ``repg`` group (a row that shrank meanwhile) is not guessed: the
+    panel offers the groups of the row as it is now."""
+    game = thirty_cards_drawn()
+    table = live_table(game)
+    fresh = custom_ids(render.panel(table, 0, "en", game.now).view)
+    assert custom_ids(render.panel(table, 0, "en", game.now, rep_group=(99,)).view) == fresh
+    assert verbs.VERBS["repg"].origin == "panel"

@@ -108,7 +108,7 @@ class Script:
 
     async def panel(self, user: str) -> Message:
         await press(self.emu, user, self.h.table_message(), "hand")
-        return self.emu.last_ephemeral(user)
+        return self.h.panel(user)  # the open panel, edited in place
 
     async def walk(self, user: str, msg: Message) -> None:
         """Follow a power's buttons to a move: narrowing steps, then a move (R-X1..R-X4)."""
@@ -119,11 +119,11 @@ class Script:
             steps = [b for b in buttons(msg, "step") if len(arg_numbers(b.custom_id)) > 1]
             if steps:
                 await self.emu.click(user, msg, custom_id=steps[-1].custom_id)
-                msg = self.emu.last_ephemeral(user)
+                msg = self.h.panel(user)
                 continue
             if buttons(msg, "qmine"):
                 await press(self.emu, user, msg, "qmine")
-                msg = self.emu.last_ephemeral(user)
+                msg = self.h.panel(user)
                 select = msg.selects()[0]
                 value = select.options[0]["value"]
                 await self.emu.select(user, msg, select.custom_id, [value])
@@ -155,7 +155,7 @@ class Script:
         want = (aim.target, aim.target_slot, aim.slot)
         table = self.h.table_message()
         await press(self.emu, user, table, "for")
-        msg = self.emu.last_ephemeral(user)
+        msg = self.h.panel(user)
         for _ in range(4):
             finals = [
                 b for b in buttons(msg, "dfor") if tuple(arg_numbers(b.custom_id)[1:4]) == want
@@ -171,7 +171,7 @@ class Script:
                 chosen = parts[2:]
                 if chosen and tuple(chosen) == want[: len(chosen)]:
                     await self.emu.click(user, msg, custom_id=b.custom_id)
-                    msg = self.emu.last_ephemeral(user)
+                    msg = self.h.panel(user)
                     break
             else:
                 raise AssertionError(f"no step towards {want}: {msg.text}")
@@ -465,7 +465,7 @@ async def test_r_x11_claims_on_one_card_are_settled_by_priority_not_by_arrival(
     assert await poll(lambda: h.game().round.phase == "play", 10), "the first turn"
     msg = await script.panel("alice")
     await press(emu, "alice", msg, "draw")
-    await press(emu, "alice", emu.last_ephemeral("alice"), "throw")
+    await press(emu, "alice", h.panel("alice"), "throw")
     g = h.game()
     assert g.round.window_until  # R-X11: the window is open
     assert await script.play_for_someone(g, "carol")

@@ -126,6 +126,9 @@ class Emulator(DiscordServer):
                 for chan in guild.channels:
                     if chan.name == name:
                         return chan
+            for chan in self.channels.values():  # then threads, by name
+                if chan.is_thread and chan.name == name and not chan.deleted:
+                    return chan
         names = [c.name for g in self.guilds.values() for c in g.channels]
         raise EmulatorError(f"unknown channel {ref!r}; channels: {names}")
 
@@ -142,6 +145,59 @@ class Emulator(DiscordServer):
         """Moves the emulator clock forward (token expiry, timestamps of new ids)."""
         self.clock.advance(ms, seconds=seconds, minutes=minutes)
 
+    # ================================================================== threads
+    def threads(self, parent: ChannelRef = None) -> list[Channel]:
+        """The threads started in a channel (deleted ones left out), oldest first."""
+        chan = self.channel(parent)
+        return [
+            c
+            for c in self.channels.values()
+            if c.is_thread and c.parent_id == chan.id and not c.deleted
+        ]
+
+    def thread_of(self, message: MessageRef) -> Channel | None:
+        """The thread started from a message (it has the message's id), if any."""
+        thread = self.channels.get(self._message(message).thread_id or 0)
+        return None if thread is None or thread.deleted else thread
+
+    def deny_bot(self, permissions: int, guild_id: int | None = None) -> None:
+        """Takes permissions from the bot in every channel of a guild (as a channel
+        overwrite would); interactions carry the change in ``app_permissions``."""
+        guild = self.guilds.get(guild_id or self.guild.id, self.guild)
+        guild.denied[self.bot_user.id] = guild.denied.get(self.bot_user.id, 0) | permissions
+
+    def allow_bot(self, permissions: int, guild_id: int | None = None) -> None:
+        """Gives back permissions taken by :meth:`deny_bot`."""
+        guild = self.guilds.get(guild_id or self.guild.id, self.guild)
+        guild.denied[self.bot_user.id] = guild.denied.get(self.bot_user.id, 0) & ~permissions
+
+    async def archive_thread(self, thread: ChannelRef, *, locked: bool = False) -> None:
+        """A moderator archives (and maybe locks) a thread: THREAD_UPDATE."""
+        chan = self.channel(thread)
+        if not chan.is_thread:
+            raise EmulatorError(f"{chan} is not a thread")
+        self._change_thread(chan, archived=True, locked=locked or None)
+        await self.dispatch_thread("THREAD_UPDATE", chan)
+
+    async def unarchive_thread(self, thread: ChannelRef) -> None:
+        """A moderator (or a member sending a message) reopens a thread: THREAD_UPDATE."""
+        chan = self.channel(thread)
+        self._change_thread(chan, archived=False, locked=False)
+        await self.dispatch_thread("THREAD_UPDATE", chan)
+
+    async def delete_thread(self, thread: ChannelRef) -> None:
+        """A moderator deletes a thread and its messages: THREAD_DELETE."""
+        chan = self.channel(thread)
+        if not chan.is_thread:
+            raise EmulatorError(f"{chan} is not a thread")
+        chan.deleted = True
+        for msg in self.messages.values():
+            if msg.channel_id == chan.id and not msg.deleted:
+                msg.deleted = True
+                self._record(msg, "delete")
+        self._notify()
+        await self.dispatch_thread("THREAD_DELETE", chan)
+
     async def delete_message(self, message: MessageRef) -> None:
         """A moderator deletes a public message (the bot gets MESSAGE_DELETE)."""
         msg = self._message(message)
@@ -156,6 +212,29 @@ class Emulator(DiscordServer):
             session = self.session_for_guild(msg.guild_id)
             if session.intents & (1 << 9 if msg.guild_id else 1 << 12):
                 await session.dispatch("MESSAGE_DELETE", data)
+
+    async def delete_channel(self, channel: ChannelRef) -> None:
+        """A server admin deletes a channel (the bot gets CHANNEL_DELETE); its messages go,
+        and REST calls on it answer 404 10003 Unknown Channel."""
+        chan = self.channel(channel)
+        guild = self.guild_of_channel(chan)
+        guild.channels.remove(chan)
+        del self.channels[chan.id]
+        for msg in [m for m in self.messages.values() if m.channel_id == chan.id]:
+            self._delete(msg)
+        self._notify()
+        session = self.session_for_guild(guild.id)
+        await session.dispatch("CHANNEL_DELETE", chan.payload())
+
+    async def remove_bot(self, guild_id: int | None = None) -> None:
+        """The bot is removed from a guild (GUILD_DELETE without ``unavailable``); its
+        channels answer 404 10003 to the bot from then on."""
+        guild = self.guilds[guild_id or self.guild.id]
+        session = self.session_for_guild(guild.id)
+        for chan in guild.channels:
+            self.channels.pop(chan.id, None)
+        self._notify()
+        await session.dispatch("GUILD_DELETE", {"id": str(guild.id)})
 
     # ================================================================== reading
     def channel_messages(self, channel: ChannelRef = None) -> list[Message]:
@@ -519,6 +598,9 @@ class Emulator(DiscordServer):
         member = self.member(user)
         values = {**(options or {}), **kwargs}
         where = self.channel(channel)
+        if where.is_thread and (where.archived or where.deleted):
+            # "users cannot ... use application commands ... in archived threads"
+            raise CommandNotAvailableError(f"{where} is archived: Discord offers no command there")
         if not self.commands(where.guild_id):  # the bot may sync after on_ready
             with contextlib.suppress(TimeoutError):
                 await self.wait_for(

@@ -21,6 +21,10 @@ ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 USE_EXTERNAL_EMOJIS = 1 << 18
 USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 53) - 1
 
 EVERYONE_PERMISSIONS = (
@@ -32,12 +36,22 @@ EVERYONE_PERMISSIONS = (
     | READ_MESSAGE_HISTORY
     | USE_EXTERNAL_EMOJIS
     | USE_APPLICATION_COMMANDS
+    | CREATE_PUBLIC_THREADS  # Discord's default @everyone has the thread permissions
+    | CREATE_PRIVATE_THREADS
+    | SEND_MESSAGES_IN_THREADS
 )
 ADMIN_PERMISSIONS = MANAGE_GUILD | MANAGE_MESSAGES
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 IS_COMPONENTS_V2 = 1 << 15
+HAS_THREAD = 1 << 5  # message flag: a thread was started from it
+
+#: channel types (https://discord.com/developers/docs/resources/channel#channel-object-channel-types)
+GUILD_TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
+THREAD_TYPES = (10, PUBLIC_THREAD, PRIVATE_THREAD)
+#: minutes of inactivity after which Discord hides a thread (the only values it takes)
+AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 
 INTERACTION_TYPES = {2: "slash", 3: "component", 4: "autocomplete", 5: "modal"}
 
@@ -160,14 +174,27 @@ class User:
 class Channel:
     id: int
     name: str
-    type: int = 0  # 0 guild text, 1 DM
+    type: int = 0  # 0 guild text, 1 DM, 11 public thread
     guild_id: int | None = None
     position: int = 0
     recipient_id: int | None = None  # DM only
+    # threads only (type 11): the text channel it lives in, who started it, its state
+    parent_id: int | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_ms: int = 0  # when it was created, archived or unarchived last
+    created_ms: int = 0
+    deleted: bool = False
 
     @property
     def mention(self) -> str:
         return f"<#{self.id}>"
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
 
     def payload(self, recipient: User | None = None) -> dict[str, Any]:
         if self.type == 1:
@@ -177,6 +204,8 @@ class Channel:
                 "last_message_id": None,
                 "recipients": [recipient.user_payload()] if recipient else [],
             }
+        if self.is_thread:
+            return self.thread_payload()
         return {
             "id": str(self.id),
             "type": self.type,
@@ -192,6 +221,31 @@ class Channel:
             "flags": 0,
         }
 
+    def thread_payload(self, messages: int = 0) -> dict[str, Any]:
+        """A thread as Discord sends it (REST and THREAD_* events: discord-api-spec's
+        ThreadResponse, its required fields all present)."""
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "parent_id": str(self.parent_id),
+            "owner_id": str(self.owner_id),
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+            "message_count": messages,
+            "member_count": 1,
+            "total_message_sent": messages,
+            "thread_metadata": {
+                "archived": self.archived,
+                "archive_timestamp": iso(self.archive_ms),
+                "auto_archive_duration": self.auto_archive_duration,
+                "locked": self.locked,
+                "create_timestamp": iso(self.created_ms),
+            },
+        }
+
     def __str__(self) -> str:
         return f"#{self.name}"
 
@@ -205,6 +259,8 @@ class Guild:
     roles: list[Role]
     channels: list[Channel]
     members: list[User]
+    #: permissions taken from a member in every channel (as a channel overwrite denying them)
+    denied: dict[int, int] = field(default_factory=dict)
 
     @property
     def everyone_role(self) -> Role:
@@ -219,7 +275,7 @@ class Guild:
                 perms |= role.permissions
         if perms & ADMINISTRATOR:
             return ALL_PERMISSIONS
-        return perms
+        return perms & ~self.denied.get(user.id, 0)
 
     def interaction_member_payload(self, user: User) -> dict[str, Any]:
         data = user.member_payload()
@@ -351,6 +407,7 @@ class Message:
     version: int = 0
     mentions: list[int] = field(default_factory=list)
     reference: dict[str, Any] | None = None
+    thread_id: int | None = None  # the thread started from this message (same id)
     last_request_id: int | None = None  # REST request that created or last changed it
     last_request_generation: int = 0
 

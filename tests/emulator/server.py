@@ -15,6 +15,7 @@ import re
 import secrets
 import traceback
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -22,12 +23,22 @@ from aiohttp import WSMsgType, web
 from .emojis import ApplicationEmojis
 from .model import (
     ADMIN_PERMISSIONS,
+    ATTACH_FILES,
+    AUTO_ARCHIVE_DURATIONS,
+    CREATE_PUBLIC_THREADS,
     DEFAULT_CHANNELS,
     DEFAULT_MEMBERS,
     EPHEMERAL,
     EVERYONE_PERMISSIONS,
+    GUILD_TEXT,
+    HAS_THREAD,
     IS_COMPONENTS_V2,
     LOADING,
+    MANAGE_THREADS,
+    PUBLIC_THREAD,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
     Attachment,
     Channel,
     Guild,
@@ -41,10 +52,18 @@ from .model import (
     Role,
     User,
     dumps,
+    iso,
     walk_components,
 )
 from .snowflake import Clock, SnowflakeGenerator
-from .validation import FormErrors, check_message, check_modal
+from .validation import (
+    FormErrors,
+    check_channel_flags,
+    check_locales,
+    check_message,
+    check_modal,
+    markup_in_labels,
+)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -59,6 +78,19 @@ COMMAND_NAME_RE = re.compile(r"^[-_'\w]{1,32}$")
 
 
 REC_KEY = web.RequestKey("emulator_request", RequestRecord)
+
+
+@dataclass
+class Fault:
+    """A refusal a test injects: the next ``times`` requests of ``method`` whose path
+    contains ``path`` are answered ``status``/``code`` (a 502 burst, a 403 50013, a 404 10008)."""
+
+    method: str
+    path: str
+    status: int
+    code: int
+    message: str
+    times: int = 1
 
 
 class EmulatorError(Exception):
@@ -214,6 +246,7 @@ class DiscordServer:
         self.guilds_sent = False
         self.bot_pid: int | None = None
         self.app_emojis = ApplicationEmojis(self)  # tests/emulator/emojis.py
+        self.faults: list[Fault] = []  # fail_next
 
         self._runner: web.AppRunner | None = None
         self._changed = asyncio.Event()
@@ -326,12 +359,63 @@ class DiscordServer:
 
     def message_payload(self, msg: Message) -> dict[str, Any]:
         data = msg.payload(app_id=self.app_id, author=self._author(), base_url=self.base_url)
+        thread = self.channels.get(msg.thread_id) if msg.thread_id else None
+        if thread is not None:
+            data["thread"] = self.thread_payload(thread)
         data["mentions"] = [self.users[u].user_payload() for u in msg.mentions if u in self.users]
         if msg.interaction_user_id in self.users and "interaction_metadata" in data:
             data["interaction_metadata"]["user"] = self.users[
                 msg.interaction_user_id
             ].user_payload()
         return data
+
+    # ------------------------------------------------------------------ threads
+    def thread_payload(self, thread: Channel) -> dict[str, Any]:
+        count = sum(
+            1 for m in self.messages.values() if m.channel_id == thread.id and not m.deleted
+        )
+        return thread.thread_payload(count)
+
+    def active_threads(self, guild: Guild) -> list[Channel]:
+        """The guild's threads that are neither archived nor deleted (GUILD_CREATE sends
+        them; archived ones are not synced up front)."""
+        return [
+            c
+            for c in self.channels.values()
+            if c.is_thread and c.guild_id == guild.id and not c.archived and not c.deleted
+        ]
+
+    def bot_permissions(self, channel: Channel) -> int:
+        """The bot's permissions in a channel (a thread: its parent's)."""
+        if channel.guild_id is None:
+            return 0
+        return self.guild_of_channel(channel).permissions_of(self.bot_user)
+
+    def _bot_needs(self, channel: Channel, bits: int) -> None:
+        if self.bot_permissions(channel) & bits != bits:
+            raise fail(403, 50013, "Missing Permissions")
+
+    @staticmethod
+    def _refuse_archived(channel: Channel) -> None:
+        """Discord: "only active threads can be manipulated" (50083 Thread is archived)."""
+        if channel.is_thread and channel.archived:
+            raise fail(400, 50083, "Thread is archived")
+
+    async def dispatch_thread(self, event: str, thread: Channel, **extra: Any) -> None:
+        """THREAD_CREATE / THREAD_UPDATE / THREAD_DELETE to the guild's shard (GUILDS intent)."""
+        if event == "THREAD_DELETE":
+            data: dict[str, Any] = {
+                "id": str(thread.id),
+                "guild_id": str(thread.guild_id),
+                "parent_id": str(thread.parent_id),
+                "type": thread.type,
+            }
+        else:
+            data = {**self.thread_payload(thread), **extra}
+        with contextlib.suppress(EmulatorError):
+            session = self.session_for_guild(thread.guild_id)
+            if session.intents & 1:
+                await session.dispatch(event, data)
 
     def guild_payload(self, *, full: bool, guild: Guild | None = None) -> dict[str, Any]:
         g = guild or self.guild
@@ -364,7 +448,7 @@ class DiscordServer:
                     "large": False,
                     "member_count": len(members),
                     "channels": [c.payload() for c in g.channels],
-                    "threads": [],
+                    "threads": [self.thread_payload(c) for c in self.active_threads(g)],
                     "members": [m.member_payload() for m in members],
                     "voice_states": [],
                     "presences": [],
@@ -427,6 +511,8 @@ class DiscordServer:
             ("GET", "/channels/{cid}/messages/{mid}", self.h_get_message),
             ("PATCH", "/channels/{cid}/messages/{mid}", self.h_edit_message),
             ("DELETE", "/channels/{cid}/messages/{mid}", self.h_delete_message),
+            ("POST", "/channels/{cid}/messages/{mid}/threads", self.h_start_thread),
+            ("PATCH", "/channels/{cid}", self.h_edit_channel),
             ("POST", "/channels/{cid}/typing", self.h_no_content),
             ("GET", "/guilds/{guild}", self.h_get_guild),
             ("GET", "/guilds/{guild}/channels", self.h_get_guild_channels),
@@ -464,6 +550,9 @@ class DiscordServer:
         rec.route = resource.canonical if resource is not None else None
         try:
             await self._read_body(request, rec)
+            fault = self._fault_for(request)
+            if fault is not None:
+                raise fail(fault.status, fault.code, fault.message)
             response = await handler(request)
         except HTTPFail as exc:
             response = exc.response
@@ -493,6 +582,23 @@ class DiscordServer:
                 )
         self._notify()
         return response
+
+    def fail_next(
+        self, method: str, path: str, status: int, code: int, message: str, times: int = 1
+    ) -> Fault:
+        """The next ``times`` ``method`` requests whose path contains ``path`` fail."""
+        fault = Fault(method.upper(), path, status, code, message, times)
+        self.faults.append(fault)
+        return fault
+
+    def _fault_for(self, request: web.Request) -> Fault | None:
+        for fault in self.faults:
+            if fault.method == request.method and fault.path in request.path:
+                fault.times -= 1
+                if fault.times <= 0:
+                    self.faults.remove(fault)
+                return fault
+        return None
 
     async def _read_body(self, request: web.Request, rec: RequestRecord) -> None:
         ctype = request.content_type
@@ -710,6 +816,10 @@ class DiscordServer:
         depth: int,
     ) -> None:
         name = node.get("name")
+        check_locales(err, [*path, "name_localizations"], node.get("name_localizations"))
+        check_locales(
+            err, [*path, "description_localizations"], node.get("description_localizations")
+        )
         names = [("name", name)] + [
             (f"name_localizations.{loc}", n)
             for loc, n in (node.get("name_localizations") or {}).items()
@@ -772,7 +882,9 @@ class DiscordServer:
                         "BASE_TYPE_BAD_LENGTH",
                         "Must be between 1 and 100 in length.",
                     )
-                for loc, lname in (choice.get("name_localizations") or {}).items():
+                localized = choice.get("name_localizations")
+                check_locales(err, [*opath, "choices", k, "name_localizations"], localized)
+                for loc, lname in (localized or {}).items():
                     if not isinstance(lname, str) or not 1 <= len(lname) <= 100:
                         err.add(
                             [*opath, "choices", k, "name_localizations", loc],
@@ -849,6 +961,12 @@ class DiscordServer:
         err = check_message(payload, flags)
         if err:
             raise form_fail(err)
+        for where, text in markup_in_labels(payload.get("components") or []):
+            # Discord accepts it and shows the markup as text ("Take <:c1_9h:123>"): only
+            # a message's content and embeds render custom emojis (issue 21)
+            self.add_problem(
+                "emoji_markup_in_label", f"a component's {where} carries emoji markup: {text!r}"
+            )
 
     @staticmethod
     def _assign_component_ids(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -885,6 +1003,11 @@ class DiscordServer:
         ephemeral: bool = False,
         loading: bool = False,
     ) -> Message:
+        if channel.deleted:
+            raise fail(404, 10003, "Unknown Channel")
+        if channel.is_thread and not ephemeral:
+            self._bot_needs(channel, SEND_MESSAGES_IN_THREADS)  # SEND_MESSAGES does not count
+            self._refuse_archived(channel)  # see docs/emulator.md: Discord's docs differ
         flags = int(payload.get("flags") or 0) & ~(EPHEMERAL | LOADING)
         if ephemeral:
             flags |= EPHEMERAL
@@ -972,9 +1095,12 @@ class DiscordServer:
     ) -> None:
         if msg.deleted:
             raise fail(404, 10008, "Unknown Message")
+        channel = self.channels.get(msg.channel_id)
+        if channel is not None and not msg.ephemeral:
+            self._refuse_archived(channel)  # "users cannot edit messages in archived threads"
         flags = msg.flags
         if "flags" in payload and payload["flags"] is not None:
-            keep = msg.flags & (EPHEMERAL | IS_COMPONENTS_V2)
+            keep = msg.flags & (EPHEMERAL | IS_COMPONENTS_V2 | HAS_THREAD)
             flags = (int(payload["flags"]) & ~(EPHEMERAL | LOADING)) | keep
         self._validate(payload, flags)
         before = (msg.content, msg.embeds, msg.components, msg.flags, msg.attachments)
@@ -1000,12 +1126,16 @@ class DiscordServer:
     def _delete(self, msg: Message) -> None:
         if msg.deleted:
             raise fail(404, 10008, "Unknown Message")
+        channel = self.channels.get(msg.channel_id)
+        if channel is not None and channel.locked and not msg.ephemeral:
+            # deleting is the one thing done in an archived thread, unless it is locked too
+            self._refuse_archived(channel)
         msg.deleted = True
         self._record(msg, "delete")
 
     def _channel(self, request: web.Request) -> Channel:
         channel = self.channels.get(int(request.match_info["cid"]))
-        if channel is None:
+        if channel is None or channel.deleted:
             raise fail(404, 10003, "Unknown Channel")
         return channel
 
@@ -1025,14 +1155,29 @@ class DiscordServer:
     async def h_send_message(self, request: web.Request) -> web.StreamResponse:
         self._check_auth(request)
         channel = self._channel(request)
+        body = self._body(request)
+        err = FormErrors()
+        check_channel_flags(err, body)
+        if err:
+            raise form_fail(err)
+        self._check_may_post(channel, request)
         msg = self._new_message(
             channel,
-            self._body(request),
+            body,
             self._files(request),
             request,
             recipient_id=channel.recipient_id,
         )
         return json_response(self.message_payload(msg))
+
+    def _check_may_post(self, channel: Channel, request: web.Request) -> None:
+        """Discord refuses a post the bot's permissions do not allow: 403 50013."""
+        if channel.guild_id is None:
+            return
+        perms = self.guild_of_channel(channel).permissions_of(self.bot_user)
+        needed = VIEW_CHANNEL | SEND_MESSAGES | (ATTACH_FILES if self._files(request) else 0)
+        if perms & needed != needed:
+            raise fail(403, 50013, "Missing Permissions")
 
     async def h_get_message(self, request: web.Request) -> web.StreamResponse:
         self._check_auth(request)
@@ -1068,6 +1213,117 @@ class DiscordServer:
         self._check_auth(request)
         self._delete(self._channel_message(request))
         return web.Response(status=204)
+
+    async def h_start_thread(self, request: web.Request) -> web.StreamResponse:
+        """Start Thread from Message: a public thread with the message's id (201)."""
+        self._check_auth(request)
+        channel = self._channel(request)
+        msg = self._channel_message(request)
+        if channel.type != GUILD_TEXT:
+            raise fail(400, 50024, "Cannot execute action on this channel type")
+        self._bot_needs(channel, VIEW_CHANNEL | CREATE_PUBLIC_THREADS)
+        if msg.thread_id is not None:
+            raise fail(400, 160004, "A thread has already been created for this message")
+        body = self._body(request)
+        err = FormErrors()
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            err.add(["name"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+        duration = body.get("auto_archive_duration")
+        if duration is not None and duration not in AUTO_ARCHIVE_DURATIONS:
+            err.add(
+                ["auto_archive_duration"],
+                "BASE_TYPE_CHOICES",
+                "Value must be one of (60, 1440, 4320, 10080).",
+            )
+        if err:
+            raise form_fail(err)
+        now = self.clock.now_ms()
+        thread = Channel(
+            msg.id,  # "the created thread and the message it was started from share the same id"
+            str(name),
+            PUBLIC_THREAD,
+            channel.guild_id,
+            parent_id=channel.id,
+            owner_id=self.bot_user.id,
+            auto_archive_duration=int(duration or 4320),
+            archive_ms=now,
+            created_ms=now,
+        )
+        self.channels[thread.id] = thread
+        msg.thread_id = thread.id
+        msg.flags |= HAS_THREAD
+        member = {
+            "id": str(thread.id),
+            "user_id": str(self.bot_user.id),
+            "join_timestamp": iso(now),
+            "flags": 1,
+        }
+        await self.dispatch_thread("THREAD_CREATE", thread, newly_created=True, member=member)
+        return json_response({**self.thread_payload(thread), "member": member}, 201)
+
+    async def h_edit_channel(self, request: web.Request) -> web.StreamResponse:
+        """Modify Channel, for threads (Discord's rules in docs/topics/Threads.md)."""
+        self._check_auth(request)
+        channel = self._channel(request)
+        if not channel.is_thread:
+            self._bot_needs(channel, 1 << 4)  # MANAGE_CHANNELS, which the bot's role lacks
+            raise fail(400, 50035, "Editing a text channel is not emulated")
+        body = self._body(request)
+        perms = self.bot_permissions(channel)
+        moderator = bool(perms & MANAGE_THREADS)
+        owner = channel.owner_id == self.bot_user.id
+        unarchive = body.get("archived") is False
+        if channel.archived and not unarchive:
+            raise fail(400, 50083, "Thread is archived")
+        if ("locked" in body or "rate_limit_per_user" in body) and not moderator:
+            raise fail(403, 50013, "Missing Permissions")
+        if unarchive and channel.locked and not moderator:
+            raise fail(403, 50013, "Missing Permissions")
+        if {"name", "archived", "auto_archive_duration"} & body.keys() and not (moderator or owner):
+            raise fail(403, 50013, "Missing Permissions")
+        err = FormErrors()
+        if "name" in body and not (isinstance(body["name"], str) and 1 <= len(body["name"]) <= 100):
+            err.add(["name"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+        duration = body.get("auto_archive_duration")
+        if duration is not None and duration not in AUTO_ARCHIVE_DURATIONS:
+            err.add(
+                ["auto_archive_duration"],
+                "BASE_TYPE_CHOICES",
+                "Value must be one of (60, 1440, 4320, 10080).",
+            )
+        if err:
+            raise form_fail(err)
+        self._change_thread(
+            channel,
+            name=body.get("name"),
+            archived=body.get("archived"),
+            locked=body.get("locked"),
+            auto_archive_duration=duration,
+        )
+        await self.dispatch_thread("THREAD_UPDATE", channel)
+        return json_response(self.thread_payload(channel))
+
+    def _change_thread(
+        self,
+        thread: Channel,
+        *,
+        name: Any = None,
+        archived: Any = None,
+        locked: Any = None,
+        auto_archive_duration: Any = None,
+    ) -> None:
+        if name is not None:
+            thread.name = str(name)
+        if archived is not None and bool(archived) != thread.archived:
+            thread.archived = bool(archived)
+            thread.archive_ms = self.clock.now_ms()
+        if locked is not None:
+            thread.locked = bool(locked)
+        if auto_archive_duration is not None:
+            thread.auto_archive_duration = int(auto_archive_duration)
+            thread.archive_ms = self.clock.now_ms()
+        self._notify()
 
     # ------------------------------------------------------------------ interactions
     def _token_expired(self, inter: Interaction) -> bool:

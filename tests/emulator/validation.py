@@ -2,11 +2,55 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .model import IS_COMPONENTS_V2, walk_components
 
 BUTTON_STYLES = {1, 2, 3, 4, 5, 6}
+#: Discord's locales (https://discord.com/developers/docs/reference#locales): a command's
+#: ``name_localizations`` / ``description_localizations`` keys must be one of them ("fr",
+#: not "fr-FR")
+LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
+#: the flags a bot may set on a channel message (Create Message: SUPPRESS_EMBEDS,
+#: SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE, IS_COMPONENTS_V2); EPHEMERAL is for
+#: interaction responses only
+CHANNEL_MESSAGE_FLAGS = (1 << 2) | (1 << 12) | (1 << 13) | IS_COMPONENTS_V2
 SELECT_TYPES = {3, 5, 6, 7, 8}
 
 
@@ -124,6 +168,13 @@ def _check_interactive(err: FormErrors, path: list[str | int], comp: dict[str, A
             err.add([*path, "max_values"], "BASE_TYPE_BAD_VALUE", "Invalid min_values/max_values")
         if ctype == 3 and max_v > len(options) and options:
             err.add([*path, "max_values"], "BASE_TYPE_MAX", f"Must be {len(options)} or fewer.")
+        defaults = sum(1 for o in options if o.get("default"))
+        if ctype == 3 and defaults > max_v:  # Discord refuses more defaults than picks
+            err.add(
+                [*path, "options"],
+                "SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES",
+                f"The number of default options must be {max_v} or fewer.",
+            )
     elif ctype == 4:
         err.max_len([*path, "label"], comp.get("label"), 45)
         err.max_len([*path, "placeholder"], comp.get("placeholder"), 100)
@@ -210,6 +261,24 @@ def check_components(err: FormErrors, components: Any, flags: int, *, modal: boo
         )
 
 
+def check_locales(err: FormErrors, path: list[str | int], localizations: Any) -> None:
+    """A localisation dict's keys are Discord locales (50035 otherwise)."""
+    for loc in localizations or {}:
+        if loc not in LOCALES:
+            err.add(
+                [*path, loc],
+                "BASE_TYPE_CHOICES",
+                f"Value must be one of {sorted(LOCALES)}.",
+            )
+
+
+def check_channel_flags(err: FormErrors, payload: dict[str, Any]) -> None:
+    """A channel message (not an interaction's) carries only the flags it may set."""
+    flags = int(payload.get("flags") or 0)
+    if flags & ~CHANNEL_MESSAGE_FLAGS:
+        err.add(["flags"], "MESSAGE_FLAGS_INVALID", f"Invalid message flags: {flags}.")
+
+
 def check_message(payload: dict[str, Any], flags: int) -> FormErrors:
     """Checks a message create/edit payload (only the fields present)."""
     err = FormErrors()
@@ -248,3 +317,18 @@ def check_modal(data: dict[str, Any]) -> FormErrors:
         )
     check_components(err, comps, 0, modal=True)
     return err
+
+
+#: a custom emoji as markup (``<:name:id>``, ``<a:name:id>``)
+EMOJI_MARKUP = re.compile(r"<a?:\w+:\d+>")
+
+
+def markup_in_labels(components: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Every button label, select placeholder and option label that holds custom emoji
+    markup, which Discord shows as text there (the component's ``emoji`` field shows one)."""
+    found = []
+    for comp in walk_components(components):
+        texts = [("label", comp.get("label")), ("placeholder", comp.get("placeholder"))]
+        texts += [("option label", o.get("label")) for o in comp.get("options") or []]
+        found += [(w, str(x)) for w, x in texts if isinstance(x, str) and EMOJI_MARKUP.search(x)]
+    return found

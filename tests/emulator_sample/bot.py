@@ -269,6 +269,31 @@ async def twice(interaction: discord.Interaction) -> None:
         await interaction.followup.send(f"second: {exc.status} {exc.code}", ephemeral=True)
 
 
+@demo.command(description="Start a thread from a reply and talk in it")
+async def thread(interaction: discord.Interaction, archive: bool = False) -> None:
+    await interaction.response.send_message("thread starter")
+    starter = await interaction.original_response()
+    thread = await starter.create_thread(name="demo thread", auto_archive_duration=60)
+    await thread.send("in the thread", view=CounterView())
+    if archive:
+        await thread.edit(archived=True)
+        try:
+            await thread.send("after archiving")
+        except discord.HTTPException as exc:
+            await interaction.followup.send(f"archived: {exc.status} {exc.code}", ephemeral=True)
+            return
+    await interaction.followup.send(
+        f"thread={thread.id} parent={thread.parent_id} type={thread.type.value}", ephemeral=True
+    )
+
+
+@demo.command(description="The active threads discord.py knows of")
+async def threads(interaction: discord.Interaction) -> None:
+    assert interaction.guild is not None
+    names = sorted(f"{t.name}:{t.id}" for t in interaction.guild.threads)
+    await interaction.response.send_message(f"threads={names}", ephemeral=True)
+
+
 @season.command(name="start", description="Start a season")
 async def season_start(interaction: discord.Interaction, name: str) -> None:
     await interaction.response.send_message(f"season {name} started")

@@ -18,13 +18,17 @@ from bot.storage import SeatRow, Storage, StorageError, open_storage
 from bot.storage.copy import CopyMismatch, copy_database, verify_database
 from bot.storage.dialect import TABLES
 from bot.storage.display import (
+    MemberPanel,
     TimedPanel,
     TurnPing,
+    save_member_panel,
     save_panel_memory,
     save_timed_panel,
     save_turn_ping,
     set_turn_ping,
 )
+from bot.tournaments.store import TournamentStore
+from tamalou.core.tournament import Format, TablePlan
 from tests.seasons.test_seasons import humans, store_match
 from tests.support.backends import fresh_database
 
@@ -48,6 +52,14 @@ async def filled(target: str) -> Storage:
     await save_timed_panel(storage, TimedPanel(table.id, 0, "tok", 77, 5, 5_005, "fr"))
     await save_turn_ping(storage, TurnPing(table.id, (1, (2, 3_000)), 78, 9))
     await save_panel_memory(storage, table.id, 0, {"draft": None, "sort": "rank"})
+    tournaments = TournamentStore(storage, lambda: 7)
+    cup = await tournaments.create(
+        4242, 999, "tarot", "Cup", 1, Format(players=2, rounds=1), {}, "s"
+    )
+    await tournaments.sign_up(cup.id, 1, "ann")
+    await tournaments.start_round(cup.id, 1, [TablePlan(1, "s:round:1", (1, None))])
+    await tournaments.score_round(cup.id, 1, {1: 2.5})
+    await save_member_panel(storage, MemberPanel(table.id, 0, 1, "tok", 79, 5, "fr"))
     return storage
 
 

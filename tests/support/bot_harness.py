@@ -28,7 +28,7 @@ from tamalou.games.tamalou.codec import action_from_dict
 from tamalou.games.tamalou.engine import apply, new_game
 from tamalou.games.tamalou.rules import TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
-from tests.emulator import Emulator, Message
+from tests.emulator import Emulator, Interaction, Message
 from tests.emulator.harness import ChannelRef
 from tests.support.backends import fresh_database
 
@@ -77,6 +77,9 @@ class BotHarness:
             # cards as text unless a test asks for the emojis (TAMALOU_CARD_EMOJIS="1"):
             # the text fallback stays tested by every flow, the emojis by the card tests
             "TAMALOU_CARD_EMOJIS": "0",
+            # tables in the channel unless a test asks for threads (TAMALOU_THREADS="1"):
+            # the channel fallback stays tested by every flow, threads by the thread tests
+            "TAMALOU_THREADS": "0",
             **env,
         }
         await self.emu.start_bot("tests.support.e2e_bot", env=self.env)
@@ -96,11 +99,20 @@ class BotHarness:
     # -- reading --------------------------------------------------------------------
 
     def table_message(self, channel: ChannelRef = None) -> Message:
-        """The newest public message that carries the table's buttons (in ``channel``)."""
-        for msg in reversed(self.emu.channel_messages(channel)):
+        """The newest public message that carries the table's buttons (in ``channel`` or
+        one of its threads: a table plays in the thread started from its lobby)."""
+        for msg in reversed(self.public_messages(channel)):
             if msg.components and TABLE_BUTTON.search(json.dumps(msg.components)):
                 return msg
         raise AssertionError("no table message in the channel")
+
+    def public_messages(self, channel: ChannelRef = None) -> list[Message]:
+        """The public messages of a channel and of its threads, oldest first."""
+        chan = self.emu.channel(channel)
+        msgs = list(self.emu.channel_messages(chan))
+        for thread in self.emu.threads(chan) if not chan.is_thread else ():
+            msgs += self.emu.channel_messages(thread)
+        return sorted(msgs, key=lambda m: m.id)
 
     def panel(self, user: str) -> Message:
         """The member's private panel as last shown: a Draw on the table message updates the
@@ -178,6 +190,40 @@ def label(card: int | None) -> str:
     """What a player reads for ``card`` (``7♣``)."""
     assert card is not None
     return cards.label(card)
+
+
+async def forged_click(
+    h: BotHarness,
+    user: str,
+    custom_id: str,
+    *,
+    on: Message | None = None,
+    values: list[str] | None = None,
+    wait: bool = True,
+) -> Interaction:
+    """A press on a component the bot never sent (a stale or crafted custom_id).
+
+    The interaction's message carries a button (or select) with that custom_id, as a
+    message from an older round, table or bot version would.
+    """
+    emu = h.emu
+    msg = on if on is not None else h.table_message()
+    member = emu.member(user)
+    if values is None:
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        comp: dict[str, Any] = {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}
+    else:
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        comp = {
+            "type": 3,
+            "custom_id": custom_id,
+            "options": [{"label": v, "value": v} for v in values],
+        }
+    inter = emu._new_interaction(
+        3, member, emu.channel(None), custom_id, data, locale=None, at=None, message=msg
+    )
+    inter.payload["message"]["components"] = [{"type": 1, "components": [comp]}]
+    return await emu._send(inter, wait, 10.0)
 
 
 async def open_table(h: BotHarness, players: list[str], **options: int) -> None:

@@ -9,9 +9,10 @@ from typing import Any
 
 import discord
 
-from bot.games import Panel
+from bot.games import GamePlugin, Panel
 from bot.games.kalooki import drafts, render, verbs
 from bot.tables import LiveTable
+from bot.ui.pipeline import Click
 from tamalou.games.kalooki.rules import KALOOKI, PRESETS, Rules
 
 GAME_ID = "kalooki"
@@ -40,7 +41,7 @@ def rules_for(settings: dict[str, Any]) -> Rules:
     )
 
 
-class KalookiPlugin:
+class KalookiPlugin(GamePlugin):
     game_id = GAME_ID
     extension = "bot.games.kalooki.commands"
     verbs = verbs.VERBS
@@ -78,21 +79,13 @@ class KalookiPlugin:
         presenter pings that player (docs/architecture.md, "Turn pings")."""
         return render.turn_of(table, at)
 
-    def build_action(
-        self, verb: str, seat: int, parts: list[int], values: list[str], at: int
-    ) -> Any:
-        return verbs.build_action(verb, seat, parts, values, at)
+    def round_no(self, table: LiveTable) -> int:
+        game = table.game
+        assert game is not None
+        return int(game.round.round_no)
 
-    async def on_verb(
-        self,
-        interaction: discord.Interaction,
-        table: LiveTable,
-        verb: str,
-        arg: str | None,
-        values: list[str],
-        lang: str,
-    ) -> None:
-        await verbs.on_verb(interaction, table, verb, arg, values, lang)
+    async def on_click(self, click: Click) -> None:
+        await verbs.on_click(click)
 
 
 PLUGIN = KalookiPlugin()

@@ -11,8 +11,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import lang_of, ls, t
-from bot.ui.common import bot_of, reply
-from bot.ui.lobby import add_seat_commands, group_cog, guild_ids
+from bot.ui.common import defer, reply
+from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby
 from tamalou.games.kalooki import AI_LEVELS, PRESETS
 from tamalou.games.kalooki.rules import KALOOKI
 
@@ -53,21 +53,17 @@ async def cmd_new(
     max_players: app_commands.Range[int, 2, 8] | None = None,
     call_seconds: app_commands.Range[int, 0, 10] | None = None,
 ) -> None:
-    bot = bot_of(interaction)
     lang = lang_of(interaction.locale)
-    guild_id, channel_id = guild_ids(interaction)
+    guild_ids(interaction)  # a server channel only
     settings: dict[str, Any] = {
         "preset": preset,
         "turn_seconds": turn_seconds or KALOOKI.turn_clock_s,
         "max_players": max_players or KALOOKI.max_players,
         "call_seconds": KALOOKI.call_window_s if call_seconds is None else call_seconds,
     }
-    await interaction.response.defer(ephemeral=True)
-    table = await bot.service.open_table(
-        guild_id, channel_id, interaction.user.id, interaction.user.display_name, settings, GAME
-    )
-    await bot.presenter.table_changed(table, at_once=True)
-    await reply(interaction, t(lang, "ok.opened", id=table.id))
+    await defer(interaction)
+    table, note = await open_lobby(interaction, settings, GAME, lang)
+    await reply(interaction, t(lang, "ok.opened", id=table.id) + note)
 
 
 @kalooki_group.command(

@@ -31,6 +31,9 @@ class Draft:
     refusal: tuple[int, str] | None = None
     #: the card whose lay-offs the panel lists, when all of them are too many for one list
     lay_card: int | None = None
+    #: the range of that card's lay-offs the panel lists, when even they are too many for one
+    #: list (``grid.narrow``'s group; None: not chosen yet)
+    lay_group: int | None = None
 
 
 _drafts: dict[tuple[int, int], Draft] = {}
@@ -100,6 +103,7 @@ def load(table_id: int, seat: int, data: Any) -> None:
             extra=[int(c) for c in kept.get("extra", [])],
             refusal=(int(refusal[0]), str(refusal[1])) if refusal else None,
             lay_card=int(kept["lay_card"]) if kept.get("lay_card") is not None else None,
+            lay_group=int(kept["lay_group"]) if kept.get("lay_group") is not None else None,
         )
     except (KeyError, TypeError, ValueError, IndexError):
         return  # a draft is working memory: an unreadable one is dropped

@@ -17,12 +17,13 @@ from bot.games import Panel
 from bot.games.kalooki import drafts
 from bot.games.kalooki.drafts import Draft
 from bot.i18n import t
-from bot.tables import LiveTable
-from bot.ui import lobby
+from bot.tables import LiveTable, TableError
+from bot.ui import grid, lobby
 from bot.ui.cards import display
 from bot.ui.cards.codes import text as card_text
 from bot.ui.cards.display import CardPicture
 from bot.ui.common import button, round_end_view, seat_name, ts
+from bot.ui.pipeline import numbers
 from tamalou.core import cards
 from tamalou.core.errors import IllegalAction
 from tamalou.games.kalooki import actions as A
@@ -34,7 +35,6 @@ from tamalou.games.kalooki.state import Game
 from tamalou.games.kalooki.views import MeldView, PlayerView, PublicView, public_view, view
 
 GAME = "kalooki"
-ROW = 5
 MAX_OPTIONS = 25
 #: a hand longer than this is also shown as a picture (docs/cards.md)
 TEXT_HAND_MAX = 9
@@ -79,6 +79,26 @@ def face(card: int) -> str:
 
 def faces(hand: Sequence[int]) -> str:
     return display.line([cards.code(c) for c in hand]) if hand else "—"
+
+
+def card_button(
+    text: str,
+    card: int | None,
+    custom_id: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    disabled: bool = False,
+) -> discord.ui.Button[discord.ui.View]:
+    """A button naming a card: ``text`` holds the card as text (a label cannot show a custom
+    emoji: its markup would be read as is), the card's face goes in the emoji field."""
+    item = button(text, custom_id, style, disabled)
+    if card is not None:
+        item.emoji = display.partial_emoji(cards.code(card))
+    return item
+
+
+def card_word(card: int | None) -> str:
+    """A card as a label may carry it: its text (``9♥``), never its emoji markup."""
+    return card_text(cards.code(card)) if card is not None else "—"
 
 
 def option(card: int, chosen: bool = False) -> discord.SelectOption:
@@ -291,17 +311,21 @@ def table_buttons(table: LiveTable, pv: PublicView, lang: str, at: int) -> disco
     drawing = pv.stage == "draw" and not window
     style = discord.ButtonStyle
     v.add_item(button(t(lang, "btn.draw"), cid("draw", table.id, rnd), style.primary, not drawing))
-    top = face(pv.discard_top) if pv.discard_top is not None else "—"
+    top = card_word(pv.discard_top)
     takeable = drawing and pv.discard_live
     v.add_item(
-        button(
-            t(lang, "kalooki.btn.take", card=top), cid("take", table.id, rnd), disabled=not takeable
+        card_button(
+            t(lang, "kalooki.btn.take", card=top),
+            pv.discard_top,
+            cid("take", table.id, rnd),
+            disabled=not takeable,
         )
     )
     call_arg = f"{rnd}.{pv.discard_top}" if pv.discard_top is not None else f"{rnd}"
     v.add_item(
-        button(
+        card_button(
             t(lang, "kalooki.btn.call", card=top),
+            pv.discard_top,
             cid("call", table.id, call_arg),
             style.danger,
             disabled=not pv.call_open or pv.pending_call is not None,
@@ -580,9 +604,9 @@ def lay_off_label(table: LiveTable, pub: PublicView, a: A.Action, lang: str) -> 
     assert meld is not None and isinstance(a, A.LayOff | A.ShiftJoker)
     owner = name_of(table, meld.owner, lang)
     if isinstance(a, A.ShiftJoker):
-        return t(lang, "kalooki.opt.shift", card=face(a.card), n=a.meld + 1, name=owner)
+        return t(lang, "kalooki.opt.shift", card=card_word(a.card), n=a.meld + 1, name=owner)
     key = "kalooki.opt.lay_off_low" if a.end == "low" and meld.kind == 4 else "kalooki.opt.lay_off"
-    return t(lang, key, card=face(a.card), n=a.meld + 1, name=owner)
+    return t(lang, key, card=card_word(a.card), n=a.meld + 1, name=owner)
 
 
 def lay_off_value(a: A.LayOff | A.ShiftJoker) -> str:
@@ -591,6 +615,53 @@ def lay_off_value(a: A.LayOff | A.ShiftJoker) -> str:
     if isinstance(a, A.ShiftJoker):
         return f"2.{a.card}.{a.meld}.{a.joker}.{end}"
     return f"1.{a.card}.{a.meld}.{end}"
+
+
+def lay_card_value(card: int, group: int | None = None) -> str:
+    """A lay card select's value: ``<card>``, or ``<card>.<group>`` for one range of the
+    lay-offs of a card that fits more places than one list holds (``grid.narrow``)."""
+    return str(card) if group is None else f"{card}.{group}"
+
+
+def lay_card_of(value: str) -> tuple[int, int | None]:
+    """:func:`lay_card_value` read back (the card, the range); else ``bad_button``."""
+    parts = numbers(value)
+    if len(parts) == 1:
+        return parts[0], None
+    if len(parts) == 2:
+        return parts[0], parts[1]
+    raise TableError("bad_button")
+
+
+def lay_range(count: int, group: int | None = None) -> grid.Narrowed | None:
+    """A card's places in ranges of one select's 25 (``group``: the range chosen)."""
+    path = () if group is None else (group,)
+    return grid.narrow(count, MAX_OPTIONS, path, unit=MAX_OPTIONS)
+
+
+def lay_card_options(
+    hand: Sequence[int], lays: Sequence[A.Action], d: Draft, lang: str
+) -> list[discord.SelectOption]:
+    """The lay card select: each card that lays off, in the hand's order; a card that fits
+    more places than one list holds comes once per range of its places (chosen first)."""
+    out = []
+    for c in hand:
+        count = sum(a.card == c for a in lays if isinstance(a, A.LayOff | A.ShiftJoker))
+        if not count:
+            continue
+        step = lay_range(count)
+        assert step is not None
+        if step.done:
+            out.append(option(c, c == d.lay_card))
+            continue
+        for i, group in enumerate(step.groups):
+            o = option(c, c == d.lay_card and i == d.lay_group)
+            o.label = t(
+                lang, "kalooki.opt.lay_range", card=o.label, first=group[0] + 1, last=group[-1] + 1
+            )[:100]
+            o.value = lay_card_value(c, i)
+            out.append(o)
+    return out[:MAX_OPTIONS]
 
 
 def panel_view(
@@ -657,14 +728,15 @@ def panel_view(
         key = "kalooki.btn.allow" if pending else "btn.draw"
         row0.append(button(t(lang, key), cid("draw", tid, f"{rnd}.1"), style.primary))
     if "take_discard" in kinds:
-        top = face(pub.discard_top) if pub.discard_top is not None else "—"
         key = "kalooki.btn.refuse" if pending else "kalooki.btn.take"
-        row0.append(button(t(lang, key, card=top), cid("take", tid, f"{rnd}.1")))
+        text = t(lang, key, card=card_word(pub.discard_top))
+        row0.append(card_button(text, pub.discard_top, cid("take", tid, f"{rnd}.1")))
     for a in mine:
         if isinstance(a, A.Call) and a.card is not None:
             row0.append(
-                button(
-                    t(lang, "kalooki.btn.call", card=face(a.card)),
+                card_button(
+                    t(lang, "kalooki.btn.call", card=card_word(a.card)),
+                    a.card,
                     cid("call", tid, f"{rnd}.{a.card}.1"),
                     style.danger,
                 )
@@ -675,51 +747,44 @@ def panel_view(
     if "next_round" in kinds:
         row0.append(button(t(lang, "btn.next"), cid("next", tid, f"{rnd}.1"), style.primary))
     row0.append(button(sort_label, cid("sort", tid, rnd)))
-    row = 0
-    for item in row0[:ROW]:
-        item.row = row
-        v.add_item(item)
-    row += 1
+    # the grid (bot/ui/grid.py): the turn's buttons first, then the selects, the rest last
+    entries: list[tuple[int, discord.ui.Item[discord.ui.View]]] = [(0, b) for b in row0]
     discards = [a for a in mine if isinstance(a, A.Discard)]
     if discards:
         by_card = {a.card for a in discards}
-        v.add_item(
-            discord.ui.Select(
-                custom_id=cid("pick", tid, f"{rnd}.1"),
-                placeholder=t(lang, "kalooki.select.discard")[:150],
-                options=[option(c) for c in hand if c in by_card][:MAX_OPTIONS],
-                row=row,
-            )
+        discard = discord.ui.Select[discord.ui.View](
+            custom_id=cid("pick", tid, f"{rnd}.1"),
+            placeholder=t(lang, "kalooki.select.discard")[:150],
+            options=[option(c) for c in hand if c in by_card][:MAX_OPTIONS],
         )
-        row += 1
+        entries.append((1, discard))
     lays = [a for a in mine if isinstance(a, A.LayOff | A.ShiftJoker)]
     if len(lays) > MAX_OPTIONS:  # too many for one list: the card first, then where
         by_card = {a.card for a in lays}
-        v.add_item(
-            discord.ui.Select(
-                custom_id=cid("pick", tid, f"{rnd}.5"),
-                placeholder=t(lang, "kalooki.select.lay_card")[:150],
-                options=[option(c, c == d.lay_card) for c in hand if c in by_card][:MAX_OPTIONS],
-                row=row,
-            )
+        lay_card = discord.ui.Select[discord.ui.View](
+            custom_id=cid("pick", tid, f"{rnd}.5"),
+            placeholder=t(lang, "kalooki.select.lay_card")[:150],
+            options=lay_card_options(hand, lays, d, lang),
         )
-        row += 1
+        entries.append((2, lay_card))
         lays = [a for a in lays if a.card == d.lay_card]
+        step = lay_range(len(lays), d.lay_group)
+        # a card's range of places not chosen yet (or one of another card): nothing listed
+        lays = [lays[i] for i in step.choices] if step and step.done else []
     if lays:
-        v.add_item(
-            discord.ui.Select(
-                custom_id=cid("pick", tid, f"{rnd}.2"),
-                placeholder=t(lang, "kalooki.select.lay_off")[:150],
-                options=[
-                    discord.SelectOption(
-                        label=lay_off_label(table, pub, a, lang)[:100], value=lay_off_value(a)
-                    )
-                    for a in lays[:MAX_OPTIONS]
-                ],
-                row=row,
-            )
+        lay_off = discord.ui.Select[discord.ui.View](
+            custom_id=cid("pick", tid, f"{rnd}.2"),
+            placeholder=t(lang, "kalooki.select.lay_off")[:150],
+            options=[
+                discord.SelectOption(
+                    label=lay_off_label(table, pub, a, lang)[:100],
+                    value=lay_off_value(a),
+                    emoji=display.partial_emoji(cards.code(a.card)),
+                )
+                for a in lays[:MAX_OPTIONS]
+            ],
         )
-        row += 1
+        entries.append((3, lay_off))
     tail: list[discord.ui.Button[discord.ui.View]] = []
     me = pub.seats[seat]
     if discards and not me.laid_down:
@@ -728,7 +793,6 @@ def panel_view(
             tail.append(button(t(lang, "kalooki.btn.suggest"), cid("sugg", tid, rnd)))
     elif discards and me.laid_down:
         tail.append(button(t(lang, "kalooki.btn.new_meld"), cid("meld", tid, rnd)))
-    for item in tail:
-        item.row = row
-        v.add_item(item)
+    entries += [(4, b) for b in tail]
+    v, _ = grid.place(entries, v)
     return v

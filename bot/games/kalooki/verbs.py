@@ -15,7 +15,8 @@ import discord
 from bot.games.kalooki import drafts, render
 from bot.i18n import t
 from bot.tables import LiveTable, TableError
-from bot.ui.common import bot_of, reply, snowflake_ms
+from bot.ui.common import bot_of, reply
+from bot.ui.pipeline import PANEL, Click, Verb, numbers
 from tamalou.games.kalooki import actions as A
 from tamalou.games.kalooki import events as E
 from tamalou.games.kalooki.rules import RUN, SET
@@ -23,36 +24,37 @@ from tamalou.games.kalooki.views import public_view
 
 log = logging.getLogger(__name__)
 
-#: verbs sent from a private panel (their answer updates that panel in place)
-PANEL_VERBS = frozenset(
-    {"pick", "sort", "build", "back", "clear", "sugg", "lay", "meld", "set", "run", "end"}
-)
-#: verbs of the table message (and the panel's own Draw/Take/Call/Next buttons)
-TABLE_VERBS = frozenset({"draw", "take", "call", "hand", "next"})
-VERBS = PANEL_VERBS | TABLE_VERBS
-#: a table verb sent from the panel carries one more number (a 1): its answer edits the panel
-PANEL_ARITY = {"draw": 2, "take": 2, "next": 2, "call": 3}
+#: every verb and what the platform checks of it (bot/ui/pipeline.py): where its component
+#: lives and how many numbers its argument carries (the round number first). Draw, Take,
+#: Call and Next are on the table message and on the panel (there they carry one more
+#: number, a 1, so the two buttons differ); the answer edits the panel a click comes from.
+VERBS: dict[str, Verb] = {
+    "draw": Verb("any", (1, 2)),
+    "take": Verb("any", (1, 2)),
+    "call": Verb("any", (1, 2, 3)),
+    "next": Verb("any", (1, 2)),
+    "hand": Verb("table", any_round=True),
+    "pick": Verb("panel", (2, 3)),
+    **{verb: PANEL for verb in ("sort", "build", "back", "clear", "sugg", "lay", "meld")},
+    **{verb: PANEL for verb in ("set", "run", "end")},
+}
 #: ``pick`` selects: what the second number of the argument names
 PICK_DISCARD, PICK_LAY_OFF, PICK_MELD, PICK_NEW_MELD, PICK_LAY_CARD = 1, 2, 3, 4, 5
 
 
 def ints(arg: str | None) -> list[int]:
     """The numbers of a verb's argument (the round number first)."""
-    parts = (arg or "").split(".")
-    if not all(p.isdigit() and len(p) <= 9 for p in parts):
-        raise TableError("bad_button")
-    return [int(p) for p in parts]
+    return numbers(arg)
 
 
 def cards_of(values: list[str]) -> list[int]:
-    if not all(v.isdigit() and len(v) <= 4 for v in values):
-        raise TableError("bad_button")
-    return [int(v) for v in values]
+    """A card select's values (card codes); ``bad_button`` for anything else."""
+    return [numbers(v, (1,))[0] for v in values]
 
 
 def lay_off_action(seat: int, value: str, at: int) -> A.LayOff | A.ShiftJoker:
     """A lay-off select's value (``render.lay_off_value``) as its action."""
-    parts = ints(value)
+    parts = numbers(value)
     end = lambda n: "low" if n == 0 else "high"  # noqa: E731
     if parts[0] == 1 and len(parts) == 4:
         return A.LayOff(seat, parts[1], parts[2], end(parts[3]), at)
@@ -89,34 +91,22 @@ async def send_panel(
     await bot_of(interaction).presenter.show_panel(interaction, table, seat, lang, edit=edit)
 
 
-async def on_verb(
-    interaction: discord.Interaction,
-    table: LiveTable,
-    verb: str,
-    arg: str | None,
-    values: list[str],
-    lang: str,
-) -> None:
-    bot = bot_of(interaction)
-    service = bot.service
-    at = snowflake_ms(interaction.id)
-    seat = service.seat_for(table, interaction.user.id)
-    game = render.game_of(table)
-    parts = ints(arg)
-    if parts[0] != game.round.round_no:
-        raise TableError("old_round")
-    from_panel = verb in PANEL_VERBS or len(parts) == PANEL_ARITY.get(verb)
+async def on_click(click: Click) -> None:
+    interaction, table, seat, lang, at = (
+        click.interaction,
+        click.table,
+        click.seat,
+        click.lang,
+        click.at,
+    )
+    verb, parts, values, from_panel = click.verb, click.parts, click.values, click.from_panel
     if verb == "hand":
         await send_panel(interaction, table, seat, lang, edit=False)
         return
-    if from_panel and await panel_step(interaction, table, seat, verb, parts, values, lang):
+    if from_panel and await panel_step(click):
         return
     action = build_action(verb, seat, parts, values, at)
-    if verb in ("draw", "take") and not from_panel:
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the panel follows
-    else:
-        await interaction.response.defer()
-    outcome = await service.act(table, action, interaction.user.id)
+    outcome = await click.act(action)
     if outcome.error is not None:
         raise outcome.error
     d = drafts.peek(table.id, seat)
@@ -132,16 +122,10 @@ async def on_verb(
     await send_panel(interaction, table, seat, lang, edit=from_panel)
 
 
-async def panel_step(
-    interaction: discord.Interaction,
-    table: LiveTable,
-    seat: int,
-    verb: str,
-    parts: list[int],
-    values: list[str],
-    lang: str,
-) -> bool:
+async def panel_step(click: Click) -> bool:
     """A step of the panel that changes only the panel (True), or an action to send (False)."""
+    interaction, table, seat, lang = click.interaction, click.table, click.seat, click.lang
+    verb, parts, values = click.verb, click.parts, click.values
     game = render.game_of(table)
     pub = public_view(game, game.now)
     d = drafts.draft(table.id, seat, pub.round_no, pub.deal_no, len(pub.contract))
@@ -178,35 +162,32 @@ async def panel_step(
             d.extra = [c for c in cards_of(values) if c in hand]
             d.refusal = None
         case "pick" if len(parts) == 2 and parts[1] == PICK_LAY_CARD:
-            picked = [c for c in cards_of(values) if c in hand]
-            d.lay_card = picked[0] if picked else None
+            ranges = [render.lay_card_of(v) for v in values]  # a card, maybe a range of it
+            d.lay_card, d.lay_group = ranges[0] if ranges and ranges[0][0] in hand else (None, None)
         case "lay":
             refusal = render.check_draft(game, seat, pub.contract, d)
             if refusal is None:
                 melds = tuple((kind, tuple(d.melds[i])) for i, kind in enumerate(pub.contract))
-                await act_from_panel(interaction, table, seat, A.LayDown(seat, melds, 0), lang)
+                await act_from_panel(click, A.LayDown(seat, melds, 0))
                 return True
             meld = refusal.detail.get("meld")
             d.refusal = (int(meld) if isinstance(meld, int) else 0, refusal.reason)
         case "set" | "run":
             kind = SET if verb == "set" else RUN
             action = A.LayMeld(seat, kind, tuple(d.extra), 0)
-            await act_from_panel(interaction, table, seat, action, lang)
+            await act_from_panel(click, action)
             return True
         case _:
             return False
-    await interaction.response.defer()
     await send_panel(interaction, table, seat, lang, edit=True)
     return True
 
 
-async def act_from_panel(
-    interaction: discord.Interaction, table: LiveTable, seat: int, action: A.Action, lang: str
-) -> None:
+async def act_from_panel(click: Click, action: A.Action) -> None:
     """Send a lay built in the panel; a refusal is shown in the panel (which meld, why)."""
-    action.at = snowflake_ms(interaction.id)
-    await interaction.response.defer()
-    outcome = await bot_of(interaction).service.act(table, action, interaction.user.id)
+    interaction, table, seat, lang = click.interaction, click.table, click.seat, click.lang
+    action.at = click.at
+    outcome = await click.act(action)
     game = render.game_of(table)
     pub = public_view(game, game.now)
     d = drafts.draft(table.id, seat, pub.round_no, pub.deal_no, len(pub.contract))

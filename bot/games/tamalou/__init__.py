@@ -8,10 +8,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.games import Panel
+from bot.games import GamePlugin, Panel
 from bot.games.tamalou import render, variants, verbs
 from bot.tables import LiveTable
 from bot.ui.cards import CardPicture
+from bot.ui.pipeline import Click
 from tamalou.games.tamalou.rules import Rules
 
 GAME_ID = "tamalou"
@@ -20,12 +21,25 @@ GAME_ID = "tamalou"
 def rules_for(settings: dict[str, Any]) -> Rules:
     """The table's rules: its variant's preset with the table settings (R-M5, R-K1, R-V).
 
-    Raises pydantic's ``ValidationError`` for settings the rules model refuses.
+    Raises pydantic's ``ValidationError`` for settings the rules model refuses. A
+    tournament's table (``match_rounds``) plays that many rounds (R-X16) and rotates the
+    first player (R-X17), so that duplicate tables start every round from the same seat.
     """
-    return variants.rules_for(settings)
+    rules = variants.rules_for(settings)
+    rounds = settings.get("match_rounds")
+    if rounds is None:
+        return rules
+    return Rules.model_validate(
+        {
+            **rules.model_dump(),
+            "match_end": "rounds",
+            "max_rounds": int(rounds),
+            "first_player": "rotate",
+        }
+    )
 
 
-class TamalouPlugin:
+class TamalouPlugin(GamePlugin):
     game_id = GAME_ID
     extension = "bot.games.tamalou.commands"
     verbs = verbs.VERBS
@@ -55,27 +69,36 @@ class TamalouPlugin:
         return render.table_picture(table, lang, at)
 
     def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
-        return render.panel(table, seat, lang, at, choice.get("queen_slot"), choice.get("step"))
+        return render.panel(
+            table,
+            seat,
+            lang,
+            at,
+            choice.get("queen_slot"),
+            choice.get("step"),
+            choice.get("rep_group", ()),
+        )
 
     def turn_of(self, table: LiveTable, at: int) -> tuple[int, tuple[int, int]] | None:
         """Whose turn it is and which turn (a new key each turn started), or None."""
         return render.turn_of(table, at)
 
-    def build_action(
-        self, verb: str, seat: int, parts: list[int], values: list[str], at: int
-    ) -> Any:
-        return verbs.build_action(verb, seat, parts, values, at)
+    def moment(self, table: LiveTable, at: int) -> Any:
+        """Every turn's start, the last turns after a call included (``turn_of`` pings only
+        in the play)."""
+        game = table.game
+        if game is None:
+            return None
+        r = game.round
+        return (r.round_no, r.phase, r.current, r.turn_started)
 
-    async def on_verb(
-        self,
-        interaction: discord.Interaction,
-        table: LiveTable,
-        verb: str,
-        arg: str | None,
-        values: list[str],
-        lang: str,
-    ) -> None:
-        await verbs.on_verb(interaction, table, verb, arg, values, lang)
+    def round_no(self, table: LiveTable) -> int:
+        game = table.game
+        assert game is not None
+        return int(game.round.round_no)
+
+    async def on_click(self, click: Click) -> None:
+        await verbs.on_click(click)
 
 
 PLUGIN = TamalouPlugin()

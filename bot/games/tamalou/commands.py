@@ -20,8 +20,8 @@ from bot.games.tamalou.options import (
     TURN_MIN_S,
 )
 from bot.i18n import lang_of, ls, t
-from bot.ui.common import bot_of, reply
-from bot.ui.lobby import add_seat_commands, group_cog, guild_ids
+from bot.ui.common import bot_of, defer, reply
+from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby
 from tamalou.games.tamalou import AI_LEVELS
 from tamalou.games.tamalou.rules import TAMALOU
 
@@ -59,7 +59,7 @@ async def cmd_new(
 ) -> None:
     bot = bot_of(interaction)
     lang = lang_of(interaction.locale)
-    guild_id, channel_id = guild_ids(interaction)
+    guild_id, _ = guild_ids(interaction)
     defaults = await bot.storage.guild_settings(guild_id)
     stored = defaults.get("turn_seconds")
     if not options.in_range("turn_seconds", stored):  # a default stored before the ranges
@@ -76,12 +76,9 @@ async def cmd_new(
         for name, value in given.items()
         if value is not None
     )
-    await interaction.response.defer(ephemeral=True)
-    table = await bot.service.open_table(
-        guild_id, channel_id, interaction.user.id, interaction.user.display_name, settings, GAME
-    )
-    await bot.presenter.table_changed(table, at_once=True)
-    await reply(interaction, t(lang, "ok.opened", id=table.id))
+    await defer(interaction)
+    table, note = await open_lobby(interaction, settings, GAME, lang)
+    await reply(interaction, t(lang, "ok.opened", id=table.id) + note)
 
 
 @tamalou_group.command(

@@ -17,7 +17,7 @@ from bot.games.tamalou import steps, variants
 from bot.i18n import catalog, t
 from bot.tables import LiveTable
 from bot.ui import cards as card_faces
-from bot.ui import choices, lobby
+from bot.ui import choices, grid, lobby
 from bot.ui.cards import CardPicture
 from bot.ui.common import button as _button
 from bot.ui.common import round_end_view, seat_name, ts
@@ -490,10 +490,13 @@ def panel(
     at: int,
     queen_slot: int | None = None,
     step: Sequence[int] | None = None,
+    rep_group: Sequence[int] = (),
 ) -> Panel:
     """The player's own panel: their row as they may see it, their possible moves, and when
     a card it shows for a while (peek, King look) must be hidden again (None: nothing).
-    ``step``: a many-choice move being narrowed (``steps``: its kind and the values chosen)."""
+    ``step``: a many-choice move being narrowed (``steps``: its kind and the values chosen).
+    ``rep_group``: the groups of slots chosen so far when a long row's replacements do not fit
+    (``grid.narrow``)."""
     game = table.game
     assert game is not None
     pv = view(game, seat, at)
@@ -503,7 +506,7 @@ def panel(
     ends += reveal_ends(game, seat, at)  # R-A4: a failed call's reveal, like a peek
     hide_at = max(ends) if ends else None
     planned = steps.plan(seat, legal, KINDS, step)
-    buttons = panel_buttons(table, pv, lang, legal, queen_slot, planned)
+    buttons = panel_buttons(table, pv, lang, legal, queen_slot, planned, rep_group)
     text = "\n".join([panel_text(table, pv, lang), *variants.panel_lines(table, pv, lang, legal)])
     for s in planned.steps:
         line = steps.prompt(s, lang)
@@ -582,7 +585,6 @@ DRAWN = frozenset(
     {"peek", "draw", "take_discard", "call", "replace", "throw", "replay", "look", "swap", "pass"}
 )
 KINDS = tuple(sorted(A.ACTION_TYPES))
-ROW = 5
 
 
 def panel_buttons(
@@ -592,6 +594,7 @@ def panel_buttons(
     legal: Sequence[A.Action],
     queen_slot: int | None = None,
     planned: steps.Plan | None = None,
+    rep_group: Sequence[int] = (),
 ) -> discord.ui.View:
     """One button per legal action the player may take from the panel, built from the
     engine's list (never from the rules): whatever powers a preset has, its panel offers
@@ -634,10 +637,24 @@ def panel_buttons(
         items.append(_button(call, cid("call", tid, rnd), style.danger))
     if "throw" in kinds:  # before the replacements: a long row must not push it out
         items.append(_button(t(lang, "btn.throw"), cid("throw", tid, rnd), style.danger))
-    for a in mine:
-        if isinstance(a, A.Replace):
-            rep = t(lang, "btn.replace", slot=a.slot)
-            items.append(_button(rep, cid("rep", tid, f"{rnd}.{a.slot}"), style.primary))
+    reps = sorted((a for a in mine if isinstance(a, A.Replace)), key=lambda a: a.slot)
+    if reps:  # a long row (penalties): a group of slots first, then the slot (R-T3)
+        room = grid.CELLS - len(items) - 3 - (grid.PER_ROW if select is not None else 0)
+        path = tuple(rep_group)
+        narrowed = grid.narrow(len(reps), max(room, 2), path)
+        if narrowed is None:  # a group of an earlier row: the groups again
+            path, narrowed = (), grid.narrow(len(reps), max(room, 2))
+        assert narrowed is not None
+        for i, group in enumerate(narrowed.groups):
+            first, last = reps[group[0]].slot, reps[group[-1]].slot
+            text = t(lang, "btn.replace_group", first=first, last=last)
+            arg = ".".join(str(n) for n in (rnd, *path, i))
+            items.append(_button(text, cid("repg", tid, arg), style.primary))
+        for i in narrowed.choices if narrowed.done else ():
+            rep = t(lang, "btn.replace", slot=reps[i].slot)
+            items.append(_button(rep, cid("rep", tid, f"{rnd}.{reps[i].slot}"), style.primary))
+        if path and narrowed.done:
+            items.append(_button(t(lang, "btn.step_back"), cid("repg", tid, rnd)))
     if "replay" in kinds:
         items.append(_button(t(lang, "btn.replay"), cid("replay", tid, rnd), style.primary))
     generic: list[tuple[str, str]] = []  # (label, code) of the actions drawn generically
@@ -689,11 +706,11 @@ def panel_buttons(
     if planned.active:
         tail.append(_button(t(lang, "btn.step_back"), cid("step", tid, rnd)))
     v = discord.ui.View(timeout=None)
-    rows_left = MAX_BUTTON_ROWS
+    rows_left = grid.ROWS
     if select is not None:
         v.add_item(select)
         rows_left -= 1
-    room = ROW * rows_left - len(items) - len(tail)
+    room = grid.PER_ROW * rows_left - len(items) - len(tail)
     if len(generic) <= room:
         items += [_button(text, cid("act", tid, f"{rnd}.{code}")) for text, code in generic]
     elif generic and select is None:  # more than fit: one select of them all
@@ -708,10 +725,7 @@ def panel_buttons(
             )
         )
     items += tail
-    used = len(v.children)
-    for i, item in enumerate(items[: ROW * rows_left]):
-        item.row = used + i // ROW
-        v.add_item(item)
+    v, _ = grid.place([(0, item) for item in items], v)
     return v
 
 

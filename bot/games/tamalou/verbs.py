@@ -8,47 +8,49 @@ from __future__ import annotations
 
 from typing import cast
 
-import discord
-
 from bot.games.tamalou import render, variants
 from bot.i18n import t
-from bot.tables import LiveTable, TableError
-from bot.ui import choices, clicked
-from bot.ui.common import bot_of, reply, snowflake_ms
+from bot.tables import TableError
+from bot.ui import choices
+from bot.ui.common import reply
+from bot.ui.pipeline import PANEL, Click, Verb, numbers
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.codec import action_to_dict
 from tamalou.games.tamalou.engine import legal_actions
 from tamalou.games.tamalou.state import Game
 
-#: verbs sent from a private panel (their answer updates that panel in place)
-PANEL_VERBS = frozenset(
-    {"rep", "throw", "replay", "pass", "look", "qmine", "qswap", "peek", "act", "pick", "step"}
-)
-#: ``for`` opens the narrowing of a play for someone (R-X10), ``dfor`` plays it (steps.py)
-TABLE_VERBS = frozenset({"draw", "take", "call", "hand", "dbl", "next", "for", "dfor"})
-VERBS = PANEL_VERBS | TABLE_VERBS
-#: how many numbers each verb's argument carries (the round number first; None: 1 or more)
-ARITY: dict[str, int | None] = {
-    "dbl": 3,
-    "rep": 2,
-    "look": 2,
-    "qmine": 2,
-    "qswap": 2,
-    "dfor": 5,
-    "act": None,
-    "step": None,
+#: every verb and what the platform checks of it (bot/ui/pipeline.py): where its component
+#: lives and how many numbers its argument carries (the round number first). ``for`` opens
+#: the narrowing of a play for someone (R-X10), ``dfor`` plays it (steps.py); ``repg``
+#: narrows a long row's replacements (``<round>[.<group>…]``, groups of ``grid.narrow``).
+VERBS: dict[str, Verb] = {
+    "draw": Verb("any"),
+    "take": Verb("any"),
+    "call": Verb("any"),
+    "hand": Verb("table", any_round=True),
+    "dbl": Verb("table", (3,)),
+    "next": Verb("table"),
+    "for": Verb("table"),
+    "dfor": Verb("panel", (5,)),
+    "rep": Verb("panel", (2,)),
+    "repg": Verb("panel", None),
+    "throw": PANEL,
+    "replay": PANEL,
+    "pass": PANEL,
+    "peek": PANEL,
+    "look": Verb("panel", (2,)),
+    "qmine": Verb("panel", (2,)),
+    "qswap": Verb("panel", (2,)),
+    "act": Verb("panel", None),
+    "pick": PANEL,
+    "step": Verb("panel", None),
 }
 
 
 def ints(arg: str | None, count: int | None) -> list[int]:
     """The numbers of a verb's argument (``count`` of them; None: one or more)."""
-    parts = (arg or "").split(".")
-    if count is not None and len(parts) != count:
-        raise TableError("bad_button")
-    if not all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts):  # not "²"
-        raise TableError("bad_button")
-    return [int(p) for p in parts]
+    return numbers(arg, None if count is None else (count,))
 
 
 def chosen(
@@ -58,7 +60,7 @@ def chosen(
     if verb == "act":
         code = ".".join(str(p) for p in parts[1:])
     elif len(values) == 1:
-        code = values[0]
+        code = ".".join(str(n) for n in numbers(values[0]))
     else:
         raise TableError("bad_button")
     action = choices.resolve(code, legal_actions(game, seat, at), render.KINDS, action_to_dict)
@@ -101,48 +103,35 @@ def build_action(verb: str, seat: int, parts: list[int], values: list[str], at: 
     raise TableError("bad_button")
 
 
-async def on_verb(
-    interaction: discord.Interaction,
-    table: LiveTable,
-    verb: str,
-    arg: str | None,
-    values: list[str],
-    lang: str,
-) -> None:
-    bot = bot_of(interaction)
-    service = bot.service
-    at = snowflake_ms(interaction.id)
-    seat = service.seat_for(table, interaction.user.id)
+async def on_click(click: Click) -> None:
+    interaction, table, seat, lang, at = (
+        click.interaction,
+        click.table,
+        click.seat,
+        click.lang,
+        click.at,
+    )
+    bot = click.bot
     game = table.game
-    assert game is not None
-    parts = ints(arg, ARITY.get(verb, 1))
-    if parts[0] > game.round.round_no:
-        raise TableError("bad_button")  # no button of a round to come was ever shown
-    if parts[0] != game.round.round_no:
-        raise TableError("old_round")
-    # The message a click comes from says what it answers: a click on the player's own
-    # panel updates that panel; a panel's button on the public message (never shown there)
-    # would overwrite the table message with a player's panel.
-    from_panel = clicked.from_ephemeral(interaction)
-    if verb in PANEL_VERBS and not from_panel:
-        raise TableError("bad_button")
+    verb, parts, from_panel = click.verb, click.parts, click.from_panel
     # Defer only before a wait (storage, the reorder window): "My cards" and the refusals
     # known at once answer in one call instead of a defer and a followup.
     if verb == "qmine":
-        await interaction.response.defer()
         await bot.presenter.show_panel(
             interaction, table, seat, lang, edit=True, queen_slot=parts[1]
         )
         return
+    if verb == "repg":  # a long row: a group of slots to replace from (grid.narrow)
+        await bot.presenter.show_panel(
+            interaction, table, seat, lang, edit=True, rep_group=tuple(parts[1:])
+        )
+        return
     if verb in ("step", "for"):  # narrow a many-choice move (steps.py); nothing is played
         step = parts[1:] if verb == "step" else [render.KINDS.index("double_for")]
-        if verb == "step":
-            await interaction.response.defer()
         await bot.presenter.show_panel(
             interaction, table, seat, lang, edit=verb == "step", step=tuple(step) or None
         )
         return
-    asked = verb == "hand"  # "My cards": a new panel, even when the peek is its answer
     if verb == "hand":
         if any(a.kind == "peek" for a in legal_actions(game, seat, at)):  # R-S5: open your peek
             verb = "peek"
@@ -150,11 +139,10 @@ async def on_verb(
             await bot.presenter.show_panel(interaction, table, seat, lang, edit=False)
             return
     if verb in ("act", "pick"):
-        action = chosen(game, seat, verb, parts, values, at)
+        action = chosen(game, seat, verb, parts, click.values, at)
     else:
-        action = build_action(verb, seat, parts, values, at)
-    await interaction.response.defer()
-    outcome = await service.act(table, action, interaction.user.id)
+        action = build_action(verb, seat, parts, click.values, at)
+    outcome = await click.act(action)
     if outcome.error is not None:
         raise outcome.error
     missed = [e for e in outcome.events if isinstance(e, E.DoubleMissed) and e.player == seat]
@@ -169,6 +157,4 @@ async def on_verb(
                 interaction, t(lang, "double.done_for" if verb == "dfor" else "double.done")
             )
         return
-    await bot.presenter.show_panel(
-        interaction, table, seat, lang, edit=from_panel, reuse=not (from_panel or asked)
-    )
+    await bot.presenter.show_panel(interaction, table, seat, lang, edit=from_panel)

@@ -8,11 +8,12 @@ from typing import Any
 
 import discord
 
-from bot.games import Panel
+from bot.games import GamePlugin, Panel
 from bot.games.tarot import render, verbs
 from bot.i18n import t
 from bot.tables import LiveTable
 from bot.ui.cards import CardPicture
+from bot.ui.pipeline import Click
 from tamalou.games.tarot.rules import PRESETS, Rules, sans_chien
 
 GAME_ID = "tarot"
@@ -36,7 +37,7 @@ def rules_for(settings: dict[str, Any]) -> Rules:
     )
 
 
-class TarotPlugin:
+class TarotPlugin(GamePlugin):
     game_id = GAME_ID
     extension = "bot.games.tarot.commands"
     verbs = verbs.VERBS
@@ -69,21 +70,13 @@ class TarotPlugin:
         presenter pings that player (docs/architecture.md, "Turn pings")."""
         return render.turn_of(table, at)
 
-    def build_action(
-        self, verb: str, seat: int, parts: list[int], values: list[str], at: int
-    ) -> Any:
-        return verbs.build_action(verb, seat, parts, values, at)
+    def round_no(self, table: LiveTable) -> int:
+        game = table.game
+        assert game is not None
+        return int(game.deal.deal_no)
 
-    async def on_verb(
-        self,
-        interaction: discord.Interaction,
-        table: LiveTable,
-        verb: str,
-        arg: str | None,
-        values: list[str],
-        lang: str,
-    ) -> None:
-        await verbs.on_verb(interaction, table, verb, arg, values, lang)
+    async def on_click(self, click: Click) -> None:
+        await verbs.on_click(click)
 
 
 PLUGIN = TarotPlugin()

@@ -12,8 +12,8 @@ from discord.ext import commands
 
 from bot.i18n import lang_of, ls, t
 from bot.tables import TableError
-from bot.ui.common import bot_of, reply
-from bot.ui.lobby import add_seat_commands, group_cog, guild_ids
+from bot.ui.common import defer, reply
+from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby
 from tamalou.games.tarot import AI_LEVELS, DEFAULT_PRESET, PRESETS
 
 GAME = "tarot"
@@ -47,20 +47,16 @@ async def cmd_new(
     sans_chien: bool = False,
     rounds: app_commands.Range[int, 1, 5] = 1,
 ) -> None:
-    bot = bot_of(interaction)
     lang = lang_of(interaction.locale)
-    guild_id, channel_id = guild_ids(interaction)
+    guild_ids(interaction)  # a server channel only
     if preset not in PRESETS:
         raise TableError("bad_preset")
     if sans_chien and not PRESETS[preset].offers_sans_chien:
         raise TableError("sans_chien_three")  # the rules model's answer (ruling 10)
     settings: dict[str, Any] = {"preset": preset, "sans_chien": sans_chien, "rounds": rounds}
-    await interaction.response.defer(ephemeral=True)
-    table = await bot.service.open_table(
-        guild_id, channel_id, interaction.user.id, interaction.user.display_name, settings, GAME
-    )
-    await bot.presenter.table_changed(table, at_once=True)
-    await reply(interaction, t(lang, "ok.opened", id=table.id))
+    await defer(interaction)
+    table, note = await open_lobby(interaction, settings, GAME, lang)
+    await reply(interaction, t(lang, "ok.opened", id=table.id) + note)
 
 
 @tarot_group.command(

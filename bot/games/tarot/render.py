@@ -17,13 +17,13 @@ from bot.games import Panel
 from bot.games.tarot.faces import face, label, line, partial_emoji, show
 from bot.i18n import t
 from bot.tables import LiveTable
-from bot.ui import lobby
+from bot.ui import grid, lobby
 from bot.ui.cards import CardPicture
 from bot.ui.common import button, round_end_view, seat_name, ts
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot import events as E
 from tamalou.games.tarot.cards import code as card_code
-from tamalou.games.tarot.cards import from_code
+from tamalou.games.tarot.cards import from_code, sort_key
 from tamalou.games.tarot.engine import ecart_refusal, legal_actions, poignee_trumps, turn
 from tamalou.games.tarot.rules import CONTRACTS, Rules
 from tamalou.games.tarot.state import Game
@@ -32,8 +32,8 @@ from tamalou.games.tarot.views import PlayerView, PublicView, TrickView, public_
 GAME = "tarot"
 #: the dealer's mark in a seat line (as Kalooki's; 🃏 names the Excuse and jokers)
 DEALER = "🎴"
-ROW = 5
-MAX_ROWS = 5
+ROW = grid.PER_ROW
+MAX_ROWS = grid.ROWS
 #: select menus hold at most 25 options (Discord)
 SELECT_MAX = 25
 #: what a ``pick`` select chooses (the first number after the deal in its argument)
@@ -580,7 +580,7 @@ def panel_view(
             buttons.append(button(text, cid("poig", tid, f"{deal}.{level}"), style.success))
         elif isinstance(a, A.NextDeal):
             buttons.append(button(t(lang, "tarot.btn.next"), cid("next", tid, deal), style.primary))
-    discards = [a.card for a in legal if isinstance(a, A.Discard)]
+    discards = sorted((a.card for a in legal if isinstance(a, A.Discard)), key=sort_key)
     if discards:
         selects += ecart_selects(tid, deal, [card_code(c) for c in discards], pending, lang)
         size = len(pv.public.dog)
@@ -611,7 +611,8 @@ def panel_view(
                 ],
             )
         )
-    plays = [a.card for a in legal if isinstance(a, A.Play)]
+    # in the hand's order (the text and the picture are sorted), not the deal's
+    plays = sorted((a.card for a in legal if isinstance(a, A.Play)), key=sort_key)
     room = ROW * (MAX_ROWS - len(selects)) - len(buttons)
     if plays and len(plays) + len(buttons) <= ROW * (MAX_ROWS - 1) and len(plays) <= room:
         for c in plays:
@@ -636,14 +637,9 @@ def panel_view(
                     options=options,
                 )
             )
-    v = discord.ui.View(timeout=None)
-    for i, sel in enumerate(selects[:MAX_ROWS]):
-        sel.row = i
-        v.add_item(sel)
-    used = len(v.children)
-    for i, item in enumerate(buttons[: ROW * (MAX_ROWS - used)]):
-        item.row = used + i // ROW
-        v.add_item(item)
+    # the grid (bot/ui/grid.py): the selects in rows of their own first, then the buttons
+    entries: list[tuple[int, discord.ui.Item[discord.ui.View]]] = [(0, sel) for sel in selects]
+    v, _ = grid.place(entries + [(1, b) for b in buttons])
     return v
 
 

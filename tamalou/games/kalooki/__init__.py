@@ -65,6 +65,12 @@ def now(game: Game) -> int:
     return game.now
 
 
+def away(game: Game, seat: int) -> bool:
+    """The seat's player is away (shown to everyone as such)."""
+    seats = game.round.seats
+    return 0 <= seat < len(seats) and seats[seat].away
+
+
 def make_ai(level: str, seat: int, rules: Rules, seed: str) -> Any:
     from tamalou.games.kalooki.ai import make_player
 
@@ -89,6 +95,7 @@ __all__ = [
     "action_from_dict",
     "action_to_dict",
     "apply",
+    "away",
     "check_lay_down",
     "display_moments",
     "legal_actions",

@@ -2,16 +2,18 @@
 
 Plays whole matches between AI levels (seats rotate between matches), then prints each
 level's win rate (a shared first place counts for each), mean match score and the mean
-and worst decision time.
+and worst decision time. Match ``i`` is seeded ``S:i`` and seats the players rotated by
+``i``; ``--jobs N`` plays them in N worker processes (``tamalou.core.arena``).
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections.abc import Sequence
+from functools import partial
 
+from tamalou.core.arena import add_run_arguments, normal_interval, play_all
 from tamalou.core.errors import IllegalAction
 from tamalou.games.kalooki import actions as A
 from tamalou.games.kalooki.ai import make_player
@@ -87,8 +89,23 @@ def play_match(
     return game
 
 
+def _match_job(
+    rules: Rules, levels: list[str], seed: str
+) -> tuple[list[int], list[float], dict[str, list[float]]]:
+    """One match of a run (in a worker process with ``--jobs``): its winners, final
+    scores and decision times by level."""
+    level_timings: dict[str, list[float]] = {}
+    game = play_match(levels, rules, seed, level_timings=level_timings)
+    return list(game.winners), [float(c) for c in game.cumulative], level_timings
+
+
 def run(
-    base: Sequence[str], rules: Rules, matches: int, seed: str, first: int = 0
+    base: Sequence[str],
+    rules: Rules,
+    matches: int,
+    seed: str,
+    first: int = 0,
+    jobs: int = 1,
 ) -> tuple[dict[str, float], dict[str, list[float]], dict[str, list[float]], list[float]]:
     """``matches`` seeded matches ``seed:first`` .. with the seats rotated: (wins by level,
     match scores by level, decision times by level, the first level's win share per match).
@@ -97,15 +114,17 @@ def run(
     scores: dict[str, list[float]] = {level: [] for level in base}
     level_timings: dict[str, list[float]] = {level: [] for level in base}
     shares: list[float] = []
-    for m in range(first, first + matches):
-        shift = m % len(base)
-        levels = [*base[shift:], *base[:shift]]  # seats rotate
-        game = play_match(levels, rules, f"{seed}:{m}", level_timings=level_timings)
-        split = 1 / max(1, len(game.winners))
+    job = partial(_match_job, rules)
+    for _, levels, (winners, cumulative, times) in play_all(
+        job, base, matches, seed, first=first, jobs=jobs
+    ):
+        for level, spent in times.items():
+            level_timings[level].extend(spent)
+        split = 1 / max(1, len(winners))
         share = 0.0
         for seat, level in enumerate(levels):
-            scores[level].append(game.cumulative[seat])
-            if seat in game.winners:
+            scores[level].append(cumulative[seat])
+            if seat in winners:
                 wins[level] += split
                 if level == base[0]:
                     share += split
@@ -118,12 +137,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--players", default="medium,random", help="levels, one per seat")
     parser.add_argument("--preset", default="baby", choices=sorted(PRESETS))
-    parser.add_argument("--seed", default="arena")
-    parser.add_argument("--first", type=int, default=0, help="start at match K (split runs)")
+    add_run_arguments(parser, seed="arena", item="match")
     args = parser.parse_args(argv)
     base = args.players.split(",")
     rules = PRESETS[args.preset]
-    wins, scores, level_timings, shares = run(base, rules, args.matches, args.seed, args.first)
+    wins, scores, level_timings, shares = run(
+        base, rules, args.matches, args.seed, args.first, args.jobs
+    )
     print(f"matches: {args.matches}  preset: {args.preset}  seats: {','.join(base)}")
     for level in dict.fromkeys(base):
         mean = sum(scores[level]) / max(1, len(scores[level]))
@@ -137,12 +157,10 @@ def main(argv: list[str] | None = None) -> None:
                 f" worst {1000 * times[-1]:.2f} ms"
             )
         print(f"{level:>8}: win rate {share:.1%}  mean score {mean:.1f}{timing}")
-    n = len(shares)
-    mean = sum(shares) / max(1, n)
-    var = sum((x - mean) ** 2 for x in shares) / max(1, n - 1)
-    half = 1.96 * math.sqrt(var / max(1, n))
+    mean = sum(shares) / max(1, len(shares))
+    lo, hi = normal_interval(shares) or (mean, mean)
     others = "/".join(dict.fromkeys(base[1:]))
-    print(f"{base[0]} vs {others}: win rate {mean:.3f} [{mean - half:.3f}, {mean + half:.3f}]")
+    print(f"{base[0]} vs {others}: win rate {mean:.3f} [{lo:.3f}, {hi:.3f}]")
 
 
 if __name__ == "__main__":

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 
+from tamalou.core import bench
 from tamalou.core.errors import IllegalAction
 from tamalou.games.kalooki import actions as A
 from tamalou.games.kalooki.engine import _deal, apply, legal_actions, new_game, next_deadline
@@ -63,22 +63,21 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     rules = PRESETS[args.preset]
     rng = random.Random(args.seed)
-    total = 0
     voids = 0
-    start = time.perf_counter()
-    for i in range(args.rounds):
+
+    def one(i: int) -> int:
+        nonlocal voids
         game, _ = new_game(rules, args.players, f"bench:{args.seed}:{i}")
         index = i % len(rules.rounds)  # every contract, the long hands too
         if index:
             _deal(game, index, game.round.dealer, 1, 0, [])
-        total += play_round(game, rng)
+        applied = play_round(game, rng)
         voids += game.voids
-    elapsed = time.perf_counter() - start
-    print(f"rounds: {args.rounds}  players: {args.players}  seconds: {elapsed:.2f}")
-    print(f"void deals: {voids}")
-    print(f"mean actions/round: {total / args.rounds:.1f}")
-    print(f"rounds/s: {args.rounds / elapsed:.0f}")
-    print(f"actions/s: {total / elapsed:.0f}")
+        return applied
+
+    total, elapsed = bench.timed(args.rounds, one)
+    before = [f"void deals: {voids}"]
+    print(bench.report("round", args.rounds, args.players, total, elapsed, before=before))
 
 
 if __name__ == "__main__":

@@ -18,23 +18,34 @@ right calls, turn-1 calls and doubles.
 rotated between levels; a round's win is place 1 (R-E3), a shared place 1 split.
 
 In both, time advances 1–3 s per step (no real sleeping); at every step each AI may first
-double, then whoever has a turn action plays it.
+double, then whoever has a turn action plays it. ``--jobs N`` plays the run in N worker
+processes (seeding, rotation, workers and intervals: ``tamalou.core.arena``); the report
+gives each level's mean, p99 and worst ``decide`` time.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
-import math
 import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
+from tamalou.core.arena import (
+    Timings,
+    add_run_arguments,
+    normal_interval,
+    play_all,
+    split,
+    wilson,
+)
 from tamalou.core.errors import IllegalAction
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.actions import Action, Double, NextRound, Tick
 from tamalou.games.tamalou.ai import LEVELS, AIPlayer, make_player
+from tamalou.games.tamalou.ai.search import BUDGET_MS
 from tamalou.games.tamalou.engine import apply, legal_actions, new_game
 from tamalou.games.tamalou.rules import PRESETS, TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
@@ -58,35 +69,36 @@ class LevelStats:
     turn1_calls: int = 0
     doubles_tried: int = 0
     doubles_won: int = 0
-    decisions: int = 0
-    decide_s: float = 0.0
-    decide_max_s: float = 0.0
+    times: Timings = field(default_factory=Timings)  # the turn decisions (``decide``)
     win_samples: list[float] = field(default_factory=list)
+
+    def merge(self, other: LevelStats) -> None:
+        """Add ``other``'s counts (a match played by a worker process) to these."""
+        self.seats += other.seats
+        self.rounds += other.rounds
+        self.wins += other.wins
+        self.score += other.score
+        self.calls += other.calls
+        self.right_calls += other.right_calls
+        self.turn1_calls += other.turn1_calls
+        self.doubles_tried += other.doubles_tried
+        self.doubles_won += other.doubles_won
+        self.times.merge(other.times)
+        self.win_samples.extend(other.win_samples)
 
     def win_rate(self) -> float:
         return self.wins / self.seats if self.seats else 0.0
 
     def interval(self) -> tuple[float, float]:
         """A 95% normal interval on the mean win share."""
-        n = len(self.win_samples)
-        if n < 2:
+        out = normal_interval(self.win_samples)
+        if out is None:
             return (0.0, 1.0)
-        mean = sum(self.win_samples) / n
-        var = sum((x - mean) ** 2 for x in self.win_samples) / (n - 1)
-        half = 1.96 * math.sqrt(var / n)
-        return (max(0.0, mean - half), min(1.0, mean + half))
+        return (max(0.0, out[0]), min(1.0, out[1]))
 
     def wilson(self) -> tuple[float, float]:
-        """A 95% Wilson score interval on the win share (match mode: near 0 or 1 the normal
-        interval collapses to a point; a split win only narrows the true spread)."""
-        n = len(self.win_samples)
-        if n == 0:
-            return (0.0, 1.0)
-        p = sum(self.win_samples) / n
-        z = 1.96
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return (max(0.0, centre - half), min(1.0, centre + half))
+        """A 95% Wilson score interval on the win share (match mode)."""
+        return wilson(self.win_samples)
 
 
 @dataclass(slots=True)
@@ -172,10 +184,7 @@ class _Table:
         out = getattr(self.players[seat], fn)(*args)
         dt = time.perf_counter() - t0
         if fn == "decide":  # the double check is cheap; time the turn decisions
-            st = self.stats[self.levels[seat]]
-            st.decisions += 1
-            st.decide_s += dt
-            st.decide_max_s = max(st.decide_max_s, dt)
+            self.stats[self.levels[seat]].times.add(dt)
         return out
 
     def _act(self, action: Action) -> None:
@@ -232,16 +241,12 @@ class _Table:
         self.feed(apply(game, NextRound(seat, self.now)))
 
 
-def _split(firsts: Sequence[int], n: int) -> list[float]:
-    return [1.0 / len(firsts) if i in firsts else 0.0 for i in range(n)]
-
-
 def play_round(
     levels: Sequence[str],
     seed: str,
     rules: Rules,
     stats: dict[str, LevelStats],
-    budget_ms: float | None = 50.0,
+    budget_ms: float | None = BUDGET_MS,
     max_iterations: int | None = None,
 ) -> list[float] | None:
     """Play one seeded round; return each seat's win share (None: unfinished)."""
@@ -250,7 +255,7 @@ def play_round(
     if not table.ended:
         return None
     end = table.ended[-1]
-    shares = _split([i for i, p in enumerate(end.places) if p == 1], len(levels))
+    shares = split([i for i, p in enumerate(end.places) if p == 1], len(levels))
     for s, lv in enumerate(levels):
         st = stats[lv]
         st.seats += 1
@@ -267,7 +272,7 @@ def play_match(
     seed: str,
     rules: Rules,
     stats: dict[str, LevelStats],
-    budget_ms: float | None = 50.0,
+    budget_ms: float | None = BUDGET_MS,
     max_iterations: int | None = None,
     max_steps: int = MATCH_MAX_STEPS,
 ) -> tuple[list[float], Game] | None:
@@ -283,7 +288,7 @@ def play_match(
             return None
         if not game.over:
             table.next_round()
-    shares = _split(game.winners, len(levels))
+    shares = split(game.winners, len(levels))
     for s, lv in enumerate(levels):
         st = stats[lv]
         st.seats += 1
@@ -295,26 +300,63 @@ def play_match(
     return shares, game
 
 
+def _stats_for(levels: Sequence[str]) -> dict[str, LevelStats]:
+    return {lv: LevelStats() for lv in dict.fromkeys(levels)}
+
+
+def _round_job(
+    rules: Rules,
+    budget_ms: float | None,
+    max_iterations: int | None,
+    levels: list[str],
+    seed: str,
+) -> tuple[list[float] | None, dict[str, LevelStats]]:
+    """One round of a run (in a worker process with ``--jobs``): its shares and stats."""
+    stats = _stats_for(levels)
+    return play_round(levels, seed, rules, stats, budget_ms, max_iterations), stats
+
+
+def _match_job(
+    rules: Rules,
+    budget_ms: float | None,
+    max_iterations: int | None,
+    max_steps: int,
+    levels: list[str],
+    seed: str,
+) -> tuple[tuple[list[float], int] | None, dict[str, LevelStats]]:
+    """One match of a run: its shares and rounds (None: unfinished) and its stats."""
+    stats = _stats_for(levels)
+    out = play_match(levels, seed, rules, stats, budget_ms, max_iterations, max_steps)
+    return (None if out is None else (out[0], len(out[1].history))), stats
+
+
+def _fold(stats: dict[str, LevelStats], part: dict[str, LevelStats]) -> None:
+    for lv, st in part.items():
+        stats[lv].merge(st)
+
+
 def run(
     levels: Sequence[str],
     rounds: int,
     seed: int | str,
     rules: Rules = TAMALOU,
-    budget_ms: float | None = 50.0,
+    budget_ms: float | None = BUDGET_MS,
     max_iterations: int | None = None,
     first: int = 0,
+    jobs: int = 1,
 ) -> ArenaResult:
     """``rounds`` seeded rounds; round ``i`` seats ``levels`` rotated by ``i``.
 
     ``first`` skips to round ``first``: two runs (0, N) and (N, N) make one run of 2N rounds.
+    ``jobs`` worker processes play them (the same results for players without a clock).
     """
     n = len(levels)
-    stats = {lv: LevelStats() for lv in levels}
+    stats = _stats_for(levels)
     unfinished = 0
     first_share = 0.0
-    for i in range(first, first + rounds):
-        seated = [levels[(s + i) % n] for s in range(n)]
-        shares = play_round(seated, f"{seed}:{i}", rules, stats, budget_ms, max_iterations)
+    job = partial(_round_job, rules, budget_ms, max_iterations)
+    for i, _, (shares, part) in play_all(job, levels, rounds, seed, first=first, jobs=jobs):
+        _fold(stats, part)
         if shares is None:
             unfinished += 1
             continue
@@ -328,27 +370,29 @@ def run_matches(
     matches: int,
     seed: int | str,
     rules: Rules = TAMALOU,
-    budget_ms: float | None = 50.0,
+    budget_ms: float | None = BUDGET_MS,
     max_iterations: int | None = None,
     first: int = 0,
     max_steps: int = MATCH_MAX_STEPS,
+    jobs: int = 1,
 ) -> ArenaResult:
     """``matches`` seeded whole matches; match ``i`` (seed ``S:i``) seats ``levels`` rotated
-    by ``i``. ``first`` skips to match ``first`` (two runs (0, N) and (N, N) are one of 2N).
+    by ``i``. ``first`` skips to match ``first`` (two runs (0, N) and (N, N) are one of 2N);
+    ``jobs`` worker processes play them.
     """
     n = len(levels)
-    stats = {lv: LevelStats() for lv in levels}
+    stats = _stats_for(levels)
     unfinished = 0
     first_share = 0.0
     counts: list[int] = []
-    for i in range(first, first + matches):
-        seated = [levels[(s + i) % n] for s in range(n)]
-        out = play_match(seated, f"{seed}:{i}", rules, stats, budget_ms, max_iterations, max_steps)
+    job = partial(_match_job, rules, budget_ms, max_iterations, max_steps)
+    for i, _, (out, part) in play_all(job, levels, matches, seed, first=first, jobs=jobs):
+        _fold(stats, part)
         if out is None:
             unfinished += 1
             continue
-        shares, game = out
-        counts.append(len(game.history))
+        shares, played_rounds = out
+        counts.append(played_rounds)
         first_share += shares[(-i) % n]  # the seat of the first level given
     played = matches - unfinished
     return ArenaResult(
@@ -368,7 +412,7 @@ def report(result: ArenaResult) -> str:
     lines = [
         f"{result.rounds} rounds, {result.unfinished} unfinished",
         f"{'level':8} {'win rate':>9} {'95% interval':>15} {'mean score':>11} {'calls':>6} "
-        f"{'right':>6} {'turn-1':>7} {'doubles/rd':>10} {'dbl ok':>7} {'ms/decide':>10} {'max ms':>8}",
+        f"{'right':>6} {'turn-1':>7} {'doubles/rd':>10} {'dbl ok':>7} {'ms/decide':>10} {'p99 ms':>7} {'max ms':>8}",
     ]
     for lv, st in result.stats.items():
         lo, hi = st.interval()
@@ -378,7 +422,7 @@ def report(result: ArenaResult) -> str:
             f"{lv:8} {st.win_rate():9.3f} {f'[{lo:.3f}, {hi:.3f}]':>15} {st.score / seats:11.2f} "
             f"{st.calls / seats:6.3f} {st.right_calls / seats:6.3f} {st.turn1_calls / seats:7.3f} "
             f"{st.doubles_tried / seats:10.2f} {ok:7.3f} "
-            f"{1000 * st.decide_s / max(1, st.decisions):10.3f} {1000 * st.decide_max_s:8.1f}"
+            f"{st.times.mean_ms():10.3f} {st.times.quantile_ms(0.99):7.1f} {st.times.max_ms():8.1f}"
         )
     lines.append(f"{result.levels[0]} vs {result.levels[1]}: win rate {result.head_to_head:.3f}")
     return "\n".join(lines)
@@ -392,7 +436,7 @@ def _report_matches(result: ArenaResult) -> str:
         f"{result.matches} matches, {result.unfinished} unfinished, "
         f"{mean:.2f} rounds per match{spread}",
         f"{'level':8} {'win rate':>9} {'95% interval':>15} {'match score':>11} {'calls':>6} "
-        f"{'right':>6} {'turn-1':>7} {'doubles/rd':>10} {'dbl ok':>7} {'ms/decide':>10} {'max ms':>8}",
+        f"{'right':>6} {'turn-1':>7} {'doubles/rd':>10} {'dbl ok':>7} {'ms/decide':>10} {'p99 ms':>7} {'max ms':>8}",
     ]
     for lv, st in result.stats.items():
         lo, hi = st.wilson()
@@ -403,7 +447,7 @@ def _report_matches(result: ArenaResult) -> str:
             f"{lv:8} {st.win_rate():9.3f} {f'[{lo:.3f}, {hi:.3f}]':>15} {st.score / seats:11.2f} "
             f"{st.calls / rounds:6.3f} {st.right_calls / rounds:6.3f} "
             f"{st.turn1_calls / rounds:7.3f} {st.doubles_tried / rounds:10.2f} {ok:7.3f} "
-            f"{1000 * st.decide_s / max(1, st.decisions):10.3f} {1000 * st.decide_max_s:8.1f}"
+            f"{st.times.mean_ms():10.3f} {st.times.quantile_ms(0.99):7.1f} {st.times.max_ms():8.1f}"
         )
     lines.append(
         f"{result.levels[0]} vs {result.levels[1]}: match win rate {result.head_to_head:.3f}"
@@ -425,13 +469,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         help=f"whole matches by the preset's match rules (the default: {DEFAULT_MATCHES})",
     )
     mode.add_argument("--rounds", type=int, default=None, help="single rounds instead of matches")
-    parser.add_argument("--seed", default="1")
     parser.add_argument("--rules", default="tamalou", choices=sorted(PRESETS))
-    parser.add_argument("--budget-ms", type=float, default=50.0, help="hard: ms per decision")
+    parser.add_argument("--budget-ms", type=float, default=BUDGET_MS, help="hard: ms per decision")
     parser.add_argument("--iterations", type=int, default=None, help="hard: rollouts cap")
-    parser.add_argument(
-        "--first", type=int, default=0, help="first match (or round) number (to split a run)"
-    )
+    add_run_arguments(parser, seed="1", item="match (or round)")
     parser.add_argument("levels", nargs="+", choices=LEVELS)
     args = parser.parse_args(argv)
     if not 2 <= len(args.levels) <= 5:
@@ -446,6 +487,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             budget_ms=budget,
             max_iterations=args.iterations,
             first=args.first,
+            jobs=args.jobs,
         )
     else:
         result = run_matches(
@@ -456,6 +498,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             budget_ms=budget,
             max_iterations=args.iterations,
             first=args.first,
+            jobs=args.jobs,
         )
     print(report(result))
 

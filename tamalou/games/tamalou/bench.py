@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 import tracemalloc
 
+from tamalou.core import bench
 from tamalou.core.errors import IllegalAction
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.engine import (
@@ -73,25 +73,22 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     rules = PRESETS[args.rules]
     rng = random.Random(args.seed)
-    total = 0
-    start = time.perf_counter()
-    for i in range(args.rounds):
+
+    def one(i: int) -> int:
         game, _ = new_game(rules, args.players, f"bench:{args.seed}:{i}")
-        total += play_round(game, rng)
-    elapsed = time.perf_counter() - start
+        return play_round(game, rng)
+
+    total, elapsed = bench.timed(args.rounds, one)
     tracemalloc.start()  # memory on a separate, shorter run: tracing slows everything down
     for i in range(min(args.rounds, 50)):
-        game, _ = new_game(rules, args.players, f"bench:{args.seed}:{i}")
-        play_round(game, rng)
+        one(i)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    print(f"rounds: {args.rounds}  players: {args.players}  seconds: {elapsed:.2f}")
-    if args.rules != "tamalou":
-        print(f"rules: {args.rules}")
-    print(f"mean actions/round: {total / args.rounds:.1f}")
-    print(f"peak memory: {peak / 1024:.0f} KiB")
-    print(f"rounds/s: {args.rounds / elapsed:.0f}")
-    print(f"actions/s: {total / elapsed:.0f}")
+    before = [f"rules: {args.rules}"] if args.rules != "tamalou" else []
+    after = [f"peak memory: {peak / 1024:.0f} KiB"]
+    print(
+        bench.report("round", args.rounds, args.players, total, elapsed, before=before, after=after)
+    )
 
 
 if __name__ == "__main__":

@@ -68,6 +68,24 @@ def round_summaries(events: Sequence[E.Event]) -> list[RoundSummary]:
     return out
 
 
+def deal_results(events: Sequence[E.Event]) -> dict[int, tuple[float, ...]]:
+    """Each seeded deal's scores by seat, keyed by the deal's number (``Dealt.deal_no``: the
+    same number is the same cards at every table of a seed, however the deals before it
+    went). A deal all passed is a result, nought for every seat (T-B3); a deal annulled for a
+    petit sec is none (it is annulled with the same cards everywhere, T-S4). Duplicate
+    tournaments compare these seat by seat across tables."""
+    out: dict[int, tuple[float, ...]] = {}
+    seats = 0
+    for e in events:
+        if isinstance(e, E.Dealt):
+            seats = len(e.hands)
+        elif isinstance(e, E.DealAnnulled) and e.reason == "all_passed":
+            out[e.deal_no] = (0.0,) * seats
+        elif isinstance(e, E.DealEnded):
+            out[e.deal_no] = tuple(float(s) for s in e.scores)
+    return out
+
+
 def match_over(game: Game) -> bool:
     return game.over
 
@@ -78,6 +96,12 @@ def match_result(game: Game) -> tuple[list[float], list[int]]:
 
 def now(game: Game) -> int:
     return game.now
+
+
+def away(game: Game, seat: int) -> bool:
+    """The seat's player is away (shown to everyone as such)."""
+    seats = game.deal.seats
+    return 0 <= seat < len(seats) and seats[seat].away
 
 
 def make_ai(level: str, seat: int, rules: Rules, seed: str) -> Any:
@@ -104,6 +128,8 @@ __all__ = [
     "action_from_dict",
     "action_to_dict",
     "apply",
+    "away",
+    "deal_results",
     "display_moments",
     "legal_actions",
     "make_ai",

@@ -5,7 +5,8 @@
 The number of levels given is the number of players (3 to 5). Deal ``i`` seats the levels
 rotated by ``i``; each deal is played to its score (annulled deals are redealt). The report
 gives each level's mean score per seat-deal with a 95 % normal interval, how often it took
-and won, and its decision time.
+and won, and its decision time. Deal ``i`` is seeded ``S:i``; ``--jobs N`` plays the deals
+in N worker processes (``tamalou.core.arena``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
+from tamalou.core.arena import add_run_arguments, normal_interval, play_all
 from tamalou.games.tarot import events as E
 from tamalou.games.tarot.actions import Tick
 from tamalou.games.tarot.ai import LEVELS, make_player
@@ -33,17 +36,20 @@ class LevelStats:
     decide_s: float = 0.0
     decide_max_s: float = 0.0
 
+    def merge(self, other: LevelStats) -> None:
+        """Add ``other``'s counts (a deal played by a worker process) to these."""
+        self.samples.extend(other.samples)
+        self.takes += other.takes
+        self.takes_won += other.takes_won
+        self.decisions += other.decisions
+        self.decide_s += other.decide_s
+        self.decide_max_s = max(self.decide_max_s, other.decide_max_s)
+
     def mean(self) -> float:
         return sum(self.samples) / len(self.samples) if self.samples else 0.0
 
     def interval(self) -> tuple[float, float]:
-        n = len(self.samples)
-        if n < 2:
-            return (-math.inf, math.inf)
-        m = self.mean()
-        var = sum((x - m) ** 2 for x in self.samples) / (n - 1)
-        half = 1.96 * math.sqrt(var / n)
-        return (m - half, m + half)
+        return normal_interval(self.samples) or (-math.inf, math.inf)
 
 
 def play_deal(
@@ -86,6 +92,14 @@ def play_deal(
     return list(end.scores)
 
 
+def _deal_job(
+    rules: Rules, levels: list[str], seed: str
+) -> tuple[list[int], dict[str, LevelStats]]:
+    """One deal of a run (in a worker process with ``--jobs``): its scores and stats."""
+    stats = {lv: LevelStats() for lv in dict.fromkeys(levels)}
+    return play_deal(levels, seed, rules, stats), stats
+
+
 def run(
     levels: Sequence[str],
     deals: int,
@@ -93,16 +107,17 @@ def run(
     rules: Rules,
     first: int = 0,
     diffs: list[float] | None = None,
+    jobs: int = 1,
 ) -> dict[str, LevelStats]:
     """Deals ``first`` .. ``first + deals - 1``, seats rotated by the deal's number. When
     ``levels`` holds two levels, ``diffs`` gets, per deal, the first level's mean score
     minus the other's (a paired sample: same cards, same seats' luck)."""
-    n = len(levels)
     stats = {lv: LevelStats() for lv in levels}
     names = list(dict.fromkeys(levels))
-    for i in range(first, first + deals):
-        seated = [levels[(s + i) % n] for s in range(n)]
-        scores = play_deal(seated, f"{seed}:{i}", rules, stats)
+    job = partial(_deal_job, rules)
+    for _, seated, (scores, part) in play_all(job, levels, deals, seed, first=first, jobs=jobs):
+        for lv, st in part.items():
+            stats[lv].merge(st)
         if diffs is not None and len(names) == 2:
             a = [sc for sc, lv in zip(scores, seated, strict=True) if lv == names[0]]
             b = [sc for sc, lv in zip(scores, seated, strict=True) if lv == names[1]]
@@ -113,14 +128,14 @@ def run(
 def difference(levels: Sequence[str], diffs: list[float]) -> str:
     """The paired difference of mean scores per deal, with a 95 % normal interval."""
     names = list(dict.fromkeys(levels))
-    n = len(diffs)
-    if n < 2:
+    interval = normal_interval(diffs)
+    if interval is None:
         return ""
-    m = sum(diffs) / n
-    half = 1.96 * math.sqrt(sum((x - m) ** 2 for x in diffs) / (n - 1) / n)
-    verdict = "beats" if m - half > 0 else ("loses to" if m + half < 0 else "ties")
+    m = sum(diffs) / len(diffs)
+    lo, hi = interval
+    verdict = "beats" if lo > 0 else ("loses to" if hi < 0 else "ties")
     return (
-        f"{names[0]} - {names[1]}: {m:+.2f} per deal [{m - half:+.2f}, {m + half:+.2f}]"
+        f"{names[0]} - {names[1]}: {m:+.2f} per deal [{lo:+.2f}, {hi:+.2f}]"
         f"  ({names[0]} {verdict} {names[1]})"
     )
 
@@ -146,15 +161,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         prog="python -m tamalou.arena --game tarot", description=__doc__
     )
     parser.add_argument("--deals", type=int, default=200)
-    parser.add_argument("--seed", default="1")
-    parser.add_argument("--first", type=int, default=0, help="start at deal K (split runs)")
+    add_run_arguments(parser, seed="1", item="deal")
     parser.add_argument("levels", nargs="+", choices=LEVELS)
     args = parser.parse_args(argv)
     if not 3 <= len(args.levels) <= 5:
         parser.error("give 3 to 5 levels (one per seat)")
     rules = PRESETS["tarot"]
     diffs: list[float] = []
-    stats = run(args.levels, args.deals, args.seed, rules, args.first, diffs)
+    stats = run(args.levels, args.deals, args.seed, rules, args.first, diffs, args.jobs)
     print(report(stats, args.deals))
     line = difference(args.levels, diffs)
     if line:

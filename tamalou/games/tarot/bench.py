@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 
+from tamalou.core import bench
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot.engine import apply, legal_actions, new_game, next_deadline
 from tamalou.games.tarot.rules import PRESETS
@@ -47,16 +47,13 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     rules = PRESETS["tarot"]
     rng = random.Random(args.seed)
-    total = 0
-    start = time.perf_counter()
-    for i in range(args.deals):
+
+    def one(i: int) -> int:
         game, _ = new_game(rules, args.players, f"bench:{args.seed}:{i}")
-        total += play_deal(game, rng)
-    elapsed = time.perf_counter() - start
-    print(f"deals: {args.deals}  players: {args.players}  seconds: {elapsed:.2f}")
-    print(f"mean actions/deal: {total / args.deals:.1f}")
-    print(f"deals/s: {args.deals / elapsed:.0f}")
-    print(f"actions/s: {total / elapsed:.0f}")
+        return play_deal(game, rng)
+
+    total, elapsed = bench.timed(args.deals, one)
+    print(bench.report("deal", args.deals, args.players, total, elapsed))
 
 
 if __name__ == "__main__":

@@ -492,3 +492,46 @@ def test_a_draft_and_the_hand_order_round_trip_as_data() -> None:
     assert drafts.sort_of(TID, 1) == "rank"
     drafts.load(TID, 2, {"draft": {"round_no": "x"}})  # unreadable: dropped, no error
     assert drafts.peek(TID, 2) is None
+
+
+def test_k_l4_a_joker_fitting_more_than_25_places_reaches_each_of_them() -> None:
+    """A joker fits both ends of many runs: even its own list holds more than a select's 25
+    options, and the options past 25 were cut. The list narrows now: a range of lay-offs
+    first (a panel step), then the lay-off; every one is reached (K-L4)."""
+    low, high = ["3", "4", "5", "6"], ["8", "9", "10", "J"]
+    kinds = [(s, "@1", r) for s in "shdc" for r in (low, high)]  # the second deck
+    kinds += [("h", "", low), ("h", "", high), ("c", "", high), ("d", "", high), ("s", "", low)]
+    runs = [(0, 4, [f"{r}{s}{deck}" for r in ranks]) for s, deck, ranks in kinds]
+    runs.append((0, 3, ["Ks", "Kh", "Kd"]))
+    game = laid_down_with(["JK", "Qs", "Qh", "Qd"], runs)
+    legal = [
+        a
+        for a in legal_actions(game, 0)
+        if isinstance(a, A.LayOff | A.ShiftJoker) and a.card == card("JK")
+    ]
+    assert len(legal) > render.MAX_OPTIONS
+    table = live(game)
+    shown = render.panel(table, 0, "en", game.now).view
+    first = select(shown, ":pick:7:1.5").options
+    groups = [o for o in first if o.value.startswith(f"{card('JK')}.")]
+    assert len(groups) >= 2  # the joker's places, a range at a time
+    assert [o.label for o in groups] == ["🃏: places 1–25", f"🃏: places 26–{len(legal)}"]
+    reached = []
+    for group in groups:
+        d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
+        d.lay_card, d.lay_group = render.lay_card_of(group.value)  # what verbs.panel_step does
+        view = render.panel(table, 0, "en", game.now).view
+        assert max(i.row or 0 for i in view.children) <= 4
+        options = select(view, ":pick:7:1.2").options
+        assert len(options) <= render.MAX_OPTIONS
+        for o in options:
+            reached.append(verbs.build_action("pick", 0, [1, 2], [o.value], game.now))
+    assert sorted(map(repr, reached)) == sorted(repr(a) for a in legal)
+
+
+def test_a_lay_card_value_is_a_card_and_maybe_a_range_else_bad_button() -> None:
+    assert render.lay_card_of(render.lay_card_value(52)) == (52, None)
+    assert render.lay_card_of(render.lay_card_value(52, 1)) == (52, 1)
+    for forged in ("", "x", "1.2.3", "²", "-1"):
+        with pytest.raises(TableError):
+            render.lay_card_of(forged)

@@ -72,7 +72,7 @@ def find_seed(wanted: Callable[[Game], bool], limit: int = 3000, **kw: Any) -> s
 
 class TarotHarness(BotHarness):
     def table_message(self) -> Message:
-        for msg in reversed(self.emu.channel_messages()):
+        for msg in reversed(self.public_messages()):  # the channel and its threads
             if msg.components and TABLE_BUTTON.search(json.dumps(msg.components)):
                 return msg
         raise AssertionError("no tarot table message in the channel")
@@ -119,15 +119,21 @@ class TarotHarness(BotHarness):
         return None
 
     async def open_panel(self, user: str) -> Message:
-        """``user`` presses "My hand" on the table message: their panel (an ephemeral).
-        Between two deals the table moves to a new message: wait for it."""
+        """``user`` presses "My hand" on the table message: their panel of the deal, edited in
+        place when it is open (one panel per member per deal), else a new ephemeral. Between
+        two deals the table moves to a new message: wait for it."""
         await self.emu.wait_for(lambda: self._hand_button() is not None, 10, "a table message")
         found = self._hand_button()
         assert found is not None
-        before = len(self.emu.ephemerals(user))
-        await self.emu.click(user, found[0], custom_id=found[1])
-        await self.emu.wait_for(lambda: len(self.emu.ephemerals(user)) > before, 10, "a panel")
-        return self.emu.last_ephemeral(user)
+        inter = await self.emu.click(user, found[0], custom_id=found[1])
+        await self.emu.handled(inter)
+        return self.panel(user)
+
+    def panel(self, user: str) -> Message:
+        """The member's panel as last shown (edited in place: not always the newest)."""
+        panels = [m for m in self.emu.ephemerals(user) if m.content.startswith("Tarot — table")]
+        assert panels, f"{user} has no panel"
+        return max(panels, key=lambda m: m.last_request_id or 0)
 
     async def wait_turn(self, humans: dict[int, str], timeout: float = 20.0) -> Game:
         """The game once a human has something to do (or the deal is over)."""

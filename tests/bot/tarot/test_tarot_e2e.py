@@ -31,6 +31,7 @@ from tests.bot.tarot.harness import (
     simulate_bidding,
 )
 from tests.emulator import Emulator, Message
+from tests.emulator.model import CREATE_PUBLIC_THREADS
 from tests.support.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 from tests.support.leak_scan import entry_faces, entry_text
 
@@ -444,7 +445,7 @@ async def test_the_human_to_bid_or_lay_the_ecart_is_pinged_and_the_last_ping_goe
     turn pings nobody; ``/tarot ping on:False`` turns it off for that member."""
     h, emu = harness, harness.emu
     seed = find_seed(lambda g: g.deal.dealer == 3 and g.deal.taker == 0, **FOUR)
-    await h.start(seeds=[seed])
+    await h.start(seeds=[seed], TAMALOU_PING_AFTER_S="1")  # slow after a second
     await open_table(h, ["alice", "bob"], ai=2)
     alice, bob = emu.member("alice"), emu.member("bob")
     game = await h.wait_turn(HUMANS)
@@ -469,3 +470,66 @@ async def test_the_human_to_bid_or_lay_the_ecart_is_pinged_and_the_last_ping_goe
     assert bob.id not in ecart.mentions
     # whose turn it is and the table, nothing else: no card (the dog is on the table)
     assert ecart.content == f"<@{alice.id}>, your turn at table {h.table_id()}."
+
+
+@pytest.mark.one_backend
+async def test_one_private_panel_per_member_over_a_whole_four_human_deal(
+    harness: TarotHarness,
+) -> None:
+    """Issue 21: four humans play a whole deal, each pressing "My hand" before every move
+    (bids, écart, every card); each member's open panel of the deal is edited in place, so
+    a deal posts each of them at most three new ephemeral messages (it posted one a press)."""
+    h = harness
+    four = {"rules": TAROT, "players": 4, "ai": {}, "bids": {0: 2}}
+    seed = find_seed(lambda g: g.deal.taker == 0, **four)
+    await h.start(seeds=[seed])
+    humans = {0: "alice", 1: "bob", 2: "carol", 3: "dave"}
+    await open_table(h, list(humans.values()), ai=0)
+    game = await play_until(h, humans, lambda g: g.deal.phase == "over", bids={0: 2})
+    assert game.deal.phase == "over"
+    await h.shows("deal 1/4 is over")
+    new = {user: len(h.emu.ephemerals(user)) for user in humans.values()}
+    assert all(n <= 3 for n in new.values()), new
+    assert leaks(h, list(humans.values())) == []
+
+
+# -- threads (issue 22) ------------------------------------------------------------------------
+
+
+@pytest.mark.one_backend
+async def test_a_tarot_table_plays_in_its_thread_until_it_is_cancelled(
+    harness: TarotHarness,
+) -> None:
+    """The lobby in the channel, the deal in the thread started from it (AI players
+    included), the channel keeping only the summary; a restart goes on in the same thread;
+    cancelled, the thread is archived."""
+    h, emu = harness, harness.emu
+    await h.start(TAMALOU_THREADS="1")
+    await open_table(h, ["alice", "bob"], ai=2)
+    lobby = emu.channel_messages("general")[0]
+    (thread,) = emu.threads("general")
+    assert thread.id == lobby.id
+    await emu.wait_for(lambda: h.table_message().channel_id == thread.id, 10, "the deal")
+    assert emu.channel_messages("general") == [lobby] and not lobby.buttons()
+    assert f"<#{thread.id}>" in lobby.text and "alice, bob" in lobby.text
+    await h.restart()
+    table = h.table_message()
+    assert table.channel_id == thread.id and emu.threads("general") == [thread]
+    await emu.slash("alice", "tarot cancel")  # in the channel: the table is still found
+    await emu.wait_for(lambda: thread.archived, 10, "the thread archived")
+    assert "cancelled" in lobby.text
+
+
+@pytest.mark.one_backend
+async def test_without_thread_permissions_a_tarot_table_plays_in_the_channel(
+    harness: TarotHarness,
+) -> None:
+    h, emu = harness, harness.emu
+    emu.deny_bot(CREATE_PUBLIC_THREADS)
+    await h.start(TAMALOU_THREADS="1")
+    await open_table(h, ["alice", "bob"], ai=2)
+    assert emu.threads("general") == [] and not emu.requests_to("POST", "/threads")
+    assert "plays in this channel" in emu.ephemerals("alice")[0].content
+    await emu.wait_for(
+        lambda: h.table_message().channel_id == emu.channel("general").id, 10, "the deal"
+    )

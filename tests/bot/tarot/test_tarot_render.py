@@ -26,9 +26,9 @@ from bot.ui.cards import (
 from bot.ui.common import closed_message
 from tamalou.core.errors import IllegalAction
 from tamalou.games.tarot import actions as A
-from tamalou.games.tarot.cards import DECK, code, from_code
-from tamalou.games.tarot.engine import apply, legal_actions, playable
-from tamalou.games.tarot.rules import TAROT3, TAROT5, sans_chien
+from tamalou.games.tarot.cards import DECK, code, from_code, sort_key
+from tamalou.games.tarot.engine import apply, legal_actions, new_game, playable
+from tamalou.games.tarot.rules import TAROT, TAROT3, TAROT5, sans_chien
 from tamalou.games.tarot.scripted import forced_game
 from tamalou.games.tarot.state import Game
 from tests.cards.fakes import as_text, with_emojis
@@ -466,3 +466,24 @@ def test_pictures_emoji_names_and_alt_text_follow_the_readers_language(
         assert hand is not None and set(hand.args[0]) == own
     queen = face("Qh", "en")
     assert queen == "tQh" and label("Qh", "en") == "Q♥" and face("Qh", "fr") == "tDh"
+
+
+def test_card_buttons_and_the_ecart_select_follow_the_hands_sorted_order() -> None:
+    """Issue 21: the 17 (or 18) card buttons and the écart select came in deal order while
+    the panel's text and picture show the hand sorted (suits, trumps, the Excuse)."""
+    game, _ = new_game(TAROT, 4, "sorted", 0)
+    taker = game.deal.current
+    bid_round(game, {taker: 2})
+    assert game.deal.phase == "ecart" and game.deal.taker == taker
+    (select,) = selects(game, taker)
+    chosen = [int(o.value) for o in select.options]
+    assert chosen == sorted(chosen, key=sort_key)
+    game, _ = new_game(TAROT, 4, "sorted", 0)
+    bid_round(game, {taker: 3})  # Garde sans: no écart
+    if game.deal.phase == "chelem":
+        apply(game, A.Chelem(taker, False, game.now))
+    seat = game.deal.current
+    plays = [int(i.rsplit(".", 1)[1]) for i in ids(game, seat) if ":play:" in i]
+    hand = game.deal.seats[seat].hand
+    assert len(plays) == len(hand) and hand != sorted(hand, key=sort_key)  # dealt unsorted
+    assert plays == sorted(hand, key=sort_key)

@@ -18,7 +18,7 @@ from tamalou.games.tamalou.ai.policy import (
     RandomPlayer,
     Style,
 )
-from tamalou.games.tamalou.ai.search import SearchPlayer
+from tamalou.games.tamalou.ai.search import BUDGET_MS, SearchPlayer
 from tamalou.games.tamalou.rules import Rules
 
 LEVELS = ("random", "easy", "medium", "hard")
@@ -30,7 +30,7 @@ def make_player(
     rules: Rules,
     seed: int | str,
     *,
-    budget_ms: float | None = 50.0,
+    budget_ms: float | None = BUDGET_MS,
     max_iterations: int | None = None,
 ) -> AIPlayer:
     """A new AI player for ``seat``. ``hard`` searches within ``budget_ms`` per decision and

@@ -4,7 +4,13 @@ At a turn decision (call or draw or take the discard, keep or throw, which slot)
 the cards it has not seen into the hidden slots and the pile ("determinizations" that fit
 what it knows: its memory, and a bias to low cards where an opponent knows what it kept),
 plays every candidate action forward to the end of the round with a fast greedy model of
-all players, and scores the round's place (R-E3). The medium choice stays unless another
+all players, and scores where the round leaves the *match*: the preset's round scores
+(R-M2, R-X15 via ``scoring.round_scores``) added to the match scores of its view, then the
+preset's match end (R-M3, R-X16: over or reaching the target, elimination, a grand winner, a
+fixed number of rounds) or, while the match goes on, the chance its lead holds. The
+rollouts play the preset's mechanics: checked or unchecked calls, a last round or none,
+hidden calls, failed calls, the powers of every preset (look any, swaps of any two, look
+then swap, give the top), eliminated seats. The medium choice stays unless another
 candidate is better by a clear margin over the same samples (paired, 1.5 standard errors):
 the search corrects the rules of thumb, it does not replace them with noise.
 
@@ -24,8 +30,14 @@ from tamalou.games.tamalou.ai.estimate import Estimate
 from tamalou.games.tamalou.ai.memory import HOLE, UNKNOWN
 from tamalou.games.tamalou.ai.policy import MEDIUM, HeuristicPlayer
 from tamalou.games.tamalou.rules import Power, Rules
+from tamalou.games.tamalou.scoring import round_scores
 from tamalou.games.tamalou.views import PlayerView
 
+#: a decision's search time (ms): its p99, with the view and the answer, stays under 50 ms
+#: in the bot's worker pool on a loaded machine (docs/ai.md)
+BUDGET_MS = 30.0
+MARGIN = 1.5  # standard errors by which a candidate must beat medium's choice
+CALL_MARGIN = 2.5  # the same for a call (R-A1), which ends the round for the caller
 MAX_TURNS = 40  # a rollout still running after this many turns is scored as it stands
 
 
@@ -33,27 +45,37 @@ class _Sim:
     """One determinized round, played fast by a greedy model of every player."""
 
     __slots__ = (
+        "active",
+        "call_at",
         "caller",
+        "failed",
         "know",
         "n",
         "pile",
         "power",
+        "power_on_replace",
         "rank",
         "rows",
+        "rules",
         "threshold",
         "top",
         "top_spent",
         "turns_left",
         "unknown_value",
         "value",
+        "void",
     )
 
     def __init__(self, rules: Rules, unknown_value: float) -> None:
         c = rules.compiled
+        self.rules = rules
         self.value = c.value
         self.rank = c.rank
         self.power = c.power
-        self.threshold = rules.call_threshold
+        # R-X5 (power_from "thrown"): only a drawn card thrown at once plays its power
+        self.power_on_replace = rules.power_from == "discarded"
+        self.threshold = rules.call_threshold if rules.call_checked else math.inf
+        self.call_at = rules.call_threshold  # when a modelled player calls (R-A1's bar)
         self.unknown_value = unknown_value
         self.rows: list[list[int]] = []
         self.know: list[list[bool]] = []
@@ -63,16 +85,22 @@ class _Sim:
         self.caller: int | None = None
         self.turns_left = 0
         self.n = 0
+        self.active: list[bool] = []  # R-X16: False for a seat out of the match
+        self.failed: list[int] = []  # failed calls this round (R-A2, R-M5)
+        self.void = False  # R-X7: a failed call voided the round
 
     def copy(self) -> _Sim:
         s = _Sim.__new__(_Sim)
+        s.rules = self.rules
         s.value, s.rank, s.power = self.value, self.rank, self.power
-        s.threshold, s.unknown_value = self.threshold, self.unknown_value
+        s.power_on_replace = self.power_on_replace
+        s.threshold, s.call_at, s.unknown_value = self.threshold, self.call_at, self.unknown_value
         s.rows = [list(r) for r in self.rows]
         s.know = [list(k) for k in self.know]
         s.pile = list(self.pile)
         s.top, s.top_spent = self.top, self.top_spent
         s.caller, s.turns_left, s.n = self.caller, self.turns_left, self.n
+        s.active, s.failed, s.void = self.active, list(self.failed), self.void
         return s
 
     # -- the greedy model ---------------------------------------------------------------
@@ -104,7 +132,7 @@ class _Sim:
                 known += self.value[c]
             else:
                 unknown += 1
-        return (unknown == 0 and known <= self.threshold) or (unknown == 1 and known <= 1)
+        return (unknown == 0 and known <= self.call_at) or (unknown == 1 and known <= 1)
 
     def discard(self, card: int, p: int, allow_power: bool = True, depth: int = 0) -> None:
         self.top, self.top_spent = card, False
@@ -113,30 +141,46 @@ class _Sim:
             if power == Power.REPLAY and depth < 2 and self.pile:
                 self.draw_and_play(p, depth + 1)
                 return
-            if power == Power.LOOK_OWN:
+            if power in (Power.LOOK_OWN, Power.LOOK_ANY):  # R-P3, R-X1: learn one of mine
                 for i, c in enumerate(self.rows[p]):
                     if c != HOLE and not self.know[p][i]:
                         self.know[p][i] = True
                         break
-            elif power == Power.BLIND_SWAP:
+            elif power in (Power.BLIND_SWAP, Power.SWAP_ANY):  # R-P2, R-X2
                 self.swap(p)
+            elif power == Power.LOOK_THEN_SWAP:  # R-X3: the card is seen before the swap
+                self.swap(p, informed=True)
+            elif power == Power.GIVE_TOP:  # R-X4: the pile's top to the lowest-looking one
+                self.give_top(p)
 
-    def swap(self, p: int) -> None:
+    def swap(self, p: int, informed: bool = False) -> None:
         i, v = self.worst(p)
         if i < 0 or v < 7:
             return
         for q in range(self.n):
-            if q == p or q == self.caller:
+            if q == p or q == self.caller or not self.active[q] or not self.rows[q]:
                 continue
             est = self.estimates(q)
             j = min(range(len(est)), key=lambda k: est[k] if est[k] >= 0 else 99.0)
             if est[j] < 0 or est[j] >= v - 2:
                 continue
             a, b = self.rows[p], self.rows[q]
+            if informed and self.value[b[j]] >= v - 1:
+                continue  # seen, and not worth it
             a[i], b[j] = b[j], a[i]
-            self.know[p][i] = False
+            self.know[p][i] = informed
             self.know[q][j] = False
             return
+
+    def give_top(self, p: int) -> None:
+        if not self.pile:
+            return
+        others = [q for q in range(self.n) if q != p and q != self.caller and self.active[q]]
+        if not others:
+            return
+        q = min(others, key=lambda o: sum(v for v in self.estimates(o) if v >= 0))
+        self.rows[q].append(self.pile.pop())
+        self.know[q].append(False)
 
     def draw_and_play(self, p: int, depth: int = 0) -> None:
         if not self.pile:
@@ -150,7 +194,7 @@ class _Sim:
             old = self.rows[p][i]
             self.rows[p][i] = x
             self.know[p][i] = True
-            self.discard(old, p, depth=depth)
+            self.discard(old, p, allow_power=self.power_on_replace, depth=depth)
         else:
             self.discard(x, p, depth=depth)
 
@@ -161,7 +205,7 @@ class _Sim:
         r = self.rank[self.top]
         for k in range(1, self.n + 1):
             q = (after + k) % self.n
-            if q == self.caller:
+            if q == self.caller or not self.active[q]:
                 continue
             row, know = self.rows[q], self.know[q]
             for i, c in enumerate(row):
@@ -172,14 +216,30 @@ class _Sim:
                     return
 
     def call(self, p: int) -> None:
+        rules = self.rules
         total = sum(self.value[c] for c in self.rows[p] if c != HOLE)
-        self.know[p] = [True] * len(self.rows[p])  # R-A2/R-A4: shown to everyone
-        if total <= self.threshold:
+        if rules.call_shown:
+            self.know[p] = [True] * len(self.rows[p])  # R-A2/R-A4: shown to everyone
+        if total <= self.threshold:  # R-X7: an unchecked call is always right
             self.caller = p
-            self.turns_left = self.n - 1
-        elif self.pile:
-            self.rows[p].append(self.pile.pop())
-            self.know[p].append(False)
+            others = [q for q in range(self.n) if q != p and self.active[q]]
+            if rules.call_last_round == "never":
+                last = False
+            elif rules.call_last_round == "fewer_cards":  # classique
+                mine = sum(1 for c in self.rows[p] if c != HOLE)
+                last = all(mine < sum(1 for c in self.rows[q] if c != HOLE) for q in others)
+            else:
+                last = True
+            self.turns_left = len(others) if last else 0
+            return
+        self.failed[p] += 1
+        if rules.failed_call == "void_round":
+            self.void = True
+            return
+        for _ in range(rules.failed_call_penalty_cards):
+            if self.pile:
+                self.rows[p].append(self.pile.pop())
+                self.know[p].append(False)
 
     def turn(self, p: int) -> None:
         if self.wants_call(p):
@@ -199,32 +259,112 @@ class _Sim:
         """Play turns from ``start`` until the round ends."""
         p = start
         for _ in range(MAX_TURNS):
-            if self.caller is not None and self.turns_left <= 0:
+            if self.over():
                 return
-            if not self.pile:
-                return
-            if p != self.caller:
+            if p != self.caller and self.active[p]:
                 was_called = self.caller is not None
                 self.turn(p)
                 self.doubles(p)
                 if was_called:
                     self.turns_left -= 1
-            if any(all(c == HOLE for c in r) for r in self.rows):
-                return
             p = (p + 1) % self.n
 
-    def reward(self, me: int) -> float:
-        """Win share (R-E3 ranking), with a small pull toward a lower total than the rest."""
+    def over(self) -> bool:
+        if self.void or (self.caller is not None and self.turns_left <= 0) or not self.pile:
+            return True
+        # R-X8, approximated: an emptied row ends the round
+        return any(
+            a and all(c == HOLE for c in r) for a, r in zip(self.active, self.rows, strict=True)
+        )
+
+    def round_scores(self) -> list[float]:
+        """The round's scores by the preset (R-M2, R-X15); a void round scores nothing."""
+        if self.void:  # cabo: the failed caller scores the failed-call points, others 0
+            points = self.rules.scoring.failed_call_points
+            return [points * f for f in self.failed]
         value = self.value
-        keys = []
-        for q in range(self.n):
-            row = [c for c in self.rows[q] if c != HOLE]
-            keys.append((sum(value[c] for c in row), len(row), 0 if q == self.caller else 1))
-        mine = keys[me]
-        win = 0.0 if any(k < mine for k in keys) else 1.0 / sum(1 for k in keys if k == mine)
-        best_other = min(k[0] for q, k in enumerate(keys) if q != me)
-        margin = max(-20.0, min(20.0, best_other - mine[0]))
-        return win + 0.01 * margin
+        totals = [float(sum(value[c] for c in r if c != HOLE)) for r in self.rows]
+        caller = self.caller
+        if caller is not None and self.rules.scoring.caller_draws_per_better:
+            # dutch (R-V1): the caller takes a pile card per player strictly below
+            mine = totals[caller]
+            for q in range(self.n):
+                if q != caller and self.active[q] and totals[q] < mine:
+                    totals[caller] += value[self.pile.pop()] if self.pile else self.unknown_value
+        return round_scores(
+            self.rules.scoring, totals, self.caller, self.failed, active=self.active
+        )
+
+    def reward(self, me: int, outlook: _Outlook) -> float:
+        """The chance the match is won from where this round leaves it."""
+        return outlook.win_chance(me, self.round_scores())
+
+
+class _Outlook:
+    """The match around the round (from the view): scores so far and how the match ends."""
+
+    __slots__ = ("active", "cum", "rounds_left", "rules", "spread")
+
+    def __init__(self, rules: Rules, cum: list[float], active: list[bool], round_no: int) -> None:
+        self.rules = rules
+        self.cum = cum
+        self.active = active
+        self.rounds_left = None if rules.max_rounds is None else max(0, rules.max_rounds - round_no)
+        self.spread = 12.0  # a round's score difference, roughly (its standard deviation)
+
+    def win_chance(self, me: int, scores: list[float]) -> float:
+        rules = self.rules
+        active = self.active
+        cum = [c + s if a else c for c, s, a in zip(self.cum, scores, active, strict=True)]
+        if rules.exact_target_falls_to is not None:  # R-X16 (tamoul): exactly on it falls back
+            cum = [rules.exact_target_falls_to if c == rules.target else c for c in cum]
+        seats = [i for i, a in enumerate(active) if a]
+        mine = cum[me]
+        others = [i for i in seats if i != me]
+        if not others:
+            return 1.0
+        target = rules.target
+        if rules.match_end == "elimination":
+            left = [i for i in seats if cum[i] < target]
+            if me not in left:
+                if left:
+                    return 0.0
+                return _share(mine, [cum[i] for i in seats])  # all crossed: the lowest wins
+            if len(left) == 1:
+                return 1.0
+            others = [i for i in left if i != me]
+            if self.rounds_left == 0:
+                return _share(mine, [cum[i] for i in left])
+            room = target - max(cum[i] for i in left)
+        else:
+            if rules.win_at is not None and any(cum[i] <= rules.win_at for i in seats):
+                return _share(mine, [cum[i] for i in seats])  # a grand winner
+            if rules.match_end == "exceed":
+                over = any(cum[i] > target for i in seats)
+            elif rules.match_end == "reach":
+                over = any(cum[i] >= target for i in seats)
+            else:
+                over = False
+            if over or self.rounds_left == 0:
+                return _share(mine, [cum[i] for i in seats])
+            room = target - max(cum[i] for i in seats)
+            if rules.match_end == "rounds":
+                room = 20.0 * (self.rounds_left or 1)
+        rounds = max(1.0, room / 20.0)
+        if self.rounds_left is not None:
+            rounds = min(rounds, max(1.0, float(self.rounds_left)))
+        lead = min(cum[i] for i in others) - mine
+        return _phi(lead / (self.spread * math.sqrt(rounds)))
+
+
+def _share(mine: float, scores: list[float]) -> float:
+    """R-M3: a win shared by the lowest scores."""
+    best = min(scores)
+    return 1.0 / sum(1 for c in scores if c == best) if mine == best else 0.0
+
+
+def _phi(z: float) -> float:
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
 class SearchPlayer(HeuristicPlayer):
@@ -237,7 +377,7 @@ class SearchPlayer(HeuristicPlayer):
         seat: int,
         rules: Rules,
         seed: int | str,
-        budget_ms: float | None = 50.0,
+        budget_ms: float | None = BUDGET_MS,
         max_iterations: int | None = None,
     ) -> None:
         super().__init__(seat, rules, seed, MEDIUM, level="hard")
@@ -253,11 +393,11 @@ class SearchPlayer(HeuristicPlayer):
         options.sort(key=lambda o: -o[0])
         default = options[0][1]
         kinds = {a.kind for a in legal}
-        if self.rules.mechanics():
-            return default  # the rollouts model the default game only: medium's choice
-        if "replace" in kinds or "throw" in kinds or "draw" in kinds:
+        if kinds & {"replace", "throw", "draw"} or (
+            "end_turn" in kinds and "call" in kinds  # R-X6: the end-of-turn call
+        ):
             candidates = self.candidates(options, legal, est)
-            if len(candidates) > 1:
+            if len(candidates) > 1 and default in candidates:
                 return self.search(view, candidates, default, est)
         return default
 
@@ -297,12 +437,12 @@ class SearchPlayer(HeuristicPlayer):
             if isinstance(a, A.Look | A.Swap) and len(out) >= 3:
                 continue
             out.append(a)
+        plausible = (
+            not self.rules.call_checked  # R-X7: every call is right, only the win matters
+            or est.p_at_most(self.memory, self.rules.call_threshold) >= 0.5
+        )
         for a in legal:  # a call is a candidate once it is plausible (R-A1)
-            if (
-                isinstance(a, A.CallTamalou)
-                and a not in out
-                and est.p_at_most(self.memory, self.rules.call_threshold) >= 0.5
-            ):
+            if isinstance(a, A.CallTamalou) and a not in out and plausible:
                 out.append(a)
         return out[:6]
 
@@ -314,9 +454,11 @@ class SearchPlayer(HeuristicPlayer):
         sim = _Sim(self.rules, est.mean)
         seats = [sv.seat for sv in view.public.seats]
         sim.n = len(seats)
+        sim.active = [not sv.out for sv in view.public.seats]
+        sim.failed = [0] * sim.n
         hidden: list[tuple[int, int, bool]] = []
         for s in seats:
-            row = list(m.row(s))
+            row = list(m.row(s)) if sim.active[s] else []
             knows = m.owner_knows[s]
             know: list[bool] = []
             for i, c in enumerate(row):
@@ -375,7 +517,9 @@ class SearchPlayer(HeuristicPlayer):
                 old = sim.rows[me][a.slot - 1]
                 sim.rows[me][a.slot - 1] = m.held
                 sim.know[me][a.slot - 1] = True
-                sim.discard(old, me)
+                sim.discard(old, me, allow_power=sim.power_on_replace)
+        elif isinstance(a, A.EndTurn):
+            pass
         elif isinstance(a, A.Look):
             if a.target == me:
                 sim.know[me][a.slot - 1] = True
@@ -397,8 +541,14 @@ class SearchPlayer(HeuristicPlayer):
         base, hidden = self.root(view, est)
         if self.memory.caller is not None:
             base.turns_left = sum(
-                1 for s in range(base.n) if s != self.memory.caller and s != self.seat
+                1
+                for s in range(base.n)
+                if s != self.memory.caller and s != self.seat and base.active[s]
             )
+        pub = view.public
+        outlook = _Outlook(
+            self.rules, [sv.score for sv in pub.seats], list(base.active), pub.round_no
+        )
         seed_base = self._rng().randrange(2**30)
         k = len(candidates)
         sums = [0.0] * k
@@ -406,18 +556,24 @@ class SearchPlayer(HeuristicPlayer):
         d = candidates.index(default)
         it = 0
         budget = None if self.budget_ms is None else self.budget_ms / 1000.0
+        deadline = None if budget is None else start + budget * 0.9
+        clock = time.perf_counter
         while it < self.max_iterations:
             det = self.sample(base, hidden, est, seed_base + it)
             rewards = []
             for a in candidates:
                 sim = det.copy()
                 self.play(sim, a)
-                rewards.append(sim.reward(self.seat))
+                rewards.append(sim.reward(self.seat, outlook))
+                if deadline is not None and it and clock() > deadline:
+                    break  # the budget is checked after every rollout, not every sample
+            if len(rewards) < k:
+                break  # a sample cut short is dropped: the candidates stay paired
             for c in range(k):
                 sums[c] += rewards[c]
                 diffs[c].append(rewards[c] - rewards[d])
             it += 1
-            if budget is not None and time.perf_counter() - start > budget * 0.9:
+            if deadline is not None and clock() > deadline:
                 break
         self.last_iterations = it
         best, best_score = d, 0.0
@@ -427,7 +583,9 @@ class SearchPlayer(HeuristicPlayer):
             mean = sum(diffs[c]) / it
             var = sum((x - mean) ** 2 for x in diffs[c]) / (it - 1)
             se = math.sqrt(var / it) if var > 0 else 0.0
-            score = mean - 1.5 * se
+            # a call cannot be taken back: it needs the stronger evidence
+            margin = CALL_MARGIN if isinstance(candidates[c], A.CallTamalou) else MARGIN
+            score = mean - margin * se
             if mean > 0 and score > best_score:
                 best, best_score = c, score
         return candidates[best]

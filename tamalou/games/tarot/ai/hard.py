@@ -16,7 +16,17 @@ trumped under the top trump, T-P2..T-P5). With that it plays:
 
 from __future__ import annotations
 
-from tamalou.games.tarot.ai.policy import HeuristicPlayer, Style, beats, winner_of
+import dataclasses
+
+from tamalou.games.tarot import actions as A
+from tamalou.games.tarot.ai.policy import (
+    HeuristicPlayer,
+    Style,
+    beats,
+    hand_strength,
+    wanted_contract,
+    winner_of,
+)
 from tamalou.games.tarot.cards import (
     DECK,
     EXCUSE,
@@ -36,6 +46,10 @@ from tamalou.games.tarot.rules import Rules
 from tamalou.games.tarot.views import PlayerView
 
 HARD = Style()
+#: three players (T-B): the taker plays alone against two, and medium's bids win 72 % of
+#: its takes there, leaving good hands unplayed; bids 10 % bolder: +4.82 a deal over the
+#: same 1,500 deals that give +2.58 with medium's bids (1.2: +1.85, 1.3: -0.41; docs/ai.md)
+BOLD_AT_THREE = 1.1
 
 
 class Knowledge:
@@ -113,6 +127,15 @@ class HardPlayer(HeuristicPlayer):
 
     def __init__(self, seat: int, rules: Rules, seed: int | str, style: Style = HARD) -> None:
         super().__init__(seat, rules, seed, style, level="hard")
+        self._bold = dataclasses.replace(style, bid_scale=style.bid_scale * BOLD_AT_THREE)
+
+    def choose(self, view: PlayerView, legal: list[A.Action]) -> A.Action:
+        if legal and isinstance(legal[0], A.Bid) and len(view.public.seats) == 3:
+            hand = [from_code(c) for c in view.hand]
+            want = wanted_contract(hand_strength(hand), 3, self._bold)
+            bids = [a for a in legal if isinstance(a, A.Bid)]
+            return max((a for a in bids if a.contract <= want), key=lambda a: a.contract)
+        return super().choose(view, legal)
 
     def _play(self, view: PlayerView, hand: list[int], cards: list[int]) -> int:
         if len(cards) == 1:

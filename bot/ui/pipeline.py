@@ -1,0 +1,191 @@
+"""The one click pipeline: every play click of every game takes the same way.
+
+Routing (``routing.py``) decodes ``<game>:<verb>:<table>[:<arg>]``; here the platform checks,
+in this order and the same way for every game, what no game should check again:
+
+1. the game is one of ours and the verb one it declares (``GamePlugin.verbs``);
+2. the table exists (``table_gone``), plays that game and lives in this channel;
+3. the argument has the shape the verb declares (plain ASCII digits, the count of numbers
+   its ``Verb.arity`` allows) and the click comes from where the verb lives: a panel verb
+   only from the member's own ephemeral panel (``Verb.origin``);
+4. the member has a seat (``not_seated``) and the match has started (``not_started``);
+5. the round the button was drawn for (the argument's first number) is the round now: an
+   earlier one is ``old_round``, a later one was never shown (forged: ``bad_button``).
+
+Every refusal is a :class:`TableError` answered by the one error funnel; a forged select
+value is ``bad_button`` too (:meth:`Click.numbers_of`). Only then does the game see the
+click, as one :class:`Click` holding everything the checks found (its seat, its numbers,
+its press time, where it came from), and supply the rest: the engine action the verb asks
+for, or a step of its panel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+import discord
+
+from bot.tables import LiveTable, TableError
+from bot.ui import clicked
+from bot.ui.common import bot_of, snowflake_ms
+
+if TYPE_CHECKING:
+    from bot.app import GameBot
+    from bot.games import GamePlugin
+    from bot.tables.service import Outcome
+
+#: where a verb's component lives: the public table message, a member's panel, or both
+Origin = Literal["table", "panel", "any"]
+#: the longest number an argument part may be (a card code, a seat, a round, a sequence)
+MAX_DIGITS = 9
+
+
+@dataclass(frozen=True, slots=True)
+class Verb:
+    """What the platform checks of a verb before its game sees the click.
+
+    ``arity``: how many numbers its argument carries, the round first (None: one or more).
+    ``any_round``: the click answers the round as it is now, whichever round its button was
+    drawn for ("My cards": it only opens the member's panel). ``origin``: where its
+    component lives."""
+
+    origin: Origin = "any"
+    arity: tuple[int, ...] | None = (1,)
+    any_round: bool = False
+
+
+T = TypeVar("T")
+#: when each click being handled arrived (``time.monotonic``), by interaction id
+_ARRIVED: dict[int, float] = {}
+
+
+@contextlib.contextmanager
+def handling(interaction: discord.Interaction) -> Iterator[None]:
+    """A click is being handled from now on: its safety deadline runs from here."""
+    _ARRIVED[interaction.id] = time.monotonic()
+    try:
+        yield
+    finally:
+        _ARRIVED.pop(interaction.id, None)
+
+
+async def in_time(interaction: discord.Interaction, awaitable: Awaitable[T], deadline_ms: int) -> T:
+    """The awaitable's result. When it is not ready by the safety deadline after the click
+    arrived (a picture rendered on a busy machine, a storage wait), the click is
+    acknowledged first, without a message (a deferred update), so that Discord's 3 s never
+    pass; the result then follows (DESIGN, "Answer once")."""
+    task = asyncio.ensure_future(awaitable)
+    if interaction.response.is_done():
+        return await task
+    arrived = _ARRIVED.get(interaction.id, time.monotonic())
+    left = deadline_ms / 1000 - (time.monotonic() - arrived)
+    done, _ = await asyncio.wait({task}, timeout=max(0.0, left))
+    if not done and not interaction.response.is_done():
+        await interaction.response.defer()
+    return await task
+
+
+#: the usual shapes
+TABLE = Verb("table")
+PANEL = Verb("panel")
+
+
+def numbers(text: str | None, arity: tuple[int, ...] | None = None) -> list[int]:
+    """The numbers of ``text`` (``"3.1.12"``), each plain ASCII digits (``"²"`` and ``"١"``
+    pass ``isdigit`` and are not), as many as ``arity`` allows; else ``bad_button``."""
+    parts = (text or "").split(".")
+    if arity is not None and len(parts) not in arity:
+        raise TableError("bad_button")
+    if not all(p.isascii() and p.isdigit() and len(p) <= MAX_DIGITS for p in parts):
+        raise TableError("bad_button")
+    return [int(p) for p in parts]
+
+
+@dataclass(slots=True)
+class Click:
+    """One play click, checked: what a game's verb is given (computed once a click)."""
+
+    interaction: discord.Interaction
+    plugin: GamePlugin
+    table: LiveTable
+    verb: str
+    #: the argument's numbers (the round the button was drawn for first)
+    parts: list[int]
+    #: a select's chosen values, as Discord sent them (read them with :meth:`numbers_of`)
+    values: list[str]
+    seat: int
+    lang: str
+    #: the press time, from the interaction's snowflake (R-D4)
+    at: int
+    #: the click comes from the member's private panel (an ephemeral), not the table message
+    from_panel: bool
+
+    @property
+    def bot(self) -> GameBot:
+        return bot_of(self.interaction)
+
+    @property
+    def user_id(self) -> int:
+        return self.interaction.user.id
+
+    async def act(self, action: Any) -> Outcome:
+        """Act through the table service (queued by press time, after the reorder window,
+        committed before anything is shown). The click is acknowledged first only when the
+        outcome is not ready by the safety deadline: else its answer is one callback that
+        carries the result (DESIGN, "Answer once")."""
+        bot = self.bot
+        outcome = bot.service.act(self.table, action, self.user_id)
+        return await in_time(self.interaction, outcome, bot.config.answer_deadline_ms)
+
+    def numbers_of(self, count: int | None = None) -> list[list[int]]:
+        """Each select value as its numbers (``count`` of them each); else ``bad_button``."""
+        arity = None if count is None else (count,)
+        return [numbers(v, arity) for v in self.values]
+
+    def one_value(self, count: int = 1) -> list[int]:
+        """The one value of a single-choice select; else ``bad_button``."""
+        if len(self.values) != 1:
+            raise TableError("bad_button")
+        return numbers(self.values[0], (count,))
+
+
+def check(
+    interaction: discord.Interaction,
+    plugin: GamePlugin,
+    table: LiveTable,
+    verb: str,
+    arg: str | None,
+    values: Sequence[str],
+    lang: str,
+) -> Click:
+    """Steps 3 to 5 of the module's docstring: the click, or the refusal every game gives."""
+    spec = plugin.verbs[verb]
+    parts = numbers(arg, spec.arity)
+    from_panel = clicked.from_ephemeral(interaction)
+    if spec.origin == "panel" and not from_panel:
+        raise TableError("bad_button")  # a panel's button was never on the public message
+    if spec.origin == "table" and from_panel:
+        raise TableError("bad_button")
+    seat = bot_of(interaction).service.seat_for(table, interaction.user.id)
+    now = plugin.round_no(table)
+    if parts[0] > now:
+        raise TableError("bad_button")  # no button of a round to come was ever shown
+    if parts[0] != now and not spec.any_round:
+        raise TableError("old_round")
+    return Click(
+        interaction,
+        plugin,
+        table,
+        verb,
+        parts,
+        list(values),
+        seat,
+        lang,
+        snowflake_ms(interaction.id),
+        from_panel,
+    )

@@ -1,0 +1,41 @@
+"""What the channel keeps of a table that plays in a thread (issue 22): the summary."""
+
+from __future__ import annotations
+
+from bot.storage import MatchRow
+from bot.tables import MatchSeat
+from bot.ui import threads
+from tamalou.games.tamalou.scripted import forced_game
+from tests.support.live_tables import live_table
+
+ROWS = [["2h", "3h", "4h", "5h"], ["2s", "3s", "4s", "5s"]]
+
+
+def playing() -> object:
+    table = live_table(forced_game(ROWS))
+    seats = [MatchSeat(s.user_id, s.name, s.ai_level).to_dict() for s in table.seats]
+    table.match = MatchRow(1, table.id, 1, "s", {}, seats, 0, None, "playing")
+    return table
+
+
+def test_the_summary_names_the_players_the_standing_and_links_the_thread() -> None:
+    table = playing()
+    embed = threads.summary(table, "en", 555)  # type: ignore[arg-type]
+    assert embed.title == "Tamalou — table 7"
+    text = embed.description or ""
+    assert "Players: p0, p1" in text and "Standing: p0 0 · p1 0" in text
+    assert "The table plays in <#555>." in text
+
+
+def test_a_closed_tables_summary_says_why_and_where_it_played() -> None:
+    table = playing()
+    table.row.status = "cancelled"  # type: ignore[attr-defined]
+    embed = threads.summary(table, "fr", 555, "cancelled")  # type: ignore[arg-type]
+    text = embed.description or ""
+    assert "Joueurs : p0, p1" in text and "La table s'est jouée dans <#555>." in text
+    assert threads.summary(table, "en", None).description.count("<#") == 0  # type: ignore[arg-type,union-attr]
+
+
+def test_a_thread_name_fits_discords_hundred_characters() -> None:
+    table = playing()
+    assert threads.thread_name(table, "en") == "Tamalou · table 7"  # type: ignore[arg-type]

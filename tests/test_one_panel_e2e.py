@@ -1,0 +1,95 @@
+"""One private panel per member per round (issue 21), Tamalou through the emulator.
+
+Three members play a whole round from the table's Draw and Tamalou! buttons and their
+panels' Throw and Pass, with a restart in the middle: each member's first "My cards" posts
+their panel of the round; the table's buttons then edit that panel, a panel click updates
+it, and a member's turn starting edits it to offer Draw before they click anything. The
+round posts each member at most three new ephemeral messages (it posted one per Draw on
+the table until the open panel was reused, and one per "My cards").
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tamalou.games.tamalou.rules import TAMALOU
+from tamalou.games.tamalou.state import Game
+from tests.emulator import Emulator
+from tests.support.bot_harness import BotHarness, find_seed, open_table, peek_all
+
+pytestmark = [pytest.mark.e2e, pytest.mark.one_backend]
+
+PLAYERS = ["alice", "bob", "carol"]
+
+
+@pytest.fixture
+async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
+    return BotHarness(emulator, tmp_path)
+
+
+def logged(h: BotHarness) -> int:
+    return len(h.sql("SELECT n FROM actions"))
+
+
+async def test_one_private_panel_per_member_over_a_whole_round_and_a_restart(
+    harness: BotHarness,
+) -> None:
+    h, emu = harness, harness.emu
+
+    def wanted(g: Game) -> bool:  # alice's Tamalou! is right (R-A2): a last turn each
+        value = TAMALOU.compiled.value
+        return g.round.first_player == 0 and sum(value[c] for c in g.round.seats[0].row) <= 5
+
+    await h.start(seeds=[find_seed(3, wanted)])
+    await open_table(h, PLAYERS)
+    await peek_all(h, PLAYERS)  # each "My cards": the member's first panel of the round
+    tid = int(h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
+    first = {user: h.panel(user).id for user in PLAYERS}
+    turns, restarted = 0, False
+    calls: dict[str, list[int]] = {"panel": [], "table": []}  # REST calls a click's token made
+
+    async def press(user: str, origin: str, custom_id: str) -> None:
+        msg = h.table_message() if origin == "table" else h.panel(user)
+        inter = await emu.click(user, msg, custom_id=custom_id)
+        assert await emu.handled(inter) == []
+        calls[origin].append(sum(inter.token in r.path for r in emu.requests))
+
+    while (r := h.game().round).phase != "over":
+        if r.phase == "final":  # R-A3: the last turns are played, a 5-second window
+            h.advance(5_100)
+            await emu.wait_for(lambda: h.game().round.phase == "over", 10, "the round's end")
+            break
+        seat = r.current
+        assert seat is not None
+        user, rnd, before = PLAYERS[seat], r.round_no, logged(h)
+        draw = f"tamalou:draw:{tid}:{rnd}"
+        if r.stage == "start" and seat == 0 and turns >= 3 and r.caller is None:
+            await press(user, "table", f"tamalou:call:{tid}:{rnd}")
+        elif r.stage == "start":
+            # the turn's start edited the member's open panel: it offers Draw already
+            await emu.wait_for(
+                lambda u=user, d=draw: d in json.dumps(h.panel(u).components), 10, "a woken panel"
+            )
+            await press(user, "table", draw)
+            turns += 1
+        elif r.stage == "holding":
+            await press(user, "panel", f"tamalou:throw:{tid}:{rnd}")
+        elif r.stage == "power":
+            await press(user, "panel", f"tamalou:pass:{tid}:{rnd}")
+        else:
+            raise AssertionError(f"stage {r.stage}")
+        await emu.wait_for(lambda b=before: logged(h) > b, 10, f"{user}'s move")
+        if turns == 4 and not restarted:  # the open panels survive a restart
+            restarted = True
+            await h.restart()
+    assert restarted and turns >= 4 and h.game().round.caller == 0
+    assert {user: h.panel(user).id for user in PLAYERS} == first  # the same panel throughout
+    # answer once: each click's one callback carries its result (a table click's panel is
+    # the open panel, edited through that panel's own token)
+    assert set(calls["panel"]) == {1} and set(calls["table"]) == {1}, calls
+    new = {user: len(emu.ephemerals(user)) for user in PLAYERS}
+    assert all(n <= 3 for n in new.values()), new
+    assert emu.take_problems() == []
