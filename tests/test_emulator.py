@@ -6,6 +6,7 @@ starts with no recorded problem and fails at teardown on any problem it did not 
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -206,6 +207,46 @@ async def test_a_channel_message_may_not_be_ephemeral(emu: Emulator) -> None:
     assert status == 400 and isinstance(body, dict) and body["code"] == 50035
     assert emu.take_problems("rejected")
     status, _, _ = await api(emu, "POST", url, json={"content": "x", "flags": 4096})  # silent
+    assert status == 200
+
+
+async def test_a_nonce_with_enforce_nonce_returns_the_message_already_made(emu: Emulator) -> None:
+    """Create Message: "If true and nonce is present, it will be checked for uniqueness in
+    the past few minutes. If another message was created by the same author with the same
+    nonce, that message will be returned and no new message will be created." A nonce is
+    an integer or a string of at most 25 characters."""
+    channel = emu.channel("general")
+    url = f"/channels/{channel.id}/messages"
+    first = {"content": "first", "nonce": "tp1.abc", "enforce_nonce": True}
+    status, _, made = await api(emu, "POST", url, json=first)
+    assert status == 200 and isinstance(made, dict)
+    again = {"content": "second", "nonce": "tp1.abc", "enforce_nonce": True}
+    status, _, found = await api(emu, "POST", url, json=again)
+    assert status == 200 and isinstance(found, dict)
+    assert found["id"] == made["id"] and found["content"] == "first"
+    status, _, other = await api(emu, "POST", url, json={"content": "x", "nonce": "tp1.abc"})
+    assert status == 200 and isinstance(other, dict) and other["id"] != made["id"]  # not enforced
+    emu.advance(2 * 60 * 1000 + 1)  # past the window: a new message
+    status, _, late = await api(emu, "POST", url, json=again)
+    assert status == 200 and isinstance(late, dict) and late["id"] != made["id"]
+    status, _, body = await api(emu, "POST", url, json={"content": "x", "nonce": "n" * 26})
+    assert status == 400 and isinstance(body, dict) and body["code"] == 50035
+    assert emu.take_problems("rejected")
+    assert not check_message({"nonce": 12345678901234567890}, 0)
+    assert "enforce_nonce" in str(check_message({"nonce": "a", "enforce_nonce": "yes"}, 0).flat)
+
+
+async def test_stall_next_does_the_request_and_holds_its_answer(emu: Emulator) -> None:
+    """Tests kill the bot between Discord's work and its answer."""
+    channel = emu.channel("general")
+    url = f"/channels/{channel.id}/messages"
+    stall = emu.stall_next("POST", url, contains="held")
+    pending = asyncio.ensure_future(api(emu, "POST", url, json={"content": "held"}))
+    await asyncio.wait_for(stall.hit.wait(), 5)
+    assert [m.content for m in emu.channel_messages(channel)][-1:] == ["held"]  # done
+    assert not pending.done()
+    stall.release()
+    status, _, _ = await asyncio.wait_for(pending, 5)
     assert status == 200
 
 

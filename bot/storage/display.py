@@ -120,9 +120,10 @@ class TurnPing:
 
     table_id: int
     turn: Any
-    message_id: int
+    message_id: int  # 0: stored before its post, which a kill may have interrupted
     channel_id: int
     guild_id: int = 0  # read from the table (which process owns it)
+    nonce: str | None = None  # the post's nonce (enforce_nonce): finds it after a kill
 
 
 def _tuples(value: Any) -> Any:
@@ -132,23 +133,32 @@ def _tuples(value: Any) -> Any:
 
 async def save_turn_ping(storage: Storage, ping: TurnPing) -> None:
     await storage.execute(
-        "INSERT INTO turn_pings (table_id, turn, message_id, channel_id) VALUES (?, ?, ?, ?) "
+        "INSERT INTO turn_pings (table_id, turn, message_id, channel_id, nonce) "
+        "VALUES (?, ?, ?, ?, ?) "
         "ON CONFLICT (table_id) DO UPDATE SET turn = excluded.turn, "
-        "message_id = excluded.message_id, channel_id = excluded.channel_id",
+        "message_id = excluded.message_id, channel_id = excluded.channel_id, "
+        "nonce = excluded.nonce",
         ping.table_id,
         json.dumps(ping.turn),
         ping.message_id,
         ping.channel_id,
+        ping.nonce,
     )
 
 
-async def drop_turn_ping(storage: Storage, table_id: int) -> None:
-    await storage.execute("DELETE FROM turn_pings WHERE table_id = ?", table_id)
+async def drop_turn_ping(storage: Storage, table_id: int, *, nonce: str | None = None) -> None:
+    """Forget the table's stored ping; with ``nonce``, only if it is still that one."""
+    if nonce is None:
+        await storage.execute("DELETE FROM turn_pings WHERE table_id = ?", table_id)
+    else:
+        await storage.execute(
+            "DELETE FROM turn_pings WHERE table_id = ? AND nonce = ?", table_id, nonce
+        )
 
 
 async def turn_pings(storage: Storage) -> list[TurnPing]:
     rows = await storage.fetch(
-        "SELECT p.table_id, p.turn, p.message_id, p.channel_id, t.guild_id "
+        "SELECT p.table_id, p.turn, p.message_id, p.channel_id, t.guild_id, p.nonce "
         "FROM turn_pings p JOIN tables t ON t.id = p.table_id ORDER BY p.table_id"
     )
     return [
@@ -158,6 +168,7 @@ async def turn_pings(storage: Storage) -> list[TurnPing]:
             int(r["message_id"]),
             int(r["channel_id"]),
             int(r["guild_id"]),
+            r["nonce"],
         )
         for r in rows
     ]

@@ -87,12 +87,30 @@ class TurnNudge:
     started: int  # ms, the bot's clock, when the presenter saw it start
     message_id: int | None = None  # the ping, once posted
     channel_id: int | None = None
+    nonce: str | None = None  # the ping's nonce, which its stored row carries
     timer: asyncio.Task[None] | None = None
 
     def stop(self) -> None:
         if self.timer is not None and self.timer is not asyncio.current_task():
             self.timer.cancel()
         self.timer = None
+
+
+def ping_nonce(table_id: int, started: int) -> str:
+    """The nonce a turn's ping is posted with: the table and when the turn started, in base
+    36 (at most 25 characters, as Discord allows)."""
+    return f"tp{_base36(table_id)}.{_base36(started)}"[:25]
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    n = abs(n)
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if not n:
+            return out
 
 
 def moves_of(view: discord.ui.View) -> frozenset[str]:
@@ -645,6 +663,10 @@ class DiscordPresenter:
             return
         with contextlib.suppress(discord.HTTPException):
             await self.bot.http.delete_message(channel_id or table.row.channel_id, message_id)
+        if nudge.nonce is not None:  # its own row only: a newer ping may be being posted
+            with contextlib.suppress(StorageBusy):
+                await display.drop_turn_ping(self.bot.storage, table.id, nonce=nudge.nonce)
+            return
         current = self._pings.get(table.id)
         if current is None or current.message_id is None:
             await self._keep_ping(table, None)
@@ -664,14 +686,17 @@ class DiscordPresenter:
                 or self._acted(table, nudge)
             ):
                 return
-            ping = await self._post_ping(table, nudge.turn)
+            ping = await self._post_ping(table, nudge)
             if ping is None:
                 return
             if self._pings.get(table.id) is not nudge:  # the turn ended while posting
                 with contextlib.suppress(discord.HTTPException):
                     await self.bot.http.delete_message(ping.channel_id, ping.message_id)
+                with contextlib.suppress(StorageBusy):
+                    await display.drop_turn_ping(self.bot.storage, table.id, nonce=ping.nonce)
                 return
             nudge.message_id, nudge.channel_id = ping.message_id, ping.channel_id
+            nudge.nonce = ping.nonce
             await self._keep_ping(table, ping)  # a restart neither pings twice nor leaves it
         except asyncio.CancelledError:
             raise
@@ -681,9 +706,12 @@ class DiscordPresenter:
             if nudge.timer is asyncio.current_task():
                 nudge.timer = None
 
-    async def _post_ping(self, table: LiveTable, turn: tuple[Any, ...]) -> display.TurnPing | None:
-        """The ping of ``turn``'s player, posted (None: no ping for this player: an AI, away,
-        or they turned pings off)."""
+    async def _post_ping(self, table: LiveTable, nudge: TurnNudge) -> display.TurnPing | None:
+        """The ping of the nudged turn's player, posted (None: no ping for this player: an AI,
+        away, or they turned pings off). Stored before its post with the nonce it is posted
+        with (``enforce_nonce``): a kill in between leaves a row that finds the message at
+        the next start (:meth:`restore_pings`), never a ping nobody deletes."""
+        turn = nudge.turn
         seat = turn[0]
         seats = table.match_seats
         if not 0 <= seat < len(seats) or seats[seat].ai_level is not None:
@@ -698,13 +726,16 @@ class DiscordPresenter:
             everyone=False, roles=False, users=[discord.Object(user_id)]
         )
         channel_id = self.public_channel_id(table)
+        nonce = ping_nonce(table.id, nudge.started)
+        await self._keep_ping(table, display.TurnPing(table.id, turn, 0, channel_id, nonce=nonce))
         with discord.http.handle_message_parameters(
             content=t(lang, "ping.turn", mention=f"<@{user_id}>", id=table.id),
+            nonce=nonce,  # discord.py sends enforce_nonce with it
             allowed_mentions=mentions,
             previous_allowed_mentions=self.bot.allowed_mentions,
         ) as params:
             data = await self.bot.http.send_message(channel_id, params=params)
-        return display.TurnPing(table.id, turn, int(data["id"]), channel_id)
+        return display.TurnPing(table.id, turn, int(data["id"]), channel_id, nonce=nonce)
 
     async def ping_after_ms(self, guild_id: int) -> int:
         """How long a turn waits before its player is pinged: the server's setting, else the
@@ -1081,13 +1112,36 @@ class DiscordPresenter:
             if not self.bot.service.owns(ping.guild_id):
                 continue
             table = self.bot.service.tables.get(ping.table_id)
+            if not ping.message_id:  # killed while posting it: find it by its nonce, delete it
+                await self._sweep_ping(ping)
+                continue
             if table is not None and table.status == "playing":
                 now = self.bot.service.clock()
-                self._pings[table.id] = TurnNudge(ping.turn, now, ping.message_id, ping.channel_id)
+                self._pings[table.id] = TurnNudge(
+                    ping.turn, now, ping.message_id, ping.channel_id, ping.nonce
+                )
                 continue
             with contextlib.suppress(discord.HTTPException):
                 await self.bot.http.delete_message(ping.channel_id, ping.message_id)
             await display.drop_turn_ping(self.bot.storage, ping.table_id)
+
+    async def _sweep_ping(self, ping: display.TurnPing) -> None:
+        """A ping whose post a kill interrupted: the same nonce posted again returns the
+        message if Discord made it (``enforce_nonce``, a few minutes), which is then deleted;
+        else the post makes a message that mentions nobody, deleted at once. Its turn is
+        watched again from the start (the player may be pinged once more for it)."""
+        if ping.nonce:
+            try:
+                with discord.http.handle_message_parameters(
+                    content="\u2026",
+                    nonce=ping.nonce,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                ) as params:
+                    data = await self.bot.http.send_message(ping.channel_id, params=params)
+                await self.bot.http.delete_message(ping.channel_id, int(data["id"]))
+            except discord.HTTPException as exc:  # its channel gone, or no right to post
+                log.warning("table %s: an interrupted ping not swept (%s)", ping.table_id, exc)
+        await display.drop_turn_ping(self.bot.storage, ping.table_id, nonce=ping.nonce)
 
     async def restore_hides(self) -> int:
         """At start: every timed display still open is hidden when its time comes (at once

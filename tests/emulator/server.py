@@ -15,7 +15,7 @@ import re
 import secrets
 import traceback
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -70,6 +70,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 API_PREFIX = r"/api/v{version:\d+}"
 TOKEN_LIFETIME_MS = 15 * 60 * 1000
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
+NONCE_WINDOW_MS = 2 * 60 * 1000  # enforce_nonce: "the past few minutes"
 # Rejections that are the bot's bug on their own (others, e.g. an expired token, may be a
 # deliberate fallback path; a bot that does not handle them logs a traceback anyway).
 PROBLEM_CODES = {50035, 50006, 40005, 50109}
@@ -91,6 +92,22 @@ class Fault:
     code: int
     message: str
     times: int = 1
+
+
+@dataclass
+class Stall:
+    """A request a test holds after Discord did it: the next ``method`` request whose path
+    contains ``path`` (and whose JSON body contains ``contains``) is handled, then its answer
+    waits for :meth:`release` (the bot may be killed meanwhile: done, never answered)."""
+
+    method: str
+    path: str
+    contains: str
+    hit: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def release(self) -> None:
+        self.released.set()
 
 
 class EmulatorError(Exception):
@@ -228,6 +245,7 @@ class DiscordServer:
         self.dm_channels: dict[int, Channel] = {}  # user id -> DM channel
 
         self.messages: dict[int, Message] = {}
+        self._nonces: dict[tuple[int, str], int] = {}  # (author, nonce) -> message id
         self._history: list[HistoryEntry] = []
         self.interactions: dict[int, Interaction] = {}
         self._by_token: dict[str, Interaction] = {}
@@ -247,6 +265,7 @@ class DiscordServer:
         self.bot_pid: int | None = None
         self.app_emojis = ApplicationEmojis(self)  # tests/emulator/emojis.py
         self.faults: list[Fault] = []  # fail_next
+        self.stalls: list[Stall] = []  # stall_next
 
         self._runner: web.AppRunner | None = None
         self._changed = asyncio.Event()
@@ -554,6 +573,10 @@ class DiscordServer:
             if fault is not None:
                 raise fail(fault.status, fault.code, fault.message)
             response = await handler(request)
+            stall = self._stall_for(request, rec)
+            if stall is not None:
+                stall.hit.set()
+                await stall.released.wait()
         except HTTPFail as exc:
             response = exc.response
         except Exception:
@@ -590,6 +613,23 @@ class DiscordServer:
         fault = Fault(method.upper(), path, status, code, message, times)
         self.faults.append(fault)
         return fault
+
+    def stall_next(self, method: str, path: str, contains: str = "") -> Stall:
+        """The next matching request is done, and its answer held (:class:`Stall`)."""
+        stall = Stall(method.upper(), path, contains)
+        self.stalls.append(stall)
+        return stall
+
+    def _stall_for(self, request: web.Request, rec: RequestRecord) -> Stall | None:
+        for stall in self.stalls:
+            if (
+                stall.method == request.method
+                and stall.path in request.path
+                and stall.contains in json.dumps(rec.body)
+            ):
+                self.stalls.remove(stall)
+                return stall
+        return None
 
     def _fault_for(self, request: web.Request) -> Fault | None:
         for fault in self.faults:
@@ -1161,6 +1201,19 @@ class DiscordServer:
         if err:
             raise form_fail(err)
         self._check_may_post(channel, request)
+        nonce = body.get("nonce")
+        key = (self.bot_user.id, str(nonce)) if nonce is not None else None
+        if key is not None and body.get("enforce_nonce") is True:
+            # Discord: "checked for uniqueness in the past few minutes. If another message was
+            # created by the same author with the same nonce, that message will be returned
+            # and no new message will be created" (two minutes here: never more than Discord)
+            known = self.messages.get(self._nonces.get(key, 0))
+            if (
+                known is not None
+                and not known.deleted
+                and self.clock.now_ms() - known.created_ms <= NONCE_WINDOW_MS
+            ):
+                return json_response(self.message_payload(known))
         msg = self._new_message(
             channel,
             body,
@@ -1168,6 +1221,8 @@ class DiscordServer:
             request,
             recipient_id=channel.recipient_id,
         )
+        if key is not None:
+            self._nonces[key] = msg.id
         return json_response(self.message_payload(msg))
 
     def _check_may_post(self, channel: Channel, request: web.Request) -> None:

@@ -291,6 +291,7 @@ def check_message(payload: dict[str, Any], flags: int) -> FormErrors:
         check_embeds(err, payload.get("embeds") or [])
     if "components" in payload:
         check_components(err, payload.get("components") or [], flags)
+    check_nonce(err, payload)
     if flags & IS_COMPONENTS_V2 and (payload.get("content") or payload.get("embeds")):
         err.add(
             ["content"],
@@ -298,6 +299,19 @@ def check_message(payload: dict[str, Any], flags: int) -> FormErrors:
             "The 'content' and 'embeds' fields cannot be used with components v2",
         )
     return err
+
+
+def check_nonce(err: FormErrors, payload: dict[str, Any]) -> None:
+    """A message's ``nonce``: an integer or a string of at most 25 characters;
+    ``enforce_nonce`` a boolean (the create-message fields of Discord's API reference)."""
+    nonce = payload.get("nonce")
+    if isinstance(nonce, str):
+        err.max_len(["nonce"], nonce, 25)
+    elif nonce is not None and (isinstance(nonce, bool) or not isinstance(nonce, int)):
+        err.add(["nonce"], "BASE_TYPE_STRING", "Must be a string or an integer.")
+    enforce = payload.get("enforce_nonce")
+    if enforce is not None and not isinstance(enforce, bool):
+        err.add(["enforce_nonce"], "BASE_TYPE_BOOLEAN", "Must be either true or false.")
 
 
 def check_modal(data: dict[str, Any]) -> FormErrors:
