@@ -93,7 +93,7 @@ async def playing_table(h: BotHarness) -> None:
     await h.start()
     await open_table(h, ["alice", "bob"])
     await peek_all(h, ["alice", "bob"])
-    await h.emu.settle()  # the turn's ping posted: nothing in flight
+    await h.emu.settle()  # nothing in flight
 
 
 def closed_rows(h: BotHarness) -> list[tuple[str, str]]:
@@ -152,6 +152,28 @@ async def test_an_unknown_channel_answer_closes_the_table_without_an_error_loop(
     emu.fail_next("PATCH", f"/channels/{channel.id}/", 404, 10003, "Unknown Channel", times=99)
     emu.fail_next("POST", f"/channels/{channel.id}/", 404, 10003, "Unknown Channel", times=99)
     h.advance(46_000)  # alice's turn runs out: the clock plays it and edits the table
+    await emu.wait_for(lambda: closed_rows(h) == [("cancelled", "cancelled")], 10, "closed")
+    await quiet_after(h, channel.id)
+
+
+@pytest.mark.one_backend
+async def test_a_ping_answered_unknown_channel_closes_the_table_without_a_traceback(
+    harness: BotHarness,
+) -> None:
+    """The turn's ping was the first post after the channel went (CI, on a loaded machine:
+    its timer beat the turn's timeout): a 404 10003 on it was logged as an ERROR with its
+    traceback. It closes the table as a table edit's 10003 does, on one WARNING line."""
+    h, emu = harness, harness.emu
+    await h.start(TAMALOU_PING_AFTER_S="5")
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    channel = emu.channel()
+    emu.fail_next("POST", f"/channels/{channel.id}/", 404, 10003, "Unknown Channel", times=99)
+    emu.fail_next("PATCH", f"/channels/{channel.id}/", 404, 10003, "Unknown Channel", times=99)
+    h.advance(6_000)  # the ping is due; the turn (45 s) is not over
+    await emu.wait_for(
+        lambda: [r for r in emu.requests_to("POST", "/messages") if r.status == 404], 10, "ping"
+    )
     await emu.wait_for(lambda: closed_rows(h) == [("cancelled", "cancelled")], 10, "closed")
     await quiet_after(h, channel.id)
 

@@ -700,6 +700,8 @@ class DiscordPresenter:
             await self._keep_ping(table, ping)  # a restart neither pings twice nor leaves it
         except asyncio.CancelledError:
             raise
+        except discord.HTTPException as exc:  # its channel gone (the table closes), a 403...
+            self._refused(table, exc, "ping failed")
         except Exception:
             log.exception("table %s: could not ping the player to play", table.id)
         finally:
