@@ -10,13 +10,15 @@ from typing import ClassVar
 
 import pytest
 
-from bot.games.tamalou import render, verbs
+from bot.games.tamalou import panel as panels
+from bot.games.tamalou import verbs
 from bot.tables import TableError
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.engine import apply, legal_actions
 from tamalou.games.tamalou.rules import TAMALOU, Power, Rules
 from tamalou.games.tamalou.scripted import forced_game
 from tamalou.games.tamalou.state import Game
+from tamalou.games.tamalou.views import view
 from tests.support.live_tables import custom_ids, live_table, select_values
 
 ROWS = [["2h", "3h", "4h", "5h"], ["2s", "3s", "4s", "5s"], ["2d", "3d", "4d", "5d"]]
@@ -38,7 +40,7 @@ def thrown(card: str, rules: Rules = TAMALOU) -> Game:
 
 
 def buttons(game: Game, seat: int = 0, queen_slot: int | None = None) -> list[str]:
-    shown = render.panel(live_table(game), seat, "en", game.now, queen_slot)
+    shown = panels.panel(live_table(game), seat, "en", game.now, queen_slot)
     return custom_ids(shown.view)
 
 
@@ -61,7 +63,7 @@ def test_a_look_at_an_opponent_power_offers_exactly_the_legal_looks() -> None:
     assert len(codes) == len(legal)
     for code in codes:  # each button names one legal action, and a click finds it again
         parts = [1, *map(int, code.split("."))]
-        assert verbs.chosen(game, 0, "act", parts, [], game.now) in legal
+        assert verbs.chosen(legal_actions(game, 0, game.now), "act", parts, []) in legal
 
 
 def test_a_look_at_any_card_offers_own_and_opponents_cards() -> None:
@@ -85,7 +87,7 @@ def test_r_p2_the_queen_offers_own_slots_then_the_legal_targets_of_the_chosen_sl
     ]
     chosen = buttons(game, queen_slot=2)
     assert "tamalou:qswap:7:1.2" in chosen
-    shown = render.panel(live_table(game), 0, "en", game.now, 2)
+    shown = panels.panel(live_table(game), 0, "en", game.now, 2)
     assert select_values(shown.view) == [
         f"{a.target}.{a.target_slot}" for a in swaps if a.slot == 2
     ]
@@ -108,23 +110,23 @@ class Shout:
 
 
 def _fallback_panel(monkeypatch: pytest.MonkeyPatch, count: int) -> list[str]:
-    monkeypatch.setattr(render, "KINDS", (*render.KINDS, "shout"))
+    monkeypatch.setattr(verbs, "KINDS", (*verbs.KINDS, "shout"))
     monkeypatch.setattr(
-        render, "action_to_dict", lambda a: {"kind": a.kind, "player": a.player, "times": a.times}
+        verbs, "action_to_dict", lambda a: {"kind": a.kind, "player": a.player, "times": a.times}
     )
     game = forced_game(ROWS)
     table = live_table(game)
-    pv = render.view(game, 0, game.now)
+    pv = view(game, 0, game.now)
     legal = [Shout(0, n) for n in range(count)]
-    view = render.panel_buttons(table, pv, "en", legal)  # type: ignore[arg-type]
-    return custom_ids(view)
+    drawn = panels.panel_buttons(table, pv, "en", legal)  # type: ignore[arg-type]
+    return custom_ids(drawn)
 
 
 def test_an_unknown_action_kind_gets_one_button_per_legal_action(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     ids = _fallback_panel(monkeypatch, 3)
-    code = render.KINDS.index("shout")
+    code = verbs.KINDS.index("shout")
     assert ids == [f"tamalou:act:7:1.{code}.{n}" for n in range(3)]
 
 
@@ -137,7 +139,9 @@ def test_a_choice_no_longer_legal_is_refused_not_guessed() -> None:
     game = thrown("Kc", with_powers(K=Power.LOOK_OPPONENT))
     apply(game, A.Pass(0, game.now))
     with pytest.raises(TableError, match="stale_choice"):
-        verbs.chosen(game, 0, "pick", [1], [f"{render.KINDS.index('look')}.1.1"], game.now)
+        verbs.chosen(
+            legal_actions(game, 0, game.now), "pick", [1], [f"{verbs.KINDS.index('look')}.1.1"]
+        )
 
 
 def test_r_t3_a_long_row_still_offers_to_throw_the_drawn_card() -> None:
@@ -177,14 +181,14 @@ def test_r_t3_every_slot_of_a_row_past_24_cards_can_be_replaced_group_then_slot(
     narrows them now: a group of slots first (a panel step, ``repg``), then the slot."""
     game = thirty_cards_drawn()
     table = live_table(game)
-    first = custom_ids(render.panel(table, 0, "en", game.now).view)
+    first = custom_ids(panels.panel(table, 0, "en", game.now).view)
     assert f"tamalou:throw:{table.id}:1" in first
     groups = [c for c in first if c.startswith(f"tamalou:repg:{table.id}:1.")]
     assert len(groups) >= 2
     reached: list[int] = []
     for g in groups:
         path = tuple(int(p) for p in g.rsplit(":", 1)[1].split(".")[1:])
-        shown = render.panel(table, 0, "en", game.now, rep_group=path)
+        shown = panels.panel(table, 0, "en", game.now, rep_group=path)
         ids = custom_ids(shown.view)
         assert len(ids) <= 25
         assert f"tamalou:repg:{table.id}:1" in ids  # back to the groups
@@ -197,6 +201,6 @@ def test_a_group_of_slots_that_no_longer_exists_shows_the_groups_again() -> None
     panel offers the groups of the row as it is now."""
     game = thirty_cards_drawn()
     table = live_table(game)
-    fresh = custom_ids(render.panel(table, 0, "en", game.now).view)
-    assert custom_ids(render.panel(table, 0, "en", game.now, rep_group=(99,)).view) == fresh
+    fresh = custom_ids(panels.panel(table, 0, "en", game.now).view)
+    assert custom_ids(panels.panel(table, 0, "en", game.now, rep_group=(99,)).view) == fresh
     assert verbs.VERBS["repg"].origin == "panel"

@@ -6,9 +6,9 @@ those legal actions. Every option shown is one the engine lists; a click is reso
 the legal actions at the moment of the click (``verbs.chosen``) or judged by the engine (a
 play for someone: a race, R-D4).
 
-Custom ids: ``tamalou:step:<table>:<round>.<kind>[.<value>…]`` narrows (``<kind>`` is the
-kind's index in ``render.KINDS``, the values the fields chosen so far); ``tamalou:dfor:…``
-plays for someone (``<round>.<target>.<target slot>.<slot>.<seq>``).
+Custom ids (encoded and decoded in ``verbs.py``): ``tamalou:step:<table>:<round>.<kind>[.<value>…]``
+narrows (``<kind>`` is the kind's index in ``verbs.KINDS``, the values the fields chosen so
+far); ``tamalou:dfor:…`` plays for someone (``<round>.<target>.<target slot>.<slot>.<seq>``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.games.tamalou import verbs
 from bot.i18n import t
 from bot.ui import choices
 from bot.ui.common import button
@@ -98,16 +99,10 @@ def action_words(action: A.Action, lang: str, name: Callable[[int], str]) -> str
 
 
 def step_items(
-    step: Step,
-    pv: PlayerView,
-    lang: str,
-    cid: Callable[[str, str], str],
-    kinds: Sequence[str],
-    name: Callable[[int], str],
+    step: Step, table: int, pv: PlayerView, lang: str, name: Callable[[int], str]
 ) -> list[discord.ui.Item[discord.ui.View]]:
     """The buttons (or one select) of a step: the next field's values, or the final moves."""
     rnd = pv.public.round_no
-    kind_no = kinds.index(step.kind)
     items: list[discord.ui.Item[discord.ui.View]] = []
     if step.field is not None:
         for value in step.options:
@@ -115,30 +110,28 @@ def step_items(
             if step.kind == "double_for" and step.field == "slot":
                 key = "btn.step_mine_card"
             text = t(lang, key, name=name(value), slot=value)
-            arg = ".".join(str(v) for v in (rnd, kind_no, *step.prefix, value))
-            items.append(button(text, cid("step", arg)))
+            items.append(button(text, verbs.step_id(table, rnd, step.kind, *step.prefix, value)))
         return items
-    finals: list[tuple[str, str]] = []
+    finals: list[tuple[str, str, str | None]] = []  # (words, custom id, pick code)
     for a in step.actions:
         text = action_words(a, lang, name) or a.kind
         if isinstance(a, A.DoubleFor):  # a race: the engine judges it, even when late
-            arg = f"{rnd}.{a.target}.{a.target_slot}.{a.slot}.{a.seq}"
-            finals.append((text, cid("dfor", arg)))
+            finals.append((text, verbs.double_for_id(table, rnd, a), None))
             continue
-        code = choices.encode(a, kinds, action_to_dict)
+        code = verbs.code_of(a)
         if code is not None:
-            finals.append((text, cid("act", f"{rnd}.{code}")))
+            finals.append((text, f"{verbs.cid('act', table, rnd)}.{code}", code))
     if len(finals) <= ROOM:
-        return [button(text, custom_id) for text, custom_id in finals]
+        return [button(text, custom_id) for text, custom_id, _ in finals]
     # more than fit even after every field was chosen (never with the presets): one select
     options = [
-        discord.SelectOption(label=text[:100], value=custom_id.rsplit(":", 1)[1].split(".", 1)[1])
-        for text, custom_id in finals
-        if ":act:" in custom_id
+        discord.SelectOption(label=text[:100], value=code)
+        for text, _, code in finals
+        if code is not None
     ][:25]
     return [
         discord.ui.Select(
-            custom_id=cid("pick", str(rnd)),
+            custom_id=verbs.cid("pick", table, rnd),
             placeholder=t(lang, "select.pick_placeholder")[:150],
             options=options,
         )

@@ -1,14 +1,20 @@
-"""Tamalou's button verbs: a click's verb and argument → the engine action it asks for.
+"""Tamalou's button verbs: each verb's argument encoded (for the components that carry it)
+and decoded here, and a click's verb → the engine action it asks for, or a panel step.
 
 No rule is decided here: the engine refuses what is not legal (and the refusal is
 answered through the error funnel); the panel only offers what ``legal_actions`` lists.
+
+Custom ids are ``tamalou:<verb>:<table>[:<round>.<number>…]``: the round the component was
+drawn for first (the platform checks it), then the verb's numbers (:func:`cid`).
 """
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Sequence
+from typing import Any, cast
 
-from bot.games.tamalou import render, variants
+from bot.games.tamalou import variants
+from bot.games.tamalou.seen import seen_at
 from bot.i18n import t
 from bot.tables import TableError
 from bot.ui import choices
@@ -17,8 +23,10 @@ from bot.ui.pipeline import PANEL, Click, Verb, numbers
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.codec import action_to_dict
-from tamalou.games.tamalou.engine import legal_actions
-from tamalou.games.tamalou.state import Game
+
+GAME = "tamalou"
+#: the action kinds, numbered as ``act`` and ``step`` arguments name them
+KINDS = tuple(sorted(A.ACTION_TYPES))
 
 #: every verb and what the platform checks of it (bot/ui/pipeline.py): where its component
 #: lives and how many numbers its argument carries (the round number first). ``for`` opens
@@ -48,28 +56,71 @@ VERBS: dict[str, Verb] = {
 }
 
 
+# -- encoding: what each component carries ------------------------------------------------
+
+
+def cid(verb: str, table: int, *parts: int) -> str:
+    """``tamalou:<verb>:<table>[:<part>.<part>…]`` (the round first; DESIGN: the state is in
+    the database, not the View)."""
+    base = f"{GAME}:{verb}:{table}"
+    return f"{base}:{'.'.join(str(p) for p in parts)}" if parts else base
+
+
+def code_of(action: A.Action) -> str | None:
+    """A legal action as the numbers of an ``act`` button or a ``pick`` option (its kind's
+    index in :data:`KINDS`, then its fields; ``bot/ui/choices.py``); None: not encodable."""
+    return choices.encode(action, KINDS, action_to_dict)
+
+
+def act_id(table: int, rnd: int, action: A.Action) -> str | None:
+    """The ``act`` button playing ``action`` (None: not encodable)."""
+    code = code_of(action)
+    return None if code is None else f"{cid('act', table, rnd)}.{code}"
+
+
+def double_for_id(table: int, rnd: int, action: A.DoubleFor) -> str:
+    """``dfor``: ``<round>.<target>.<target slot>.<slot>.<seq>`` (R-X10)."""
+    return cid("dfor", table, rnd, action.target, action.target_slot, action.slot, action.seq)
+
+
+def step_id(table: int, rnd: int, kind: str, *values: int) -> str:
+    """``step``: ``<round>.<kind>[.<value>…]`` narrows a many-choice move (steps.py)."""
+    return cid("step", table, rnd, KINDS.index(kind), *values)
+
+
+def queen_target_value(target: int, target_slot: int) -> str:
+    """A ``qswap`` option: ``<target>.<target slot>`` (the Queen's own slot is in the id)."""
+    return f"{target}.{target_slot}"
+
+
+# -- decoding: a click → the engine action -------------------------------------------------
+
+
 def ints(arg: str | None, count: int | None) -> list[int]:
     """The numbers of a verb's argument (``count`` of them; None: one or more)."""
     return numbers(arg, None if count is None else (count,))
 
 
 def chosen(
-    game: Game, seat: int, verb: str, parts: list[int], values: list[str], at: int
+    legal: Sequence[A.Action], verb: str, parts: Sequence[int], values: list[str]
 ) -> A.Action:
-    """The generic fallback's choice (``act`` button, ``pick`` select), if it is legal now."""
+    """The generic fallback's choice (``act`` button, ``pick`` select), if it is in
+    ``legal`` (the seat's legal actions now)."""
     if verb == "act":
         code = ".".join(str(p) for p in parts[1:])
     elif len(values) == 1:
         code = ".".join(str(n) for n in numbers(values[0]))
     else:
         raise TableError("bad_button")
-    action = choices.resolve(code, legal_actions(game, seat, at), render.KINDS, action_to_dict)
+    action = choices.resolve(code, legal, KINDS, action_to_dict)
     if action is None:
         raise TableError("stale_choice")
     return cast(A.Action, action)
 
 
-def build_action(verb: str, seat: int, parts: list[int], values: list[str], at: int) -> A.Action:
+def build_action(
+    verb: str, seat: int, parts: Sequence[int], values: list[str], at: int
+) -> A.Action:
     match verb:
         case "draw":
             return A.Draw(seat, at)
@@ -98,7 +149,7 @@ def build_action(verb: str, seat: int, parts: list[int], values: list[str], at: 
         case "qswap":
             if len(values) != 1:
                 raise TableError("bad_button")
-            target, target_slot = ints(values[0], 2)
+            target, target_slot = numbers(values[0], (2,))
             return A.Swap(seat, parts[1], target, target_slot, at)
     raise TableError("bad_button")
 
@@ -112,34 +163,35 @@ async def on_click(click: Click) -> None:
         click.at,
     )
     bot = click.bot
-    game = table.game
     verb, parts, from_panel = click.verb, click.parts, click.from_panel
+    # the table now, as the panel will show it: read once, handed on to the panel
+    seen = seen_at(table, bot.service.clock())
+
+    async def show(edit: bool, **choice: Any) -> None:
+        await bot.presenter.show_panel(
+            interaction, table, seat, lang, edit=edit, seen=seen, **choice
+        )
+
     # Defer only before a wait (storage, the reorder window): "My cards" and the refusals
     # known at once answer in one call instead of a defer and a followup.
     if verb == "qmine":
-        await bot.presenter.show_panel(
-            interaction, table, seat, lang, edit=True, queen_slot=parts[1]
-        )
+        await show(True, queen_slot=parts[1])
         return
     if verb == "repg":  # a long row: a group of slots to replace from (grid.narrow)
-        await bot.presenter.show_panel(
-            interaction, table, seat, lang, edit=True, rep_group=tuple(parts[1:])
-        )
+        await show(True, rep_group=tuple(parts[1:]))
         return
     if verb in ("step", "for"):  # narrow a many-choice move (steps.py); nothing is played
-        step = parts[1:] if verb == "step" else [render.KINDS.index("double_for")]
-        await bot.presenter.show_panel(
-            interaction, table, seat, lang, edit=verb == "step", step=tuple(step) or None
-        )
+        step = parts[1:] if verb == "step" else [KINDS.index("double_for")]
+        await show(verb == "step", step=tuple(step) or None)
         return
     if verb == "hand":
-        if any(a.kind == "peek" for a in legal_actions(game, seat, at)):  # R-S5: open your peek
+        if any(a.kind == "peek" for a in seen.legal(seat)):  # R-S5: open your peek
             verb = "peek"
         else:
-            await bot.presenter.show_panel(interaction, table, seat, lang, edit=False)
+            await show(False)
             return
-    if verb in ("act", "pick"):
-        action = chosen(game, seat, verb, parts, click.values, at)
+    if verb in ("act", "pick"):  # legal at the press (R-D4), as the engine will judge it
+        action = chosen(seen_at(table, at).legal(seat), verb, parts, click.values)
     else:
         action = build_action(verb, seat, parts, click.values, at)
     outcome = await click.act(action)
@@ -157,4 +209,4 @@ async def on_click(click: Click) -> None:
                 interaction, t(lang, "double.done_for" if verb == "dfor" else "double.done")
             )
         return
-    await bot.presenter.show_panel(interaction, table, seat, lang, edit=from_panel)
+    await show(from_panel)
