@@ -11,8 +11,13 @@ round or deal is dropped when read.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
+
+from tamalou.core.errors import IllegalAction
+from tamalou.games.kalooki.engine import check_lay_down
+from tamalou.games.kalooki.state import Game
 
 Mode = Literal["main", "build", "meld"]
 Sort = Literal["suit", "rank"]
@@ -107,3 +112,13 @@ def load(table_id: int, seat: int, data: Any) -> None:
         )
     except (KeyError, TypeError, ValueError, IndexError):
         return  # a draft is working memory: an unreadable one is dropped
+
+
+def check_draft(game: Game, seat: int, contract: Sequence[int], d: Draft) -> IllegalAction | None:
+    """The engine's verdict on the lay-down being built (None: it would be accepted)."""
+    melds = [(kind, tuple(d.melds[i])) for i, kind in enumerate(contract)]
+    try:
+        check_lay_down(game, seat, melds)
+    except IllegalAction as refusal:
+        return refusal
+    return None
