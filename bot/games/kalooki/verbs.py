@@ -169,6 +169,10 @@ async def on_click(click: Click) -> None:
     await send_panel(click, edit=from_panel)
 
 
+#: the panel's own verbs (besides its ``pick`` selects of melds and lay cards)
+STEPS = frozenset({"sort", "build", "meld", "back", "clear", "sugg", "lay", "set", "run"})
+
+
 def draft_of(seen: Seen, seat: int) -> drafts.Draft:
     """The seat's lay-down being built in this deal (read from its view, which its panel
     reads too)."""
@@ -180,6 +184,10 @@ async def panel_step(click: Click) -> bool:
     """A step of the panel that changes only the panel (True), or an action to send (False)."""
     table, seat = click.table, click.seat
     verb, parts, values = click.verb, click.parts, click.values
+    if verb not in STEPS and not (
+        verb == "pick" and parts[1:2] in ([PICK_MELD], [PICK_NEW_MELD], [PICK_LAY_CARD])
+    ):
+        return False  # an action (nothing read for it here)
     seen = seen_at(table, click.bot.service.clock())
     game = seen.game
     contract = seen.view(seat).public.contract
