@@ -94,6 +94,36 @@ def test_r_p2_the_queen_offers_own_slots_then_the_legal_targets_of_the_chosen_sl
     assert not any(v.startswith("2.") for v in select_values(shown.view))
 
 
+def test_r_p2_the_queen_reaches_every_target_past_a_selects_25_a_group_first() -> None:
+    """Two opponents of 13 cards: 26 targets for each of your cards, one more than a select
+    holds (the 26th was cut). The targets come in groups now (``qmine`` with a group)."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    game = forced_game(
+        [["2d", "3d", "4d", "5d"], [f"{r}h" for r in ranks], [f"{r}c" for r in ranks]],
+        pile=["Qd"],
+        discard=["9s"],
+    )
+    apply(game, A.Draw(0, game.now))
+    apply(game, A.Throw(0, game.now))
+    table = live_table(game)
+    targets = [
+        f"{a.target}.{a.target_slot}"
+        for a in legal_actions(game, 0)
+        if isinstance(a, A.Swap) and a.slot == 1
+    ]
+    assert len(targets) == 26
+    first = custom_ids(panels.panel(table, 0, "en", game.now, 1).view)
+    groups = [i for i in first if i.startswith("tamalou:qmine:7:1.1.")]
+    assert len(groups) >= 2 and not [i for i in first if ":qswap:" in i]
+    reached: list[str] = []
+    for g in groups:
+        path = tuple(int(p) for p in g.rsplit(":", 1)[1].split(".")[2:])
+        shown = panels.panel(table, 0, "en", game.now, 1, queen_group=path)
+        assert "tamalou:qmine:7:1.1" in custom_ids(shown.view)  # the other groups
+        reached += select_values(shown.view)
+    assert reached == targets  # every target, in the engine's order
+
+
 def test_nothing_is_offered_to_a_player_whose_turn_it_is_not() -> None:
     game = thrown("Kc")
     assert [i for i in buttons(game, seat=1) if ":act:" in i or ":look:" in i] == []
@@ -109,7 +139,9 @@ class Shout:
     kind: ClassVar[str] = "shout"
 
 
-def _fallback_panel(monkeypatch: pytest.MonkeyPatch, count: int) -> list[str]:
+def _fallback_panel(
+    monkeypatch: pytest.MonkeyPatch, count: int, group: tuple[int, ...] = ()
+) -> list[str]:
     monkeypatch.setattr(verbs, "KINDS", (*verbs.KINDS, "shout"))
     monkeypatch.setattr(
         verbs, "action_to_dict", lambda a: {"kind": a.kind, "player": a.player, "times": a.times}
@@ -118,7 +150,8 @@ def _fallback_panel(monkeypatch: pytest.MonkeyPatch, count: int) -> list[str]:
     table = live_table(game)
     pv = view(game, 0, game.now)
     legal = [Shout(0, n) for n in range(count)]
-    drawn = panels.panel_buttons(table, pv, "en", legal)  # type: ignore[arg-type]
+    drawn = panels.panel_buttons(table, pv, "en", legal, more_group=group)  # type: ignore[arg-type]
+    assert len(drawn.children) <= 25
     return custom_ids(drawn)
 
 
@@ -130,9 +163,22 @@ def test_an_unknown_action_kind_gets_one_button_per_legal_action(
     assert ids == [f"tamalou:act:7:1.{code}.{n}" for n in range(3)]
 
 
-def test_more_unknown_actions_than_fit_become_one_select(monkeypatch: pytest.MonkeyPatch) -> None:
-    ids = _fallback_panel(monkeypatch, 30)
-    assert ids == ["tamalou:pick:7:1"]  # Discord's 25 buttons would not hold them
+def test_more_unknown_actions_than_fit_are_all_reached_a_group_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Was: one select of them, cut at its 25 options (the 26th to 30th never offered)."""
+    groups = _fallback_panel(monkeypatch, 30)
+    assert groups and all(i.startswith("tamalou:more:7:1.") for i in groups)
+    code = verbs.KINDS.index("shout")
+    reached = []
+    for g in groups:
+        path = tuple(int(p) for p in g.rsplit(":", 1)[1].split(".")[1:])
+        ids = _fallback_panel(monkeypatch, 30, path)
+        assert "tamalou:more:7:1" in ids  # the other groups
+        reached += [
+            int(i.rsplit(".", 1)[1]) for i in ids if i.startswith(f"tamalou:act:7:1.{code}.")
+        ]
+    assert reached == list(range(30))  # every one, in the engine's order
 
 
 def test_a_choice_no_longer_legal_is_refused_not_guessed() -> None:

@@ -51,24 +51,38 @@ def vars_of(action: Any) -> dict[str, Any]:
     return {f: getattr(action, f) for f in action.__slots__}
 
 
-def shown(game: Game, seat: int = 0, step: tuple[int, ...] | None = None) -> discord.ui.View:
-    panel = panels.panel(live_table(game), seat, "en", game.now, None, step)
+def shown(
+    game: Game, seat: int = 0, step: tuple[int, ...] | None = None, group: tuple[int, ...] = ()
+) -> discord.ui.View:
+    panel = panels.panel(live_table(game), seat, "en", game.now, None, step, step_group=group)
     assert len(panel.view.children) <= 25
     assert max((i.row or 0 for i in panel.view.children), default=0) <= 4
     return panel.view
 
 
 def reachable(
-    game: Game, seat: int = 0, step: tuple[int, ...] | None = None
+    game: Game,
+    seat: int = 0,
+    step: tuple[int, ...] | None = None,
+    group: tuple[int, ...] = (),
+    seen: set[str] | None = None,
 ) -> set[tuple[Any, ...]]:
-    """Every action a player can reach from a panel by following its step buttons."""
+    """Every action a player can reach from a panel by following its step buttons (and a
+    step's groups, when its choices do not fit)."""
     found: set[tuple[Any, ...]] = set()
-    for cid in custom_ids(shown(game, seat, step)):
+    seen = set() if seen is None else seen
+    for cid in custom_ids(shown(game, seat, step, group)):
         _, verb, _, *rest = cid.split(":")
         arg = rest[0] if rest else ""
         parts = [int(p) for p in arg.split(".")] if arg else []
+        if cid in seen:
+            continue  # "Other choices" leads back to groups already followed
+        seen.add(cid)
         if verb == "step" and len(parts) > 1:
-            found |= reachable(game, seat, tuple(parts[1:]))
+            found |= reachable(game, seat, tuple(parts[1:]), (), seen)
+        elif verb == "stepg":
+            groups, chosen = verbs.step_of_group(parts)
+            found |= reachable(game, seat, chosen, groups, seen)
         elif verb == "act":
             found.add(key(verbs.chosen(legal_actions(game, seat, game.now), "act", parts, [])))
         elif verb == "dfor":
@@ -86,6 +100,19 @@ def test_r_x2_swap_any_two_reaches_exactly_the_legal_swaps() -> None:
     assert len(legal) > 25
     ids = custom_ids(shown(game))
     assert any(":step:" in i for i in ids)  # too many for one panel: narrowed
+    assert reachable(game) == legal
+
+
+def test_r_x2_swap_any_two_reaches_every_card_of_a_row_past_20_cards() -> None:
+    """A 30-card row (penalties, R-D5): its slots are more than a step's 20 buttons, which
+    cut slots 21-30 out of the swaps; the step narrows them in groups now (``stepg``)."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    long_row = [f"{r}h" for r in ranks] + [f"{r}c" for r in ranks] + ["As", "2s", "3s", "4s"]
+    game = forced_game([ROWS[2], long_row], pile=["Qd"], discard=["9s"], rules=DUTCH)
+    apply(game, A.Draw(0, game.now))
+    apply(game, A.Throw(0, game.now))
+    legal = legal_of(game, "swap_two")
+    assert any(a[3] == 30 or a[5] == 30 for a in legal)  # a swap of the 30th card is legal
     assert reachable(game) == legal
 
 

@@ -82,6 +82,9 @@ class TamalouPlugin(GamePlugin):
             choice.get("step"),
             choice.get("rep_group", ()),
             choice.get("seen"),
+            queen_group=choice.get("queen_group", ()),
+            step_group=choice.get("step_group", ()),
+            more_group=choice.get("more_group", ()),
         )
 
     def turn_of(self, table: LiveTable, at: int) -> tuple[int, tuple[int, int]] | None:

@@ -36,12 +36,18 @@ def panel(
     step: Sequence[int] | None = None,
     rep_group: Sequence[int] = (),
     seen: Seen | None = None,
+    *,
+    queen_group: Sequence[int] = (),
+    step_group: Sequence[int] = (),
+    more_group: Sequence[int] = (),
 ) -> Panel:
     """The player's own panel: their row as they may see it, their possible moves, and when
     a card it shows for a while (peek, King look) must be hidden again (None: nothing).
     ``step``: a many-choice move being narrowed (``steps``: its kind and the values chosen).
     ``rep_group``: the groups of slots chosen so far when a long row's replacements do not fit
-    (``grid.narrow``). ``seen``: the click's views, when it read some (``bot/games/seen.py``)."""
+    (``grid.narrow``); likewise ``queen_group`` (the Queen's targets), ``step_group`` (a
+    step's choices), ``more_group`` (the moves drawn generically). ``seen``: the click's views,
+    when it read some (``bot/games/seen.py``)."""
     seen = seen_at(table, at, seen)
     game, at = seen.game, seen.at
     pv = seen.view(seat)
@@ -51,7 +57,18 @@ def panel(
     ends += reveal_ends(game, seat, at)  # R-A4: a failed call's reveal, like a peek
     hide_at = max(ends) if ends else None
     planned = steps.plan(seat, legal, KINDS, step)
-    buttons = panel_buttons(table, pv, lang, legal, queen_slot, planned, rep_group)
+    buttons = panel_buttons(
+        table,
+        pv,
+        lang,
+        legal,
+        queen_slot,
+        planned,
+        rep_group,
+        queen_group=queen_group,
+        step_group=step_group,
+        more_group=more_group,
+    )
     text = "\n".join([panel_text(table, pv, lang), *variants.panel_lines(table, pv, lang, legal)])
     for s in planned.steps:
         line = steps.prompt(s, lang)
@@ -141,11 +158,15 @@ def panel_buttons(
     queen_slot: int | None = None,
     planned: steps.Plan | None = None,
     rep_group: Sequence[int] = (),
+    *,
+    queen_group: Sequence[int] = (),
+    step_group: Sequence[int] = (),
+    more_group: Sequence[int] = (),
 ) -> discord.ui.View:
     """One button per legal action the player may take from the panel, built from the
     engine's list (never from the rules): whatever powers a preset has, its panel offers
-    exactly the legal ones. Actions of kinds not drawn here get a generic button each, or
-    one select when there are more than fit."""
+    exactly the legal ones. Actions of kinds not drawn here get a generic button each, in
+    groups when there are more than fit (``grid.narrowed``), as the Queen's targets."""
     tid, rnd, seat = table.id, pv.public.round_no, pv.seat
     planned = planned or steps.Plan([], False)
     mine = [
@@ -161,7 +182,8 @@ def panel_buttons(
     style = discord.ButtonStyle
 
     for s in planned.steps:
-        for item in steps.step_items(s, tid, pv, lang, lambda n: name_of(table, n, lang)):
+        name = lambda n: name_of(table, n, lang)  # noqa: E731
+        for item in steps.step_items(s, tid, pv, lang, name, step_group):
             if isinstance(item, discord.ui.Select):
                 select = item
             else:
@@ -217,24 +239,32 @@ def panel_buttons(
             text = t(lang, "btn.queen_mine", slot=slot)
             items.append(_button(text, cid("qmine", tid, rnd, slot)))
     elif swaps and queen_slot is not None:
-        options = [
-            discord.SelectOption(
-                label=t(
-                    lang,
-                    "select.queen_target",
-                    name=name_of(table, a.target, lang),
-                    slot=a.target_slot,
-                )[:100],
-                value=verbs.queen_target_value(a.target, a.target_slot),
-            )
-            for a in swaps
-            if a.slot == queen_slot
-        ][:25]
-        if options:
+        targets = [a for a in swaps if a.slot == queen_slot]
+
+        def target_label(a: A.Swap) -> str:
+            name = name_of(table, a.target, lang)
+            return t(lang, "select.queen_target", name=name, slot=a.target_slot)[:100]
+
+        # more targets than a select holds (long rows, many players): a group first (R-P2)
+        at, path = grid.narrowed(len(targets), grid.OPTIONS, queen_group, unit=grid.OPTIONS)
+        if not at.done:
+            for i, g in enumerate(at.groups):
+                text = grid.group_label(target_label(targets[g[0]]), target_label(targets[g[-1]]))
+                items.append(_button(text, cid("qmine", tid, rnd, queen_slot, *path, i)))
+        elif targets:
+            if path:
+                other = t(lang, "btn.other_choices")
+                items.append(_button(other, cid("qmine", tid, rnd, queen_slot, *path[:-1])))
             select = discord.ui.Select(
                 custom_id=cid("qswap", tid, rnd, queen_slot),
                 placeholder=t(lang, "select.queen_placeholder", slot=queen_slot)[:150],
-                options=options,
+                options=[
+                    discord.SelectOption(
+                        label=target_label(targets[i]),
+                        value=verbs.queen_target_value(targets[i].target, targets[i].target_slot),
+                    )
+                    for i in at.choices
+                ],
             )
     for a in mine:
         if a.kind not in DRAWN:
@@ -250,19 +280,18 @@ def panel_buttons(
         v.add_item(select)
         rows_left -= 1
     room = grid.PER_ROW * rows_left - len(items) - len(tail)
-    if len(generic) <= room:
-        items += [_button(text, f"{cid('act', tid, rnd)}.{code}") for text, code in generic]
-    elif generic and select is None:  # more than fit: one select of them all
-        rows_left -= 1
-        v.add_item(
-            discord.ui.Select(
-                custom_id=cid("pick", tid, rnd),
-                placeholder=t(lang, "select.pick_placeholder")[:150],
-                options=[
-                    discord.SelectOption(label=text[:100], value=code) for text, code in generic
-                ][:25],
-            )
-        )
+    acts = [(text, f"{cid('act', tid, rnd)}.{code}") for text, code in generic]
+    if len(acts) <= room:
+        items += [_button(text, custom_id) for text, custom_id in acts]
+    else:  # more than fit: a group of them first, then the move
+        at, path = grid.narrowed(len(acts), max(room - 1, 2), more_group)
+        if not at.done:
+            for i, g in enumerate(at.groups):
+                text = grid.group_label(acts[g[0]][0], acts[g[-1]][0])
+                items.append(_button(text, cid("more", tid, rnd, *path, i)))
+        else:
+            items += [_button(*acts[i]) for i in at.choices]
+            items.append(_button(t(lang, "btn.other_choices"), cid("more", tid, rnd, *path[:-1])))
     items += tail
     v, _ = grid.place([(0, item) for item in items], v)
     return v

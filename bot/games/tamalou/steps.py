@@ -20,7 +20,7 @@ import discord
 
 from bot.games.tamalou import verbs
 from bot.i18n import t
-from bot.ui import choices
+from bot.ui import choices, grid
 from bot.ui.common import button
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.codec import action_to_dict
@@ -99,43 +99,46 @@ def action_words(action: A.Action, lang: str, name: Callable[[int], str]) -> str
 
 
 def step_items(
-    step: Step, table: int, pv: PlayerView, lang: str, name: Callable[[int], str]
+    step: Step,
+    table: int,
+    pv: PlayerView,
+    lang: str,
+    name: Callable[[int], str],
+    group: Sequence[int] = (),
 ) -> list[discord.ui.Item[discord.ui.View]]:
-    """The buttons (or one select) of a step: the next field's values, or the final moves."""
+    """The buttons of a step: the next field's values, or the final moves; more than its
+    room narrowed in groups (``grid.narrowed``: ``group`` the groups chosen so far)."""
     rnd = pv.public.round_no
-    items: list[discord.ui.Item[discord.ui.View]] = []
+    entries: list[tuple[str, str]] = []  # (words, custom id)
     if step.field is not None:
         for value in step.options:
             key = "btn.step_player" if step.field in SEAT_FIELDS else "btn.step_card"
             if step.kind == "double_for" and step.field == "slot":
                 key = "btn.step_mine_card"
             text = t(lang, key, name=name(value), slot=value)
-            items.append(button(text, verbs.step_id(table, rnd, step.kind, *step.prefix, value)))
-        return items
-    finals: list[tuple[str, str, str | None]] = []  # (words, custom id, pick code)
-    for a in step.actions:
-        text = action_words(a, lang, name) or a.kind
-        if isinstance(a, A.DoubleFor):  # a race: the engine judges it, even when late
-            finals.append((text, verbs.double_for_id(table, rnd, a), None))
-            continue
-        code = verbs.code_of(a)
-        if code is not None:
-            finals.append((text, f"{verbs.cid('act', table, rnd)}.{code}", code))
-    if len(finals) <= ROOM:
-        return [button(text, custom_id) for text, custom_id, _ in finals]
-    # more than fit even after every field was chosen (never with the presets): one select
-    options = [
-        discord.SelectOption(label=text[:100], value=code)
-        for text, _, code in finals
-        if code is not None
-    ][:25]
-    return [
-        discord.ui.Select(
-            custom_id=verbs.cid("pick", table, rnd),
-            placeholder=t(lang, "select.pick_placeholder")[:150],
-            options=options,
-        )
-    ]
+            entries.append((text, verbs.step_id(table, rnd, step.kind, *step.prefix, value)))
+    else:
+        for a in step.actions:
+            text = action_words(a, lang, name) or a.kind
+            if isinstance(a, A.DoubleFor):  # a race: the engine judges it, even when late
+                entries.append((text, verbs.double_for_id(table, rnd, a)))
+            elif (custom_id := verbs.act_id(table, rnd, a)) is not None:
+                entries.append((text, custom_id))
+    if len(entries) <= ROOM:
+        return [button(text, custom_id) for text, custom_id in entries]
+    # more than fit (a long row, many players): a group of them first, then the choice
+    at, path = grid.narrowed(len(entries), ROOM - 1, group)
+
+    def group_id(groups: Sequence[int]) -> str:
+        return verbs.step_group_id(table, rnd, groups, step.kind, *step.prefix)
+
+    if not at.done:
+        return [
+            button(grid.group_label(entries[g[0]][0], entries[g[-1]][0]), group_id((*path, i)))
+            for i, g in enumerate(at.groups)
+        ]
+    shown = [button(*entries[i]) for i in at.choices]
+    return [*shown, button(t(lang, "btn.other_choices"), group_id(path[:-1]))]
 
 
 def prompt(step: Step, lang: str) -> str | None:

@@ -31,7 +31,9 @@ KINDS = tuple(sorted(A.ACTION_TYPES))
 #: every verb and what the platform checks of it (bot/ui/pipeline.py): where its component
 #: lives and how many numbers its argument carries (the round number first). ``for`` opens
 #: the narrowing of a play for someone (R-X10), ``dfor`` plays it (steps.py); ``repg``
-#: narrows a long row's replacements (``<round>[.<group>…]``, groups of ``grid.narrow``).
+#: narrows a long row's replacements (``<round>[.<group>…]``, groups of ``grid.narrow``),
+#: ``more`` the moves drawn generically, ``qmine`` the Queen's targets of one of the
+#: player's cards (``<round>.<slot>[.<group>…]``), ``stepg`` a step's choices.
 VERBS: dict[str, Verb] = {
     "draw": Verb("any"),
     "take": Verb("any"),
@@ -48,11 +50,13 @@ VERBS: dict[str, Verb] = {
     "pass": PANEL,
     "peek": PANEL,
     "look": Verb("panel", (2,)),
-    "qmine": Verb("panel", (2,)),
+    "qmine": Verb("panel", None),
     "qswap": Verb("panel", (2,)),
     "act": Verb("panel", None),
+    "more": Verb("panel", None),
     "pick": PANEL,
     "step": Verb("panel", None),
+    "stepg": Verb("panel", None),
 }
 
 
@@ -86,6 +90,22 @@ def double_for_id(table: int, rnd: int, action: A.DoubleFor) -> str:
 def step_id(table: int, rnd: int, kind: str, *values: int) -> str:
     """``step``: ``<round>.<kind>[.<value>…]`` narrows a many-choice move (steps.py)."""
     return cid("step", table, rnd, KINDS.index(kind), *values)
+
+
+def step_group_id(table: int, rnd: int, groups: Sequence[int], kind: str, *values: int) -> str:
+    """``stepg``: ``<round>.<n>.<group>×n.<kind>[.<value>…]``: a step whose choices do not fit,
+    narrowed to the groups chosen so far (``grid.narrowed``); no group: the step itself."""
+    if not groups:
+        return step_id(table, rnd, kind, *values)
+    return cid("stepg", table, rnd, len(groups), *groups, KINDS.index(kind), *values)
+
+
+def step_of_group(parts: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """:func:`step_group_id` read back: (the groups, the step's kind and values)."""
+    if len(parts) < 3 or len(parts) < 2 + parts[1] + 1:
+        raise TableError("bad_button")
+    n = parts[1]
+    return tuple(parts[2 : 2 + n]), tuple(parts[2 + n :])
 
 
 def queen_target_value(target: int, target_slot: int) -> str:
@@ -174,8 +194,13 @@ async def on_click(click: Click) -> None:
 
     # Defer only before a wait (storage, the reorder window): "My cards" and the refusals
     # known at once answer in one call instead of a defer and a followup.
-    if verb == "qmine":
-        await show(True, queen_slot=parts[1])
+    if verb == "qmine":  # the Queen: one of your cards, then its targets (a group first)
+        if len(parts) < 2:
+            raise TableError("bad_button")
+        await show(True, queen_slot=parts[1], queen_group=tuple(parts[2:]))
+        return
+    if verb == "more":  # more moves drawn generically than fit: a group of them
+        await show(True, more_group=tuple(parts[1:]))
         return
     if verb == "repg":  # a long row: a group of slots to replace from (grid.narrow)
         await show(True, rep_group=tuple(parts[1:]))
@@ -183,6 +208,10 @@ async def on_click(click: Click) -> None:
     if verb in ("step", "for"):  # narrow a many-choice move (steps.py); nothing is played
         step = parts[1:] if verb == "step" else [KINDS.index("double_for")]
         await show(verb == "step", step=tuple(step) or None)
+        return
+    if verb == "stepg":  # a step's choices that do not fit: a group of them (grid.narrowed)
+        groups, grouped = step_of_group(parts)
+        await show(True, step=grouped, step_group=groups)
         return
     if verb == "hand":
         if any(a.kind == "peek" for a in seen.legal(seat)):  # R-S5: open your peek
