@@ -67,7 +67,15 @@ class TarotPlugin(GamePlugin):
         return tables.table_picture(table, lang, at)
 
     def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
-        return panels.panel(table, seat, lang, at, choice.get("pending"), choice.get("seen"))
+        return panels.panel(
+            table,
+            seat,
+            lang,
+            at,
+            choice.get("pending"),
+            choice.get("seen"),
+            choice.get("play_group", ()),
+        )
 
     def turn_of(self, table: LiveTable, at: int) -> tuple[int, tuple[int, int]] | None:
         """Whose turn it is and which turn (a new key each turn started), or None: the

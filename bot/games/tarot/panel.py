@@ -47,10 +47,12 @@ def panel(
     at: int,
     pending: Sequence[str] | None = None,
     seen: Seen | None = None,
+    play_group: Sequence[int] = (),
 ) -> Panel:
     """One player's panel: their hand and the moves the engine lists for them now.
     ``pending``: the écart cards chosen so far (checked by the engine before sending).
-    ``seen``: the click's views, when it read some (``bot/games/seen.py``)."""
+    ``seen``: the click's views, when it read some (``bot/games/seen.py``). ``play_group``:
+    the groups of playable cards chosen so far, when they are more than a select holds."""
     seen = seen_at(table, at, seen)
     game = seen.game
     pv = seen.view(seat)
@@ -68,7 +70,7 @@ def panel(
     if pv.poignees:  # T-A2: which trumps to show is the player's choice; the engine judges it
         showable = [card_code(c) for c in poignee_trumps(game, seat)]
         showable += [c for c in pv.hand if c == "EX"]
-    components = panel_view(table, pv, lang, legal, chosen, problem is None, showable)
+    components = panel_view(table, pv, lang, legal, chosen, problem is None, showable, play_group)
     return Panel(text[:2000], components, picture=hand_picture(pv.hand, lang, chosen))
 
 
@@ -145,6 +147,7 @@ def panel_view(
     pending: Sequence[str] = (),
     ready: bool = True,
     showable: Sequence[str] = (),
+    play_group: Sequence[int] = (),
 ) -> discord.ui.View:
     """Components from the engine's legal actions (and only them)."""
     tid, deal = table.id, pv.public.deal_no
@@ -211,24 +214,32 @@ def panel_view(
             item = button(label(card_code(c), lang), cid("play", tid, deal, c), style.primary)
             item.emoji = partial_emoji(card_code(c), lang)
             buttons.append(item)
-    elif plays:
-        for k in range(0, len(plays), SELECT_MAX):
-            chunk = plays[k : k + SELECT_MAX]
+    elif plays:  # one select; more cards than it holds (26 at three without the dog): a group
+        at, path = grid.narrowed(len(plays), SELECT_MAX, play_group, unit=SELECT_MAX)
+        if not at.done:
+            for i, g in enumerate(at.groups):
+                first, last = (label(card_code(plays[k]), lang) for k in (g[0], g[-1]))
+                text = grid.group_label(first, last)
+                buttons.append(button(text, cid("cards", tid, deal, *path, i), style.primary))
+        else:
             options = [
                 discord.SelectOption(
-                    label=label(card_code(c), lang),
-                    value=str(c),
-                    emoji=partial_emoji(card_code(c), lang),
+                    label=label(card_code(plays[k]), lang),
+                    value=verbs.card_value(card_code(plays[k])),
+                    emoji=partial_emoji(card_code(plays[k]), lang),
                 )
-                for c in chunk
+                for k in at.choices
             ]
             selects.append(
                 discord.ui.Select(
-                    custom_id=cid("pick", tid, deal, verbs.PICK_PLAY + k // SELECT_MAX),
+                    custom_id=cid("pick", tid, deal, verbs.PICK_PLAY),
                     placeholder=t(lang, "tarot.select.play")[:150],
                     options=options,
                 )
             )
+            if path:
+                other = t(lang, "btn.other_choices")
+                buttons.append(button(other, cid("cards", tid, deal, *path[:-1])))
     # the grid (bot/ui/grid.py): the selects in rows of their own first, then the buttons
     entries: list[tuple[int, discord.ui.Item[discord.ui.View]]] = [(0, sel) for sel in selects]
     v, _ = grid.place(entries + [(1, b) for b in buttons])

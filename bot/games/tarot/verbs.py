@@ -33,6 +33,8 @@ VERBS: dict[str, Verb] = {
     "poig": Verb("panel", (2,)),
     "play": Verb("panel", (2,)),
     "ecart": Verb("panel", None),
+    # more playable cards than a select holds: a group of them (``<deal>[.<group>…]``)
+    "cards": Verb("panel", None),
     "pick": Verb("panel", None),
     # the panel shows the deal as it is now, whichever deal the button saw
     "hand": Verb("table", any_round=True),
@@ -121,12 +123,23 @@ def pending_ecart(parts: list[int], values: list[str]) -> list[str]:
 
 
 async def show_panel(
-    click: Click, edit: bool, pending: Sequence[str] | None = None, seen: Seen | None = None
+    click: Click,
+    edit: bool,
+    pending: Sequence[str] | None = None,
+    seen: Seen | None = None,
+    play_group: tuple[int, ...] = (),
 ) -> None:
     """Send (or update in place) the player's panel; the presenter attaches the picture of
     their hand the panel carries (``Panel.picture``). ``seen``: the click's views."""
     await click.bot.presenter.show_panel(
-        click.interaction, click.table, click.seat, click.lang, edit, pending=pending, seen=seen
+        click.interaction,
+        click.table,
+        click.seat,
+        click.lang,
+        edit,
+        pending=pending,
+        seen=seen,
+        play_group=play_group,
     )
 
 
@@ -138,6 +151,9 @@ async def on_click(click: Click) -> None:
         return
     if verb == "pick" and len(parts) >= 2 and parts[1] < PICK_PLAY:
         await show_panel(click, True, pending_ecart(parts, values))
+        return
+    if verb == "cards":  # a group of the playable cards (grid.narrowed): only the panel
+        await show_panel(click, True, play_group=tuple(parts[1:]))
         return
     if verb == "poig":  # legal at the press (R-D4), as the engine will judge it
         action: A.Action = poignee(seen_at(click.table, at), seat, parts[1])

@@ -173,15 +173,27 @@ def test_t_p3_the_play_panel_offers_exactly_the_playable_cards() -> None:
     assert f"tarot:play:7:1.{from_code('T5')}" not in plays  # must follow (T-P3)
 
 
-def test_a_long_hand_plays_from_select_menus() -> None:
+def test_a_long_hand_plays_from_one_select_a_group_first() -> None:
+    """26 playable cards (three players without the dog): one more than a select holds.
+    Was: two selects, a row each; now a group of the cards first, then its select."""
     game = forced_game([[], [], []], rules=sans_chien(TAROT3), dealer=2)
     bid_round(game, {0: 1})
     if game.deal.phase == "chelem":
         apply(game, A.Chelem(0, False, game.now))
     assert game.deal.phase == "play" and len(playable(game, 0)) == 26
-    menus = selects(game, 0)
-    assert len(menus) == 2 and all(":pick:" in str(s.custom_id) for s in menus)
-    assert [int(o.value) for s in menus for o in s.options] == playable(game, 0)
+    groups = [i for i in ids(game, 0) if i.startswith("tarot:cards:7:1.")]
+    assert len(groups) == 2 and selects(game, 0) == []
+    reached: list[int] = []
+    table = table_of(game)
+    for g in groups:
+        path = tuple(int(p) for p in g.rsplit(":", 1)[1].split(".")[1:])
+        view = panels.panel(table, 0, "en", game.now, play_group=path).view
+        menus = [i for i in view.children if isinstance(i, discord.ui.Select)]
+        assert [str(m.custom_id) for m in menus] == ["tarot:pick:7:1.10"]
+        assert "tarot:cards:7:1" in custom_ids(view)  # the other group
+        reached += [int(o.value) for o in menus[0].options]
+    assert sorted(reached) == sorted(playable(game, 0)) and len(reached) == 26
+    assert reached == sorted(reached, key=lambda c: sort_key(c))  # the hand's order
 
 
 def test_t_a1_t_a2_chelem_and_poignee_buttons_come_from_the_engine() -> None:
