@@ -39,6 +39,8 @@ class Draft:
     #: the range of that card's lay-offs the panel lists, when even they are too many for one
     #: list (``grid.narrow``'s group; None: not chosen yet)
     lay_group: int | None = None
+    #: which 25 cards of a hand longer than a select holds the panel's selects list
+    card_group: int = 0
 
 
 _drafts: dict[tuple[int, int], Draft] = {}
@@ -109,6 +111,7 @@ def load(table_id: int, seat: int, data: Any) -> None:
             refusal=(int(refusal[0]), str(refusal[1])) if refusal else None,
             lay_card=int(kept["lay_card"]) if kept.get("lay_card") is not None else None,
             lay_group=int(kept["lay_group"]) if kept.get("lay_group") is not None else None,
+            card_group=int(kept.get("card_group", 0)),
         )
     except (KeyError, TypeError, ValueError, IndexError):
         return  # a draft is working memory: an unreadable one is dropped

@@ -10,6 +10,7 @@ import discord
 
 from bot.i18n import t
 from bot.tables import LiveTable
+from bot.ui import grid
 from bot.ui.cards import display
 from bot.ui.cards.codes import text as card_text
 from bot.ui.common import button, seat_name
@@ -87,3 +88,11 @@ def contract_text(contract: Sequence[int], lang: str) -> str:
 
 def score(value: float) -> str:
     return f"{value:g}"
+
+
+def group_ranges(count: int) -> list[range]:
+    """A hand of ``count`` cards in groups a select holds (one group when it fits), in the
+    hand's order (``grid.narrow``)."""
+    at = grid.narrow(count, grid.OPTIONS, (), unit=grid.OPTIONS)
+    assert at is not None
+    return at.groups or [at.choices]

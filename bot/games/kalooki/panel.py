@@ -21,6 +21,7 @@ from bot.games.kalooki.faces import (
     contract_text,
     face,
     faces,
+    group_ranges,
     name_of,
     sorted_hand,
 )
@@ -198,7 +199,25 @@ def option(card: int, chosen: bool = False) -> discord.SelectOption:
 
 def _card_options(hand: Sequence[int], chosen: Sequence[int] = ()) -> list[discord.SelectOption]:
     picked = set(chosen)
-    return [option(c, c in picked) for c in hand[:MAX_OPTIONS]]
+    return [option(c, c in picked) for c in hand]
+
+
+def hand_group(
+    tid: int, rnd: int, hand: Sequence[int], d: Draft, lang: str
+) -> tuple[list[int], int, list[discord.ui.Button[discord.ui.View]]]:
+    """The cards the panel's selects list (the hand, or its group shown when it is longer
+    than a select holds), that group's number, and a button for each other group."""
+    groups = group_ranges(len(hand))
+    group = d.card_group if 0 <= d.card_group < len(groups) else 0  # stale: the first
+    others = [
+        button(
+            grid.group_label(card_word(hand[r[0]]), card_word(hand[r[-1]])),
+            cid("cards", tid, rnd, i),
+        )
+        for i, r in enumerate(groups)
+        if i != group
+    ]
+    return [hand[i] for i in groups[group]], group, others
 
 
 def lay_off_label(table: LiveTable, pub: PublicView, a: A.Action, lang: str) -> str:
@@ -258,47 +277,52 @@ def panel_view(
     kinds = {a.kind for a in mine}
     v = discord.ui.View(timeout=None)
     sort_label = t(lang, "kalooki.btn.sort_rank" if order == "suit" else "kalooki.btn.sort_suit")
+    # a hand longer than a select holds (calls pile up) is listed 25 cards at a time: the
+    # other groups are a button each (``cards``); every select lists the group shown
+    shown, group, others = hand_group(tid, rnd, hand, d, lang)
     if d.mode == "build":
+        built: list[tuple[int, discord.ui.Item[discord.ui.View]]] = []
         for i, kind in enumerate(pub.contract[:4]):
-            v.add_item(
-                discord.ui.Select(
-                    custom_id=cid("pick", tid, rnd, verbs.PICK_MELD, i),
-                    placeholder=t(
-                        lang, "kalooki.select.meld", n=i + 1, kind=t(lang, f"kalooki.kind.{kind}")
-                    )[:150],
-                    min_values=0,
-                    max_values=min(len(hand), MAX_OPTIONS),
-                    options=_card_options(hand, d.melds[i] if i < len(d.melds) else []),
-                    row=i,
+            picked = d.melds[i] if i < len(d.melds) else []
+            built.append(
+                (
+                    0,
+                    discord.ui.Select(
+                        custom_id=cid("pick", tid, rnd, verbs.PICK_MELD, i, group),
+                        placeholder=t(
+                            lang,
+                            "kalooki.select.meld",
+                            n=i + 1,
+                            kind=t(lang, f"kalooki.kind.{kind}"),
+                        )[:150],
+                        min_values=0,
+                        max_values=len(shown),
+                        options=_card_options(shown, picked),
+                    ),
                 )
             )
-        last = min(len(pub.contract), 4)
-        v.add_item(
-            button(t(lang, "kalooki.btn.lay"), cid("lay", tid, rnd), style.success, row=last)
-        )
+        built.append((1, button(t(lang, "kalooki.btn.lay"), cid("lay", tid, rnd), style.success)))
         if pv.suggested_lay_down is not None:
-            v.add_item(button(t(lang, "kalooki.btn.suggest"), cid("sugg", tid, rnd), row=last))
-        v.add_item(button(t(lang, "kalooki.btn.clear"), cid("clear", tid, rnd), row=last))
-        v.add_item(button(t(lang, "kalooki.btn.back"), cid("back", tid, rnd), row=last))
+            built.append((1, button(t(lang, "kalooki.btn.suggest"), cid("sugg", tid, rnd))))
+        built.append((1, button(t(lang, "kalooki.btn.clear"), cid("clear", tid, rnd))))
+        built.append((1, button(t(lang, "kalooki.btn.back"), cid("back", tid, rnd))))
+        built += [(2, b) for b in others]
+        v, _ = grid.place(built, v)
         return v
     if d.mode == "meld":
-        v.add_item(
-            discord.ui.Select(
-                custom_id=cid("pick", tid, rnd, verbs.PICK_NEW_MELD),
-                placeholder=t(lang, "kalooki.select.new_meld")[:150],
-                min_values=0,
-                max_values=min(len(hand), MAX_OPTIONS),
-                options=_card_options(hand, d.extra),
-                row=0,
-            )
+        new_meld = discord.ui.Select[discord.ui.View](
+            custom_id=cid("pick", tid, rnd, verbs.PICK_NEW_MELD, group),
+            placeholder=t(lang, "kalooki.select.new_meld")[:150],
+            min_values=0,
+            max_values=len(shown),
+            options=_card_options(shown, d.extra),
         )
-        v.add_item(
-            button(t(lang, "kalooki.btn.lay_set"), cid("set", tid, rnd), style.success, row=1)
+        lay_set = button(t(lang, "kalooki.btn.lay_set"), cid("set", tid, rnd), style.success)
+        lay_run = button(t(lang, "kalooki.btn.lay_run"), cid("run", tid, rnd), style.success)
+        back = button(t(lang, "kalooki.btn.back"), cid("back", tid, rnd))
+        v, _ = grid.place(
+            [(0, new_meld), (1, lay_set), (1, lay_run), (1, back)] + [(2, b) for b in others], v
         )
-        v.add_item(
-            button(t(lang, "kalooki.btn.lay_run"), cid("run", tid, rnd), style.success, row=1)
-        )
-        v.add_item(button(t(lang, "kalooki.btn.back"), cid("back", tid, rnd), row=1))
         return v
     row0: list[discord.ui.Button[discord.ui.View]] = []
     pending = pub.pending_call is not None and pub.current == seat
@@ -330,23 +354,24 @@ def panel_view(
     # the grid (bot/ui/grid.py): the turn's buttons first, then the selects, the rest last
     entries: list[tuple[int, discord.ui.Item[discord.ui.View]]] = [(0, b) for b in row0]
     discards = [a for a in mine if isinstance(a, A.Discard)]
-    if discards:
-        by_card = {a.card for a in discards}
+    by_card = {a.card for a in discards}
+    if any(c in by_card for c in shown):
         discard = discord.ui.Select[discord.ui.View](
             custom_id=cid("pick", tid, rnd, verbs.PICK_DISCARD),
             placeholder=t(lang, "kalooki.select.discard")[:150],
-            options=[option(c) for c in hand if c in by_card][:MAX_OPTIONS],
+            options=[option(c) for c in shown if c in by_card],
         )
         entries.append((1, discard))
     lays = [a for a in mine if isinstance(a, A.LayOff | A.ShiftJoker)]
     if len(lays) > MAX_OPTIONS:  # too many for one list: the card first, then where
-        by_card = {a.card for a in lays}
-        lay_card = discord.ui.Select[discord.ui.View](
-            custom_id=cid("pick", tid, rnd, verbs.PICK_LAY_CARD),
-            placeholder=t(lang, "kalooki.select.lay_card")[:150],
-            options=lay_card_options(hand, lays, d, lang),
-        )
-        entries.append((2, lay_card))
+        lay_cards = lay_card_options(shown, lays, d, lang)
+        if lay_cards:
+            lay_card = discord.ui.Select[discord.ui.View](
+                custom_id=cid("pick", tid, rnd, verbs.PICK_LAY_CARD),
+                placeholder=t(lang, "kalooki.select.lay_card")[:150],
+                options=lay_cards,
+            )
+            entries.append((2, lay_card))
         lays = [a for a in lays if a.card == d.lay_card]
         step = lay_range(len(lays), d.lay_group)
         # a card's range of places not chosen yet (or one of another card): nothing listed
@@ -374,5 +399,6 @@ def panel_view(
     elif discards and me.laid_down:
         tail.append(button(t(lang, "kalooki.btn.new_meld"), cid("meld", tid, rnd)))
     entries += [(4, b) for b in tail]
+    entries += [(5, b) for b in others]
     v, _ = grid.place(entries, v)
     return v

@@ -13,9 +13,10 @@ drawn for first (the platform checks it), then the verb's numbers (:func:`cid`).
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from bot.games.kalooki import drafts
-from bot.games.kalooki.faces import face
+from bot.games.kalooki.faces import face, group_ranges, sorted_hand
 from bot.games.kalooki.seen import Seen, seen_at
 from bot.i18n import t
 from bot.tables import TableError
@@ -38,7 +39,9 @@ VERBS: dict[str, Verb] = {
     "call": Verb("any", (1, 2, 3)),
     "next": Verb("any", (1, 2)),
     "hand": Verb("table", any_round=True),
-    "pick": Verb("panel", (2, 3)),
+    "pick": Verb("panel", (2, 3, 4)),
+    # a hand longer than a select holds: which 25 cards the selects list (``<round>.<group>``)
+    "cards": Verb("panel", (2,)),
     **{verb: PANEL for verb in ("sort", "build", "back", "clear", "sugg", "lay", "meld")},
     **{verb: PANEL for verb in ("set", "run", "end")},
 }
@@ -170,7 +173,20 @@ async def on_click(click: Click) -> None:
 
 
 #: the panel's own verbs (besides its ``pick`` selects of melds and lay cards)
-STEPS = frozenset({"sort", "build", "meld", "back", "clear", "sugg", "lay", "set", "run"})
+STEPS = frozenset({"sort", "build", "meld", "back", "clear", "sugg", "lay", "set", "run", "cards"})
+
+
+def listed_cards(seen: Seen, seat: int, group: Sequence[int]) -> set[int]:
+    """The cards a card select listed: the group of the hand its id names (the hand in the
+    seat's order, in groups a select holds), or the whole hand (an id without a group)."""
+    hand = seen.game.round.seats[seat].hand
+    if not group:
+        return set(hand)
+    ordered = sorted_hand(hand, drafts.sort_of(seen.table.id, seat))
+    groups = group_ranges(len(ordered))
+    if not 0 <= group[0] < len(groups):
+        raise TableError("stale_choice")
+    return {ordered[i] for i in groups[group[0]]}
 
 
 def draft_of(seen: Seen, seat: int) -> drafts.Draft:
@@ -196,6 +212,8 @@ async def panel_step(click: Click) -> bool:
     match verb:
         case "sort":
             drafts.toggle_sort(table.id, seat)
+        case "cards":
+            d.card_group = parts[1]  # one the panel does not have is read as the first
         case "build":
             d.mode, d.refusal = "build", None
         case "meld":
@@ -211,18 +229,22 @@ async def panel_step(click: Click) -> bool:
                 raise TableError("stale_choice")
             d.mode, d.refusal = "build", None
             d.melds = [list(c) for _, c in suggested]
-        case "pick" if len(parts) == 3 and parts[1] == PICK_MELD:
+        case "pick" if len(parts) in (3, 4) and parts[1] == PICK_MELD:
             index = parts[2]
             if not 0 <= index < len(d.melds):
                 raise TableError("bad_button")
-            picked = [c for c in cards_of(values) if c in hand]
+            listed = listed_cards(seen, seat, parts[3:])
+            picked = [c for c in cards_of(values) if c in hand and c in listed]
             for i, other in enumerate(d.melds):  # a card belongs to one meld
                 if i != index:
                     other[:] = [c for c in other if c not in picked]
-            d.melds[index] = picked
+            # the cards of the meld the select did not list (another group) stay picked
+            d.melds[index] = [c for c in d.melds[index] if c not in listed] + picked
             d.refusal = None
-        case "pick" if len(parts) == 2 and parts[1] == PICK_NEW_MELD:
-            d.extra = [c for c in cards_of(values) if c in hand]
+        case "pick" if len(parts) in (2, 3) and parts[1] == PICK_NEW_MELD:
+            listed = listed_cards(seen, seat, parts[2:])
+            picked = [c for c in cards_of(values) if c in hand and c in listed]
+            d.extra = [c for c in d.extra if c not in listed] + picked
             d.refusal = None
         case "pick" if len(parts) == 2 and parts[1] == PICK_LAY_CARD:
             ranges = [lay_card_of(v) for v in values]  # a card, maybe a range of it

@@ -14,6 +14,7 @@ import tamalou.games
 from bot.games.kalooki import drafts, verbs
 from bot.games.kalooki import panel as panels
 from bot.games.kalooki import table as tables
+from bot.games.kalooki.faces import sorted_hand
 from bot.storage import SeatRow, TableRow
 from bot.tables import LiveTable, TableError
 from tamalou.core import cards
@@ -537,3 +538,58 @@ def test_a_lay_card_value_is_a_card_and_maybe_a_range_else_bad_button() -> None:
     for forged in ("", "x", "1.2.3", "²", "-1"):
         with pytest.raises(TableError):
             verbs.lay_card_of(forged)
+
+
+def thirty_one_cards() -> Game:
+    """Seat 0 holds 30 cards (calls pile them up, K-CL) and draws a 31st: more than a
+    select's 25 options."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    hand = [f"{r}h" for r in ranks] + [f"{r}c" for r in ranks] + ["As", "2s", "3s", "4s"]
+    game = forced_game(
+        [hand, ["2d", "3d", "4d", "5d", "6d", "8s"]], pile=["Kd"], discard=["Qd"], rules=BABY
+    )
+    game.round.draw_at = game.now  # past the call window
+    apply(game, A.Draw(0, game.now))
+    return game
+
+
+def test_k_t3_every_card_of_a_hand_past_25_can_be_discarded_a_group_first() -> None:
+    """Was: the discard select listed the hand's first 25 cards and cut the rest."""
+    game = thirty_one_cards()
+    table = live(game)
+    legal = [a.card for a in legal_actions(game, 0) if isinstance(a, A.Discard)]
+    assert len(legal) == 31
+    reached: list[int] = []
+    for group in (0, 1):
+        drafts.draft(TID, 0, 1, game.round.deal_no, 2).card_group = group
+        shown = panels.panel(table, 0, "en", game.now).view
+        assert len(shown.children) <= 25
+        other = f"kalooki:cards:7:1.{1 - group}"
+        assert other in ids(shown)  # the other group of the hand
+        reached += [int(o.value) for o in select(shown, ":pick:7:1.1").options]
+    order = sorted_hand(game.round.seats[0].hand, "suit")
+    assert reached == order  # every card, in the hand's order
+
+
+async def test_k_l1_a_meld_built_from_two_groups_of_a_long_hand_keeps_both(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A meld's cards picked in one group of the hand stay picked while another group is
+    listed (its select lists its own cards only), in the build mode laid out by the grid."""
+    from tests.bot.test_views_once import click
+
+    game = thirty_one_cards()
+    d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
+    d.mode = "build"
+    order = sorted_hand(game.round.seats[0].hand, "suit")
+    first, second = order[0], order[27]  # one card of each group
+    await click(monkeypatch, game, 0, "pick", [1, verbs.PICK_MELD, 0, 0], [str(first)])
+    await click(monkeypatch, game, 0, "pick", [1, verbs.PICK_MELD, 0, 1], [str(second)])
+    assert d.melds[0] == [first, second]
+    _, platform = await click(monkeypatch, game, 0, "cards", [1, 1])
+    shown = platform.panels[0].view
+    assert d.card_group == 1 and "kalooki:cards:7:1.0" in ids(shown)
+    meld = select(shown, ":pick:7:1.3.0.1")
+    assert {int(o.value) for o in meld.options} == set(order[25:])
+    assert [int(o.value) for o in meld.options if o.default] == [second]
+    assert max(i.row or 0 for i in shown.children) <= 4
