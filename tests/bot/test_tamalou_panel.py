@@ -11,6 +11,7 @@ from typing import ClassVar
 import pytest
 
 from bot.games.tamalou import panel as panels
+from bot.games.tamalou import table as tables
 from bot.games.tamalou import verbs
 from bot.tables import TableError
 from tamalou.games.tamalou import actions as A
@@ -250,3 +251,27 @@ def test_a_group_of_slots_that_no_longer_exists_shows_the_groups_again() -> None
     fresh = custom_ids(panels.panel(table, 0, "en", game.now).view)
     assert custom_ids(panels.panel(table, 0, "en", game.now, rep_group=(99,)).view) == fresh
     assert verbs.VERBS["repg"].origin == "panel"
+
+
+def test_r_d1_every_slot_of_a_row_past_20_cards_can_be_doubled_from_the_panel() -> None:
+    """The table message holds 20 double buttons under its first row: slots past the 20th
+    had none (R-D1, R-D5's penalties make such rows). The table's last one opens the
+    member's panel with the doubles of their last slots (``dblm``)."""
+    game = thirty_cards_drawn()
+    apply(game, A.Throw(0, game.now))  # a discard to double on, the doubles open
+    table = live_table(game)
+    _, view = tables.table_message(table, "en", game.now)
+    on_table = custom_ids(view)
+    doubles = [c for c in on_table if ":dbl:" in c]
+    assert [int(c.rsplit(":", 1)[1].split(".")[1]) for c in doubles] == list(range(1, 20))
+    assert f"tamalou:dblm:{table.id}:1" in on_table and len(on_table) <= 25
+    seen = custom_ids(panels.panel(table, 1, "en", game.now, doubles=()).view)
+    assert [c for c in seen if ":dbl:" in c] == []  # seat 1 holds 4 cards: none past the 19th
+    mine = custom_ids(panels.panel(table, 0, "en", game.now, doubles=()).view)
+    late = [c for c in mine if ":dbl:" in c]
+    assert [int(c.rsplit(":", 1)[1].split(".")[1]) for c in late] == list(range(20, 31))
+    assert f"tamalou:step:{table.id}:1" in mine  # back to the panel
+    parts = [int(p) for p in late[-1].rsplit(":", 1)[1].split(".")]
+    action = verbs.build_action("dbl", 0, parts, [], game.now)
+    assert isinstance(action, A.Double) and action.slot == 30
+    assert verbs.VERBS["dbl"].origin == "any"

@@ -85,6 +85,7 @@ class TamalouPlugin(GamePlugin):
             queen_group=choice.get("queen_group", ()),
             step_group=choice.get("step_group", ()),
             more_group=choice.get("more_group", ()),
+            doubles=choice.get("doubles"),
         )
 
     def turn_of(self, table: LiveTable, at: int) -> tuple[int, tuple[int, int]] | None:

@@ -12,7 +12,7 @@ from bot.games import Panel
 from bot.games.tamalou import steps, variants, verbs
 from bot.games.tamalou.faces import back, face_code, hole, name_of, shown
 from bot.games.tamalou.seen import Seen, rules_of, seen_at
-from bot.games.tamalou.table import take_button
+from bot.games.tamalou.table import DOUBLES_ROOM, take_button
 from bot.games.tamalou.verbs import KINDS, cid
 from bot.i18n import catalog, t
 from bot.tables import LiveTable
@@ -40,14 +40,16 @@ def panel(
     queen_group: Sequence[int] = (),
     step_group: Sequence[int] = (),
     more_group: Sequence[int] = (),
+    doubles: Sequence[int] | None = None,
 ) -> Panel:
     """The player's own panel: their row as they may see it, their possible moves, and when
     a card it shows for a while (peek, King look) must be hidden again (None: nothing).
     ``step``: a many-choice move being narrowed (``steps``: its kind and the values chosen).
     ``rep_group``: the groups of slots chosen so far when a long row's replacements do not fit
     (``grid.narrow``); likewise ``queen_group`` (the Queen's targets), ``step_group`` (a
-    step's choices), ``more_group`` (the moves drawn generically). ``seen``: the click's views,
-    when it read some (``bot/games/seen.py``)."""
+    step's choices), ``more_group`` (the moves drawn generically). ``doubles``: the doubles of
+    the member's slots past the table's buttons (a row longer than they hold), and the groups
+    chosen of them. ``seen``: the click's views, when it read some (``bot/games/seen.py``)."""
     seen = seen_at(table, at, seen)
     game, at = seen.game, seen.at
     pv = seen.view(seat)
@@ -68,6 +70,7 @@ def panel(
         queen_group=queen_group,
         step_group=step_group,
         more_group=more_group,
+        doubles=doubles,
     )
     text = "\n".join([panel_text(table, pv, lang), *variants.panel_lines(table, pv, lang, legal)])
     for s in planned.steps:
@@ -162,12 +165,15 @@ def panel_buttons(
     queen_group: Sequence[int] = (),
     step_group: Sequence[int] = (),
     more_group: Sequence[int] = (),
+    doubles: Sequence[int] | None = None,
 ) -> discord.ui.View:
     """One button per legal action the player may take from the panel, built from the
     engine's list (never from the rules): whatever powers a preset has, its panel offers
     exactly the legal ones. Actions of kinds not drawn here get a generic button each, in
     groups when there are more than fit (``grid.narrowed``), as the Queen's targets."""
     tid, rnd, seat = table.id, pv.public.round_no, pv.seat
+    if doubles is not None:
+        return doubles_view(tid, pv, lang, doubles)
     planned = planned or steps.Plan([], False)
     mine = [
         a
@@ -294,6 +300,39 @@ def panel_buttons(
             items.append(_button(t(lang, "btn.other_choices"), cid("more", tid, rnd, *path[:-1])))
     items += tail
     v, _ = grid.place([(0, item) for item in items], v)
+    return v
+
+
+def doubles_view(tid: int, pv: PlayerView, lang: str, path: Sequence[int]) -> discord.ui.View:
+    """The doubles of the member's own slots past the table's double buttons (R-D1: a race,
+    judged by the engine at the press), narrowed in groups when they are many, and Back."""
+    pub, rnd = pv.public, pv.public.round_no
+    seq = (pub.window_seq if pub.window_until else pub.discard_seq) or 0  # as the table's
+    first = DOUBLES_ROOM  # the table's last double button opens these
+    slots = [s.slot for s in pv.row if s.present and s.slot >= first]
+    doubles = [
+        (t(lang, "btn.double", slot=slot), cid("dbl", tid, rnd, slot, seq)) for slot in slots
+    ]
+    back = _button(t(lang, "btn.step_back"), cid("step", tid, rnd))
+    at, chosen = grid.narrowed(len(doubles), grid.CELLS - 2, path)
+    items: list[discord.ui.Item[discord.ui.View]]
+    if not at.done:
+        items = [
+            _button(
+                grid.group_label(doubles[g[0]][0], doubles[g[-1]][0]),
+                cid("dblm", tid, rnd, *chosen, i),
+            )
+            for i, g in enumerate(at.groups)
+        ]
+    else:
+        disabled = not pv.can_double
+        items = [
+            _button(text, custom_id, disabled=disabled)
+            for text, custom_id in (doubles[i] for i in at.choices)
+        ]
+        if chosen:
+            items.append(_button(t(lang, "btn.other_choices"), cid("dblm", tid, rnd, *chosen[:-1])))
+    v, _ = grid.place([(0, item) for item in [*items, back]])
     return v
 
 

@@ -30,7 +30,7 @@ from bot.games.tamalou.verbs import cid
 from bot.i18n import t
 from bot.tables import LiveTable
 from bot.ui import cards as card_faces
-from bot.ui import lobby
+from bot.ui import grid, lobby
 from bot.ui.cards import CardPicture
 from bot.ui.common import button as _button
 from bot.ui.common import round_end_view, ts
@@ -50,7 +50,8 @@ STATUS_KEYS: dict[Stage, str] = {
 }
 
 
-MAX_BUTTON_ROWS = 5
+#: the table's double buttons: the rows below Draw, Take, Call, My cards (Discord's grid)
+DOUBLES_ROOM = grid.PER_ROW * (grid.ROWS - 1)
 
 
 def lobby_message(
@@ -210,14 +211,22 @@ def table_buttons(table: LiveTable, pv: PublicView, lang: str) -> discord.ui.Vie
     # R-X11: in the open-doubles window every double is on the window's card, even after
     # a first double covered it
     seq = (pv.window_seq if pv.window_until else pv.discard_seq) or 0
-    for slot in range(1, min(slots, 5 * (MAX_BUTTON_ROWS - 1)) + 1):
+    # a row longer than the room (penalties, R-D5): its last slots are doubled from the
+    # member's panel (``dblm``), which narrows them when they are many (grid.narrowed)
+    last = slots if slots <= DOUBLES_ROOM else DOUBLES_ROOM - 1
+    for slot in range(1, last + 1):
         v.add_item(
             _button(
                 t(lang, "btn.double", slot=slot),
                 cid("dbl", table.id, rnd, slot, seq),
                 disabled=not can_double,
-                row=1 + (slot - 1) // 5,
+                row=1 + (slot - 1) // grid.PER_ROW,
             )
+        )
+    if last < slots:
+        more = t(lang, "btn.double_more", first=last + 1, last=slots)
+        v.add_item(
+            _button(more, cid("dblm", table.id, rnd), disabled=not can_double, row=grid.ROWS - 1)
         )
     return v
 

@@ -33,13 +33,15 @@ KINDS = tuple(sorted(A.ACTION_TYPES))
 #: the narrowing of a play for someone (R-X10), ``dfor`` plays it (steps.py); ``repg``
 #: narrows a long row's replacements (``<round>[.<group>…]``, groups of ``grid.narrow``),
 #: ``more`` the moves drawn generically, ``qmine`` the Queen's targets of one of the
-#: player's cards (``<round>.<slot>[.<group>…]``), ``stepg`` a step's choices.
+#: player's cards (``<round>.<slot>[.<group>…]``), ``stepg`` a step's choices, ``dblm``
+#: the doubles of a row past the table's double buttons (``<round>[.<group>…]``).
 VERBS: dict[str, Verb] = {
     "draw": Verb("any"),
     "take": Verb("any"),
     "call": Verb("any"),
     "hand": Verb("table", any_round=True),
-    "dbl": Verb("table", (3,)),
+    "dbl": Verb("any", (3,)),
+    "dblm": Verb("any", None),
     "next": Verb("table"),
     "for": Verb("table"),
     "dfor": Verb("panel", (5,)),
@@ -198,6 +200,9 @@ async def on_click(click: Click) -> None:
         if len(parts) < 2:
             raise TableError("bad_button")
         await show(True, queen_slot=parts[1], queen_group=tuple(parts[2:]))
+        return
+    if verb == "dblm":  # a long row's last slots: doubled from the panel (a group first)
+        await show(from_panel, doubles=tuple(parts[1:]))
         return
     if verb == "more":  # more moves drawn generically than fit: a group of them
         await show(True, more_group=tuple(parts[1:]))
