@@ -99,6 +99,17 @@ class Seen(Generic[G, V, P, A]):
         return found
 
 
+def seen_at(
+    table: LiveTable, at: int, kept: Seen[Any, Any, Any, Any] | None = None
+) -> Seen[Any, Any, Any, Any]:
+    """``kept`` while it still describes the table (a click's, handed on to its panel),
+    else the table at ``at`` (:meth:`Seen.of`: the table message and its picture share
+    one). Each game types it (its ``seen.seen_at``)."""
+    if kept is not None and kept.current(table):
+        return kept
+    return Seen.of(table, at)
+
+
 #: the last :class:`Seen` asked for through :meth:`Seen.of` (one, so nothing outlives a
 #: table: the next table edit or panel replaces it)
 _last: Seen[Any, Any, Any, Any] | None = None

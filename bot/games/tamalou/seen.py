@@ -17,11 +17,8 @@ Seen = seen.Seen[Game, PlayerView, PublicView, A.Action]
 
 
 def seen_at(table: LiveTable, at: int, kept: Seen | None = None) -> Seen:
-    """``kept`` while it still describes the table (a click's, handed on to its panel),
-    else the table at ``at`` (the table message and its picture share one)."""
-    if kept is not None and kept.current(table):
-        return kept
-    return cast(Seen, Seen.of(table, at))
+    """``bot.games.seen.seen_at``, typed for this game."""
+    return cast(Seen, seen.seen_at(table, at, kept))
 
 
 def rules_of(table: LiveTable) -> Rules:
