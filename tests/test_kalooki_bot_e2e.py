@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from bot.games.kalooki.render import lay_off_value
+from bot.games.kalooki.verbs import lay_off_value
 from bot.ui.cards import BACK, HOLE, read_description, render_hand
 from tamalou.core import cards
 from tamalou.games.kalooki import actions as A

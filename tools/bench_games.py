@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.games.tarot.render import PICK_PLAY, PICK_POIGNEE
+from bot.games.tarot.verbs import PICK_PLAY, PICK_POIGNEE
 from bot.i18n import catalog
 from bot.tables import LiveTable, TableService
 from tamalou.games.tamalou import actions as TA

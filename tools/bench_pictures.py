@@ -2,8 +2,8 @@
 
     .venv/bin/python -m tools.bench_pictures [--runs 15]
 
-Renders what the bot renders: Tamalou's peek row (``render.panel(...).picture``), the
-end-of-round reveal of five players (``render.table_picture``) and a 22-card hand through
+Renders what the bot renders: Tamalou's peek row (``panels.panel(...).picture``), the
+end-of-round reveal of five players (``tables.table_picture``) and a 22-card hand through
 :class:`bot.ui.cards.CardPicture` (Kalooki's size), each as the presenter does it
 (``await picture.file()``: a worker thread, then the attachment). Reports the PNG bytes
 and the median time over ``--runs`` with the picture cache dropped before each run (faces
@@ -20,7 +20,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.games.tamalou import render
+from bot.games.tamalou import panel as panels
+from bot.games.tamalou import table as tables
 from bot.ui.cards import CardPicture, pictures
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.engine import apply, next_deadline
@@ -46,7 +47,7 @@ KALOOKI_22 = [
 def peek_row() -> CardPicture:
     game = forced_game(ROWS5[:3], play=False)
     apply(game, A.Peek(0, game.now))
-    picture = render.panel(live_table(game), 0, "en", game.now).picture
+    picture = panels.panel(live_table(game), 0, "en", game.now).picture
     assert picture is not None
     return picture
 
@@ -58,7 +59,7 @@ def reveal() -> CardPicture:
         due = next_deadline(game)
         assert due is not None
         apply(game, A.Tick(due))
-    picture = render.table_picture(live_table(game), "en", game.now)
+    picture = tables.table_picture(live_table(game), "en", game.now)
     assert picture is not None
     return picture
 

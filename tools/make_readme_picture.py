@@ -3,7 +3,7 @@
     .venv/bin/python -m tools.make_readme_picture [--out docs/img/table.png]
 
 A scripted Tamalou round for four players, ended by a right Tamalou (R-A2), and the
-end-of-round reveal the bot attaches to the public table message (``render.table_picture``,
+end-of-round reveal the bot attaches to the public table message (``tables.table_picture``,
 rendered by ``CardPicture.render`` as the presenter does). Same bytes on every run.
 """
 
@@ -14,7 +14,7 @@ import asyncio
 from pathlib import Path
 
 import tamalou.games
-from bot.games.tamalou import render
+from bot.games.tamalou import table as tables
 from bot.storage import SeatRow, TableRow
 from bot.tables import LiveTable
 from tamalou.games.tamalou import actions as A
@@ -47,7 +47,7 @@ def reveal_table() -> LiveTable:
 async def draw(out: Path) -> int:
     table = reveal_table()
     assert table.game is not None
-    picture = render.table_picture(table, "en", table.game.now)
+    picture = tables.table_picture(table, "en", table.game.now)
     assert picture is not None
     result = await picture.render()
     out.parent.mkdir(parents=True, exist_ok=True)

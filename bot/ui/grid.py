@@ -94,3 +94,26 @@ def narrow(count: int, room: int, path: Sequence[int] = (), unit: int = PER_ROW)
             return None
         span = groups[step]
     raise AssertionError("unreachable")
+
+
+def narrowed(
+    count: int, room: int, path: Sequence[int] = (), unit: int = PER_ROW
+) -> tuple[Narrowed, tuple[int, ...]]:
+    """:func:`narrow`, a path that names no group (a stale click: the choices changed since
+    its panel was drawn) read as no path: the groups again, never a guess. Returns where the
+    narrowing stands and the path it stands at."""
+    found = narrow(count, room, path, unit)
+    if found is not None:
+        return found, tuple(path)
+    start = narrow(count, room, (), unit)
+    assert start is not None
+    return start, ()
+
+
+def group_label(first: str, last: str, limit: int = 80) -> str:
+    """A group's button: its first and last choices (``Alice — card 1 … Bob — card 7``),
+    within a label's 80 characters."""
+    if first == last:
+        return first[:limit]
+    half = (limit - 3) // 2
+    return f"{first[:half]} … {last[:half]}"

@@ -84,3 +84,16 @@ def test_a_group_that_does_not_exist_is_none() -> None:
     assert grid.narrow(30, 20, (0, 0)) is None  # the group's choices fit: no further step
     step = grid.narrow(30, 20)
     assert step is not None and [len(g) for g in step.groups] == [5] * 6  # a row at a time
+
+
+def test_narrowed_reads_a_stale_path_as_none_the_groups_again() -> None:
+    start = grid.narrow(30, 20)
+    assert grid.narrowed(30, 20, (6,)) == (start, ())  # never a guessed group
+    at, path = grid.narrowed(30, 20, (1,))
+    assert path == (1,) and at.done and list(at.choices) == list(range(5, 10))
+
+
+def test_a_groups_label_names_its_first_and_last_choice_within_80_characters() -> None:
+    assert grid.group_label("Alice — card 1", "Bob — card 7") == "Alice — card 1 … Bob — card 7"
+    assert grid.group_label("K♣", "K♣") == "K♣"
+    assert len(grid.group_label("x" * 100, "y" * 100)) <= 80

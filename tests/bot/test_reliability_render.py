@@ -4,7 +4,8 @@ would say."""
 
 from __future__ import annotations
 
-from bot.games.tamalou import render
+from bot.games.tamalou import panel as panels
+from bot.games.tamalou import table as tables
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.engine import apply, display_moments
@@ -40,7 +41,7 @@ def finished_match(cumulative: list[float], round_places: list[int]) -> Game:
 
 
 def lines_of(game: Game) -> list[str]:
-    embed, _ = render.table_message(live_table(game), "en", game.now)
+    embed, _ = tables.table_message(live_table(game), "en", game.now)
     return (embed.description or "").splitlines()
 
 
@@ -88,8 +89,8 @@ def test_r_a4_the_table_message_hides_the_callers_cards_when_the_reveal_ends() -
     game, until, events = wrong_call()
     table = live_table(game)
     table.recent.extend(events)
-    shown, _ = render.table_message(table, "en", until - 1)
-    hidden, _ = render.table_message(table, "en", until)
+    shown, _ = tables.table_message(table, "en", until - 1)
+    hidden, _ = tables.table_message(table, "en", until)
     assert "`2♥`" in (shown.description or "")
     text = (hidden.description or "") + " ".join(str(f.value) for f in hidden.fields)
     assert "2♥" not in text and "5♥" not in text
@@ -98,10 +99,10 @@ def test_r_a4_the_table_message_hides_the_callers_cards_when_the_reveal_ends() -
 def test_r_a4_the_callers_own_panel_hides_the_revealed_cards_when_the_reveal_ends() -> None:
     game, until, _ = wrong_call()
     table = live_table(game)
-    during = render.panel(table, 0, "en", until - 1)
+    during = panels.panel(table, 0, "en", until - 1)
     assert during.hide_at == until
     assert "**2♥**" in during.text
-    after = render.panel(table, 0, "en", until)
+    after = panels.panel(table, 0, "en", until)
     assert after.hide_at is None and "2♥" not in after.text
 
 
@@ -109,7 +110,7 @@ def test_r_a4_the_callers_own_panel_hides_the_revealed_cards_when_the_reveal_end
 
 
 def table_ids(game: Game) -> list[str]:
-    _, view = render.table_message(live_table(game), "en", game.now)
+    _, view = tables.table_message(live_table(game), "en", game.now)
     return custom_ids(view)
 
 
@@ -117,7 +118,7 @@ def test_an_empty_discard_offers_no_take_button() -> None:
     """Was a disabled "Take —"."""
     game = forced_game(ROWS)
     assert game.round.discard == []
-    _, view = render.table_message(live_table(game), "en", game.now)
+    _, view = tables.table_message(live_table(game), "en", game.now)
     labels = [str(getattr(i, "label", "")) for i in view.children]
     assert not [x for x in labels if x.startswith("Take")]
     assert not [i for i in custom_ids(view) if ":dbl:" in i]  # nothing to double either
@@ -150,13 +151,13 @@ def test_r_p3_a_look_at_your_own_card_says_your_card() -> None:
     apply(game, A.Draw(0, game.now))
     apply(game, A.Throw(0, game.now))
     apply(game, A.Look(0, 0, 2, game.now))
-    text = render.panel(live_table(game), 0, "en", game.now).text
+    text = panels.panel(live_table(game), 0, "en", game.now).text
     assert "Your card 2 is **3♥**" in text and "p0's card" not in text
 
 
 def test_r_k4_a_player_who_went_away_is_shown_away_on_the_table_message() -> None:
     game = forced_game(ROWS, discard=["9c"])
     game.round.seats[1].away = True
-    embed, _ = render.table_message(live_table(game), "en", game.now)
+    embed, _ = tables.table_message(live_table(game), "en", game.now)
     (line,) = [x for x in (embed.description or "").splitlines() if "**p1**" in x]
     assert "away" in line

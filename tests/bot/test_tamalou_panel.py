@@ -10,13 +10,16 @@ from typing import ClassVar
 
 import pytest
 
-from bot.games.tamalou import render, verbs
+from bot.games.tamalou import panel as panels
+from bot.games.tamalou import table as tables
+from bot.games.tamalou import verbs
 from bot.tables import TableError
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.engine import apply, legal_actions
 from tamalou.games.tamalou.rules import TAMALOU, Power, Rules
 from tamalou.games.tamalou.scripted import forced_game
 from tamalou.games.tamalou.state import Game
+from tamalou.games.tamalou.views import view
 from tests.support.live_tables import custom_ids, live_table, select_values
 
 ROWS = [["2h", "3h", "4h", "5h"], ["2s", "3s", "4s", "5s"], ["2d", "3d", "4d", "5d"]]
@@ -38,7 +41,7 @@ def thrown(card: str, rules: Rules = TAMALOU) -> Game:
 
 
 def buttons(game: Game, seat: int = 0, queen_slot: int | None = None) -> list[str]:
-    shown = render.panel(live_table(game), seat, "en", game.now, queen_slot)
+    shown = panels.panel(live_table(game), seat, "en", game.now, queen_slot)
     return custom_ids(shown.view)
 
 
@@ -61,7 +64,7 @@ def test_a_look_at_an_opponent_power_offers_exactly_the_legal_looks() -> None:
     assert len(codes) == len(legal)
     for code in codes:  # each button names one legal action, and a click finds it again
         parts = [1, *map(int, code.split("."))]
-        assert verbs.chosen(game, 0, "act", parts, [], game.now) in legal
+        assert verbs.chosen(legal_actions(game, 0, game.now), "act", parts, []) in legal
 
 
 def test_a_look_at_any_card_offers_own_and_opponents_cards() -> None:
@@ -85,11 +88,41 @@ def test_r_p2_the_queen_offers_own_slots_then_the_legal_targets_of_the_chosen_sl
     ]
     chosen = buttons(game, queen_slot=2)
     assert "tamalou:qswap:7:1.2" in chosen
-    shown = render.panel(live_table(game), 0, "en", game.now, 2)
+    shown = panels.panel(live_table(game), 0, "en", game.now, 2)
     assert select_values(shown.view) == [
         f"{a.target}.{a.target_slot}" for a in swaps if a.slot == 2
     ]
     assert not any(v.startswith("2.") for v in select_values(shown.view))
+
+
+def test_r_p2_the_queen_reaches_every_target_past_a_selects_25_a_group_first() -> None:
+    """Two opponents of 13 cards: 26 targets for each of your cards, one more than a select
+    holds (the 26th was cut). The targets come in groups now (``qmine`` with a group)."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    game = forced_game(
+        [["2d", "3d", "4d", "5d"], [f"{r}h" for r in ranks], [f"{r}c" for r in ranks]],
+        pile=["Qd"],
+        discard=["9s"],
+    )
+    apply(game, A.Draw(0, game.now))
+    apply(game, A.Throw(0, game.now))
+    table = live_table(game)
+    targets = [
+        f"{a.target}.{a.target_slot}"
+        for a in legal_actions(game, 0)
+        if isinstance(a, A.Swap) and a.slot == 1
+    ]
+    assert len(targets) == 26
+    first = custom_ids(panels.panel(table, 0, "en", game.now, 1).view)
+    groups = [i for i in first if i.startswith("tamalou:qmine:7:1.1.")]
+    assert len(groups) >= 2 and not [i for i in first if ":qswap:" in i]
+    reached: list[str] = []
+    for g in groups:
+        path = tuple(int(p) for p in g.rsplit(":", 1)[1].split(".")[2:])
+        shown = panels.panel(table, 0, "en", game.now, 1, queen_group=path)
+        assert "tamalou:qmine:7:1.1" in custom_ids(shown.view)  # the other groups
+        reached += select_values(shown.view)
+    assert reached == targets  # every target, in the engine's order
 
 
 def test_nothing_is_offered_to_a_player_whose_turn_it_is_not() -> None:
@@ -107,37 +140,55 @@ class Shout:
     kind: ClassVar[str] = "shout"
 
 
-def _fallback_panel(monkeypatch: pytest.MonkeyPatch, count: int) -> list[str]:
-    monkeypatch.setattr(render, "KINDS", (*render.KINDS, "shout"))
+def _fallback_panel(
+    monkeypatch: pytest.MonkeyPatch, count: int, group: tuple[int, ...] = ()
+) -> list[str]:
+    monkeypatch.setattr(verbs, "KINDS", (*verbs.KINDS, "shout"))
     monkeypatch.setattr(
-        render, "action_to_dict", lambda a: {"kind": a.kind, "player": a.player, "times": a.times}
+        verbs, "action_to_dict", lambda a: {"kind": a.kind, "player": a.player, "times": a.times}
     )
     game = forced_game(ROWS)
     table = live_table(game)
-    pv = render.view(game, 0, game.now)
+    pv = view(game, 0, game.now)
     legal = [Shout(0, n) for n in range(count)]
-    view = render.panel_buttons(table, pv, "en", legal)  # type: ignore[arg-type]
-    return custom_ids(view)
+    drawn = panels.panel_buttons(table, pv, "en", legal, more_group=group)  # type: ignore[arg-type]
+    assert len(drawn.children) <= 25
+    return custom_ids(drawn)
 
 
 def test_an_unknown_action_kind_gets_one_button_per_legal_action(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     ids = _fallback_panel(monkeypatch, 3)
-    code = render.KINDS.index("shout")
+    code = verbs.KINDS.index("shout")
     assert ids == [f"tamalou:act:7:1.{code}.{n}" for n in range(3)]
 
 
-def test_more_unknown_actions_than_fit_become_one_select(monkeypatch: pytest.MonkeyPatch) -> None:
-    ids = _fallback_panel(monkeypatch, 30)
-    assert ids == ["tamalou:pick:7:1"]  # Discord's 25 buttons would not hold them
+def test_more_unknown_actions_than_fit_are_all_reached_a_group_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Was: one select of them, cut at its 25 options (the 26th to 30th never offered)."""
+    groups = _fallback_panel(monkeypatch, 30)
+    assert groups and all(i.startswith("tamalou:more:7:1.") for i in groups)
+    code = verbs.KINDS.index("shout")
+    reached = []
+    for g in groups:
+        path = tuple(int(p) for p in g.rsplit(":", 1)[1].split(".")[1:])
+        ids = _fallback_panel(monkeypatch, 30, path)
+        assert "tamalou:more:7:1" in ids  # the other groups
+        reached += [
+            int(i.rsplit(".", 1)[1]) for i in ids if i.startswith(f"tamalou:act:7:1.{code}.")
+        ]
+    assert reached == list(range(30))  # every one, in the engine's order
 
 
 def test_a_choice_no_longer_legal_is_refused_not_guessed() -> None:
     game = thrown("Kc", with_powers(K=Power.LOOK_OPPONENT))
     apply(game, A.Pass(0, game.now))
     with pytest.raises(TableError, match="stale_choice"):
-        verbs.chosen(game, 0, "pick", [1], [f"{render.KINDS.index('look')}.1.1"], game.now)
+        verbs.chosen(
+            legal_actions(game, 0, game.now), "pick", [1], [f"{verbs.KINDS.index('look')}.1.1"]
+        )
 
 
 def test_r_t3_a_long_row_still_offers_to_throw_the_drawn_card() -> None:
@@ -177,14 +228,14 @@ def test_r_t3_every_slot_of_a_row_past_24_cards_can_be_replaced_group_then_slot(
     narrows them now: a group of slots first (a panel step, ``repg``), then the slot."""
     game = thirty_cards_drawn()
     table = live_table(game)
-    first = custom_ids(render.panel(table, 0, "en", game.now).view)
+    first = custom_ids(panels.panel(table, 0, "en", game.now).view)
     assert f"tamalou:throw:{table.id}:1" in first
     groups = [c for c in first if c.startswith(f"tamalou:repg:{table.id}:1.")]
     assert len(groups) >= 2
     reached: list[int] = []
     for g in groups:
         path = tuple(int(p) for p in g.rsplit(":", 1)[1].split(".")[1:])
-        shown = render.panel(table, 0, "en", game.now, rep_group=path)
+        shown = panels.panel(table, 0, "en", game.now, rep_group=path)
         ids = custom_ids(shown.view)
         assert len(ids) <= 25
         assert f"tamalou:repg:{table.id}:1" in ids  # back to the groups
@@ -197,6 +248,30 @@ def test_a_group_of_slots_that_no_longer_exists_shows_the_groups_again() -> None
     panel offers the groups of the row as it is now."""
     game = thirty_cards_drawn()
     table = live_table(game)
-    fresh = custom_ids(render.panel(table, 0, "en", game.now).view)
-    assert custom_ids(render.panel(table, 0, "en", game.now, rep_group=(99,)).view) == fresh
+    fresh = custom_ids(panels.panel(table, 0, "en", game.now).view)
+    assert custom_ids(panels.panel(table, 0, "en", game.now, rep_group=(99,)).view) == fresh
     assert verbs.VERBS["repg"].origin == "panel"
+
+
+def test_r_d1_every_slot_of_a_row_past_20_cards_can_be_doubled_from_the_panel() -> None:
+    """The table message holds 20 double buttons under its first row: slots past the 20th
+    had none (R-D1, R-D5's penalties make such rows). The table's last one opens the
+    member's panel with the doubles of their last slots (``dblm``)."""
+    game = thirty_cards_drawn()
+    apply(game, A.Throw(0, game.now))  # a discard to double on, the doubles open
+    table = live_table(game)
+    _, view = tables.table_message(table, "en", game.now)
+    on_table = custom_ids(view)
+    doubles = [c for c in on_table if ":dbl:" in c]
+    assert [int(c.rsplit(":", 1)[1].split(".")[1]) for c in doubles] == list(range(1, 20))
+    assert f"tamalou:dblm:{table.id}:1" in on_table and len(on_table) <= 25
+    seen = custom_ids(panels.panel(table, 1, "en", game.now, doubles=()).view)
+    assert [c for c in seen if ":dbl:" in c] == []  # seat 1 holds 4 cards: none past the 19th
+    mine = custom_ids(panels.panel(table, 0, "en", game.now, doubles=()).view)
+    late = [c for c in mine if ":dbl:" in c]
+    assert [int(c.rsplit(":", 1)[1].split(".")[1]) for c in late] == list(range(20, 31))
+    assert f"tamalou:step:{table.id}:1" in mine  # back to the panel
+    parts = [int(p) for p in late[-1].rsplit(":", 1)[1].split(".")]
+    action = verbs.build_action("dbl", 0, parts, [], game.now)
+    assert isinstance(action, A.Double) and action.slot == 30
+    assert verbs.VERBS["dbl"].origin == "any"

@@ -10,7 +10,9 @@ from typing import Any
 
 import discord
 
-from bot.games.tamalou import render, verbs
+from bot.games.tamalou import panel as panels
+from bot.games.tamalou import table as tables
+from bot.games.tamalou import verbs
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.engine import apply, legal_actions
@@ -49,26 +51,40 @@ def vars_of(action: Any) -> dict[str, Any]:
     return {f: getattr(action, f) for f in action.__slots__}
 
 
-def shown(game: Game, seat: int = 0, step: tuple[int, ...] | None = None) -> discord.ui.View:
-    panel = render.panel(live_table(game), seat, "en", game.now, None, step)
+def shown(
+    game: Game, seat: int = 0, step: tuple[int, ...] | None = None, group: tuple[int, ...] = ()
+) -> discord.ui.View:
+    panel = panels.panel(live_table(game), seat, "en", game.now, None, step, step_group=group)
     assert len(panel.view.children) <= 25
     assert max((i.row or 0 for i in panel.view.children), default=0) <= 4
     return panel.view
 
 
 def reachable(
-    game: Game, seat: int = 0, step: tuple[int, ...] | None = None
+    game: Game,
+    seat: int = 0,
+    step: tuple[int, ...] | None = None,
+    group: tuple[int, ...] = (),
+    seen: set[str] | None = None,
 ) -> set[tuple[Any, ...]]:
-    """Every action a player can reach from a panel by following its step buttons."""
+    """Every action a player can reach from a panel by following its step buttons (and a
+    step's groups, when its choices do not fit)."""
     found: set[tuple[Any, ...]] = set()
-    for cid in custom_ids(shown(game, seat, step)):
+    seen = set() if seen is None else seen
+    for cid in custom_ids(shown(game, seat, step, group)):
         _, verb, _, *rest = cid.split(":")
         arg = rest[0] if rest else ""
         parts = [int(p) for p in arg.split(".")] if arg else []
+        if cid in seen:
+            continue  # "Other choices" leads back to groups already followed
+        seen.add(cid)
         if verb == "step" and len(parts) > 1:
-            found |= reachable(game, seat, tuple(parts[1:]))
+            found |= reachable(game, seat, tuple(parts[1:]), (), seen)
+        elif verb == "stepg":
+            groups, chosen = verbs.step_of_group(parts)
+            found |= reachable(game, seat, chosen, groups, seen)
         elif verb == "act":
-            found.add(key(verbs.chosen(game, seat, "act", parts, [], game.now)))
+            found.add(key(verbs.chosen(legal_actions(game, seat, game.now), "act", parts, [])))
         elif verb == "dfor":
             found.add(key(verbs.build_action("dfor", seat, parts, [], game.now)))
     return found
@@ -87,6 +103,19 @@ def test_r_x2_swap_any_two_reaches_exactly_the_legal_swaps() -> None:
     assert reachable(game) == legal
 
 
+def test_r_x2_swap_any_two_reaches_every_card_of_a_row_past_20_cards() -> None:
+    """A 30-card row (penalties, R-D5): its slots are more than a step's 20 buttons, which
+    cut slots 21-30 out of the swaps; the step narrows them in groups now (``stepg``)."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    long_row = [f"{r}h" for r in ranks] + [f"{r}c" for r in ranks] + ["As", "2s", "3s", "4s"]
+    game = forced_game([ROWS[2], long_row], pile=["Qd"], discard=["9s"], rules=DUTCH)
+    apply(game, A.Draw(0, game.now))
+    apply(game, A.Throw(0, game.now))
+    legal = legal_of(game, "swap_two")
+    assert any(a[3] == 30 or a[5] == 30 for a in legal)  # a swap of the 30th card is legal
+    assert reachable(game) == legal
+
+
 def test_r_x2_a_few_swaps_are_offered_at_once() -> None:
     game = thrown(SWISS, "Jh", n=2)  # swiss Jack: swap any two, 2 players: 16
     assert {i.split(":")[1] for i in custom_ids(shown(game))} == {"act", "pass"}
@@ -98,7 +127,7 @@ def test_r_x4_r_x5_give_the_top_names_each_legal_player_and_cannot_be_passed() -
     legal = legal_of(game, "give_top")
     assert len(legal) == 3
     assert reachable(game) == legal
-    panel = render.panel(live_table(game), 0, "en", game.now)
+    panel = panels.panel(live_table(game), 0, "en", game.now)
     assert "tamalou:pass:7:1" not in custom_ids(panel.view)  # R-X5: a must power
     assert "p1" in "".join(str(getattr(i, "label", "")) for i in panel.view.children)
 
@@ -112,7 +141,7 @@ def test_r_x6_the_end_of_turn_call_offers_the_call_by_its_name_or_the_end_of_the
     labels = {str(getattr(i, "label", "")) for i in view.children}
     assert "Dutch!" in labels and "End my turn" in labels
     assert reachable(game) == legal_of(game, "end_turn")
-    panel = render.panel(live_table(game), 0, "fr", game.now)
+    panel = panels.panel(live_table(game), 0, "fr", game.now)
     assert "Dutch" in panel.text
 
 
@@ -124,7 +153,7 @@ def test_r_x9_a_contre_is_offered_at_the_start_of_the_last_turn() -> None:
     assert legal_of(game, "contre", seat=1)
     ids = custom_ids(shown(game, seat=1))
     assert reachable(game, seat=1) >= legal_of(game, "contre", seat=1)
-    panel = render.panel(live_table(game), 1, "en", game.now)
+    panel = panels.panel(live_table(game), 1, "en", game.now)
     assert "contre" in panel.text and any(":act:" in i for i in ids)
 
 
@@ -143,11 +172,11 @@ def test_r_x3_look_then_swap_offers_the_looked_card_with_each_of_yours() -> None
 
 def test_r_x10_play_for_someone_reaches_exactly_the_legal_doubles_for_others() -> None:
     game = game_of(DUTCH, ["2h"], discard=["5s"])  # three 5s at other seats
-    kind = render.KINDS.index("double_for")
+    kind = verbs.KINDS.index("double_for")
     legal = legal_of(game, "double_for", seat=1)
     assert len(legal) > 25
     assert reachable(game, seat=1, step=(kind,)) == legal
-    table_ids = custom_ids(render.table_message(live_table(game), "en", game.now)[1])
+    table_ids = custom_ids(tables.table_message(live_table(game), "en", game.now)[1])
     assert "tamalou:for:7:1" in table_ids
     assert not [i for i in custom_ids(shown(game, seat=1)) if ":dfor:" in i]  # on the table
 
@@ -160,7 +189,7 @@ def test_r_x11_the_table_doubles_aim_at_the_window_card_after_a_first_double() -
     window = game.round.window_seq
     ev = apply(game, A.Double(1, 1, window, game.now + 10))
     assert any(isinstance(e, E.Doubled) for e in ev)
-    ids = custom_ids(render.table_message(live_table(game), "en", game.now + 20)[1])
+    ids = custom_ids(tables.table_message(live_table(game), "en", game.now + 20)[1])
     assert f"tamalou:dbl:7:1.1.{window}" in ids  # not the covering 9c's number
     ev = apply(game, A.Double(2, 1, window, game.now + 30))  # R-X11: it counts too
     assert any(isinstance(e, E.Doubled) for e in ev)
@@ -168,7 +197,7 @@ def test_r_x11_the_table_doubles_aim_at_the_window_card_after_a_first_double() -
 
 def test_a_stale_step_says_so_and_offers_only_back() -> None:
     game = game_of(DUTCH, ["2h"])
-    kind = render.KINDS.index("swap_two")
-    panel = render.panel(live_table(game), 0, "en", game.now, None, (kind,))
+    kind = verbs.KINDS.index("swap_two")
+    panel = panels.panel(live_table(game), 0, "en", game.now, None, (kind,))
     assert custom_ids(panel.view) == ["tamalou:step:7:1"]
     assert "no longer possible" in panel.text

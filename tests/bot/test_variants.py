@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.games.tamalou import render, variants
+from bot.games.tamalou import panel as panels
+from bot.games.tamalou import table as tables
+from bot.games.tamalou import variants
 from bot.i18n import catalog
 from bot.tables import TableError
 from tamalou.games.tamalou import actions as A
@@ -96,14 +98,14 @@ def test_rules_variant_says_what_each_variant_changes(lang: str) -> None:
 def test_the_lobby_and_the_table_name_the_variant() -> None:
     game = forced_game(ROWS, rules=PRESETS["dutch"])
     table = live_table(game)
-    embed, _ = render.lobby_message(table, "fr", 0)
+    embed, _ = tables.lobby_message(table, "fr", 0)
     assert any(str(f.value).startswith("Dutch — ") for f in embed.fields)
-    embed, _ = render.table_message(table, "fr", game.now)
+    embed, _ = tables.table_message(table, "fr", game.now)
     assert embed.footer.text and embed.footer.text.startswith("Dutch · ")
     assert "🔒 Dutch annoncé" in embed.footer.text  # the legend names the variant's call
     assert "Tamalou" not in embed.footer.text
     plain = live_table(forced_game(ROWS))
-    embed, _ = render.table_message(plain, "en", plain.game.now if plain.game else 0)
+    embed, _ = tables.table_message(plain, "en", plain.game.now if plain.game else 0)
     assert embed.footer.text and not embed.footer.text.startswith("Tamalou ·")
     assert "🔒 Tamalou called" in embed.footer.text
 
@@ -119,13 +121,13 @@ def test_r_v_a_finished_round_of_a_variant_names_the_variant(over: bool) -> None
         RoundResult(1, "called", [[None] * 4] * 2, [0.0, 0.0], [1, 2], [0.0, 0.0], 0, 0)
     )
     game.over = over
-    embed, _ = render.table_message(live_table(game), "en", game.now)
+    embed, _ = tables.table_message(live_table(game), "en", game.now)
     assert embed.footer.text == variants.lobby_value(KOUBO, "en")
     assert embed.footer.text.startswith("Koubo — ") and "10" in embed.footer.text
     plain = forced_game(ROWS)
     plain.round.phase = "over"
     plain.history.append(game.history[-1])
-    embed, _ = render.table_message(live_table(plain), "en", plain.now)
+    embed, _ = tables.table_message(live_table(plain), "en", plain.now)
     assert not embed.footer.text  # the default game: no variant to name
 
 
@@ -148,13 +150,13 @@ def test_every_refusal_reason_the_engine_can_raise_has_both_translations() -> No
 def test_r_v0_the_peek_names_the_variant_slots_1_and_2() -> None:
     game = forced_game(ROWS, rules=PRESETS["dutch"], play=False)
     table = live_table(game)
-    panel = render.panel(table, 0, "en", game.now)
+    panel = panels.panel(table, 0, "en", game.now)
     labels = [str(getattr(i, "label", "")) for i in panel.view.children]
     assert "Peek at cards 1 and 2" in labels and "cards 1 and 2" in panel.text
-    embed, _ = render.table_message(table, "fr", game.now)
+    embed, _ = tables.table_message(table, "fr", game.now)
     assert any("vos cartes 1 et 2" in str(f.value) for f in embed.fields)
     plain = forced_game(ROWS, play=False)
-    assert "1 and 4" in render.panel(live_table(plain), 0, "en", plain.now).text
+    assert "1 and 4" in panels.panel(live_table(plain), 0, "en", plain.now).text
 
 
 def test_variant_events_are_told_in_words_without_a_hidden_card() -> None:
@@ -165,12 +167,12 @@ def test_variant_events_are_told_in_words_without_a_hidden_card() -> None:
     game = forced_game(ROWS, rules=PRESETS["cabo"])
     table = live_table(game)
     lines = {
-        "swap": render.event_line(table, E.SwappedTwo(0, 0, 2, 1, 3, 0), "en"),
-        "give": render.event_line(table, E.GaveTop(0, 1, 5), "en"),
-        "hidden": render.event_line(table, E.CalledHidden(1, False, True), "en"),
-        "contre": render.event_line(table, E.Contred(0), "fr"),
-        "miss": render.event_line(table, E.DoubleMissed(0, 2, 7, "wrong_rank", 1, None), "en"),
-        "fine": render.event_line(table, E.Fined(0, 2), "en"),
+        "swap": tables.event_line(table, E.SwappedTwo(0, 0, 2, 1, 3, 0), "en"),
+        "give": tables.event_line(table, E.GaveTop(0, 1, 5), "en"),
+        "hidden": tables.event_line(table, E.CalledHidden(1, False, True), "en"),
+        "contre": tables.event_line(table, E.Contred(0), "fr"),
+        "miss": tables.event_line(table, E.DoubleMissed(0, 2, 7, "wrong_rank", 1, None), "en"),
+        "fine": tables.event_line(table, E.Fined(0, 2), "en"),
     }
     assert lines["swap"] == "p0 swapped p0's card 2 with p1's card 3."
     assert lines["give"] and "p1" in lines["give"] and "card 5" in lines["give"]
@@ -179,4 +181,4 @@ def test_variant_events_are_told_in_words_without_a_hidden_card() -> None:
     assert lines["miss"] and "penalty" not in lines["miss"]  # cabo: points, not a card
     assert lines["fine"] == "p0 pays 2 points for the miss."
     private = E.SwapShown(1, ((1, 2, 7),), 0, to=(1,))
-    assert render.event_line(table, private, "en") is None
+    assert tables.event_line(table, private, "en") is None

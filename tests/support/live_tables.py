@@ -10,12 +10,13 @@ import discord
 import tamalou.games
 from bot.storage import SeatRow, TableRow
 from bot.tables import LiveTable
-from tamalou.games.tamalou.state import Game
 
 
-def live_table(game: Game, table_id: int = 7) -> LiveTable:
+def live_table(game: Any, table_id: int = 7) -> LiveTable:
+    """A table playing ``game`` (any game's state: its game id is its package's)."""
+    game_id = type(game).__module__.split(".")[2]  # tamalou.games.<game>.state
     seats = [SeatRow(i, 100 + i, f"p{i}") for i in range(game.players)]
-    row = TableRow(table_id, 1, 10, 100, "playing", {}, None, 0, 0, seats)
+    row = TableRow(table_id, 1, 10, 100, "playing", {}, None, 0, 0, seats, game_id)
     return LiveTable(row, game.rules, tamalou.games.load(row.game), game=game)
 
 

@@ -1,6 +1,8 @@
-"""Kalooki's Discord side: its table message and panel (``render``), the lay-down being
-built in a panel (``drafts``), its button and select verbs (``verbs``), its ``/kalooki``
-commands (``commands``, a Cog loaded as an extension). docs/kalooki.md, "On Discord"."""
+"""Kalooki's Discord side: its public messages (``table``), its private panel (``panel``),
+the lay-down being built in a panel (``drafts``), what they read of the table (``seen``)
+and how cards and seats read (``faces``), its button and select verbs and their arguments
+(``verbs``), its ``/kalooki`` commands (``commands``, a Cog loaded as an extension).
+docs/kalooki.md, "On Discord"."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ from typing import Any
 import discord
 
 from bot.games import GamePlugin, Panel
-from bot.games.kalooki import drafts, render, verbs
+from bot.games.kalooki import drafts, seen, verbs
+from bot.games.kalooki import panel as panels
+from bot.games.kalooki import table as tables
 from bot.tables import LiveTable
 from bot.ui.pipeline import Click
 from tamalou.games.kalooki.rules import KALOOKI, PRESETS, Rules
@@ -64,20 +68,20 @@ class KalookiPlugin(GamePlugin):
     def lobby_message(
         self, table: LiveTable, lang: str, expires_at: int
     ) -> tuple[discord.Embed, discord.ui.View]:
-        return render.lobby_message(table, lang, expires_at)
+        return tables.lobby_message(table, lang, expires_at)
 
     def table_message(
         self, table: LiveTable, lang: str, at: int
     ) -> tuple[discord.Embed, discord.ui.View | None]:
-        return render.table_message(table, lang, at)
+        return tables.table_message(table, lang, at)
 
     def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
-        return render.panel(table, seat, lang, at)
+        return panels.panel(table, seat, lang, at, choice.get("seen"))
 
     def turn_of(self, table: LiveTable, at: int) -> tuple[int, tuple[int, int, int]] | None:
         """Whose turn it is and which turn (a new key each turn started), or None: the
         presenter pings that player (docs/architecture.md, "Turn pings")."""
-        return render.turn_of(table, at)
+        return seen.turn_of(table, at)
 
     def round_no(self, table: LiveTable) -> int:
         game = table.game

@@ -11,8 +11,13 @@ round or deal is dropped when read.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
+
+from tamalou.core.errors import IllegalAction
+from tamalou.games.kalooki.engine import check_lay_down
+from tamalou.games.kalooki.state import Game
 
 Mode = Literal["main", "build", "meld"]
 Sort = Literal["suit", "rank"]
@@ -34,6 +39,8 @@ class Draft:
     #: the range of that card's lay-offs the panel lists, when even they are too many for one
     #: list (``grid.narrow``'s group; None: not chosen yet)
     lay_group: int | None = None
+    #: which 25 cards of a hand longer than a select holds the panel's selects list
+    card_group: int = 0
 
 
 _drafts: dict[tuple[int, int], Draft] = {}
@@ -104,6 +111,17 @@ def load(table_id: int, seat: int, data: Any) -> None:
             refusal=(int(refusal[0]), str(refusal[1])) if refusal else None,
             lay_card=int(kept["lay_card"]) if kept.get("lay_card") is not None else None,
             lay_group=int(kept["lay_group"]) if kept.get("lay_group") is not None else None,
+            card_group=int(kept.get("card_group", 0)),
         )
     except (KeyError, TypeError, ValueError, IndexError):
         return  # a draft is working memory: an unreadable one is dropped
+
+
+def check_draft(game: Game, seat: int, contract: Sequence[int], d: Draft) -> IllegalAction | None:
+    """The engine's verdict on the lay-down being built (None: it would be accepted)."""
+    melds = [(kind, tuple(d.melds[i])) for i, kind in enumerate(contract)]
+    try:
+        check_lay_down(game, seat, melds)
+    except IllegalAction as refusal:
+        return refusal
+    return None

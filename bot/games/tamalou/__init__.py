@@ -1,5 +1,7 @@
-"""Tamalou's Discord side: its table message and panels (``render``), its button verbs
-(``verbs``), its ``/tamalou`` commands (``commands``, a Cog loaded as an extension)."""
+"""Tamalou's Discord side: its public messages (``table``), its private panel (``panel``,
+narrowing many choices in ``steps``), what both read of the table (``seen``) and how cards
+and seats read (``faces``), its button verbs and their arguments (``verbs``), its
+``/tamalou`` commands (``commands``, a Cog loaded as an extension)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ import discord
 from discord import app_commands
 
 from bot.games import GamePlugin, Panel
-from bot.games.tamalou import render, variants, verbs
+from bot.games.tamalou import panel as panels
+from bot.games.tamalou import seen, variants, verbs
+from bot.games.tamalou import table as tables
 from bot.tables import LiveTable
 from bot.ui.cards import CardPicture
 from bot.ui.pipeline import Click
@@ -58,18 +62,18 @@ class TamalouPlugin(GamePlugin):
     def lobby_message(
         self, table: LiveTable, lang: str, expires_at: int
     ) -> tuple[discord.Embed, discord.ui.View]:
-        return render.lobby_message(table, lang, expires_at)
+        return tables.lobby_message(table, lang, expires_at)
 
     def table_message(
         self, table: LiveTable, lang: str, at: int
     ) -> tuple[discord.Embed, discord.ui.View | None]:
-        return render.table_message(table, lang, at)
+        return tables.table_message(table, lang, at)
 
     def table_picture(self, table: LiveTable, lang: str, at: int) -> CardPicture | None:
-        return render.table_picture(table, lang, at)
+        return tables.table_picture(table, lang, at)
 
     def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
-        return render.panel(
+        return panels.panel(
             table,
             seat,
             lang,
@@ -77,11 +81,16 @@ class TamalouPlugin(GamePlugin):
             choice.get("queen_slot"),
             choice.get("step"),
             choice.get("rep_group", ()),
+            choice.get("seen"),
+            queen_group=choice.get("queen_group", ()),
+            step_group=choice.get("step_group", ()),
+            more_group=choice.get("more_group", ()),
+            doubles=choice.get("doubles"),
         )
 
     def turn_of(self, table: LiveTable, at: int) -> tuple[int, tuple[int, int]] | None:
         """Whose turn it is and which turn (a new key each turn started), or None."""
-        return render.turn_of(table, at)
+        return seen.turn_of(table, at)
 
     def moment(self, table: LiveTable, at: int) -> Any:
         """Every turn's start, the last turns after a call included (``turn_of`` pings only

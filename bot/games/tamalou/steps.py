@@ -6,9 +6,9 @@ those legal actions. Every option shown is one the engine lists; a click is reso
 the legal actions at the moment of the click (``verbs.chosen``) or judged by the engine (a
 play for someone: a race, R-D4).
 
-Custom ids: ``tamalou:step:<table>:<round>.<kind>[.<value>…]`` narrows (``<kind>`` is the
-kind's index in ``render.KINDS``, the values the fields chosen so far); ``tamalou:dfor:…``
-plays for someone (``<round>.<target>.<target slot>.<slot>.<seq>``).
+Custom ids (encoded and decoded in ``verbs.py``): ``tamalou:step:<table>:<round>.<kind>[.<value>…]``
+narrows (``<kind>`` is the kind's index in ``verbs.KINDS``, the values the fields chosen so
+far); ``tamalou:dfor:…`` plays for someone (``<round>.<target>.<target slot>.<slot>.<seq>``).
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.games.tamalou import verbs
 from bot.i18n import t
-from bot.ui import choices
+from bot.ui import choices, grid
 from bot.ui.common import button
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.codec import action_to_dict
@@ -99,50 +100,45 @@ def action_words(action: A.Action, lang: str, name: Callable[[int], str]) -> str
 
 def step_items(
     step: Step,
+    table: int,
     pv: PlayerView,
     lang: str,
-    cid: Callable[[str, str], str],
-    kinds: Sequence[str],
     name: Callable[[int], str],
+    group: Sequence[int] = (),
 ) -> list[discord.ui.Item[discord.ui.View]]:
-    """The buttons (or one select) of a step: the next field's values, or the final moves."""
+    """The buttons of a step: the next field's values, or the final moves; more than its
+    room narrowed in groups (``grid.narrowed``: ``group`` the groups chosen so far)."""
     rnd = pv.public.round_no
-    kind_no = kinds.index(step.kind)
-    items: list[discord.ui.Item[discord.ui.View]] = []
+    entries: list[tuple[str, str]] = []  # (words, custom id)
     if step.field is not None:
         for value in step.options:
             key = "btn.step_player" if step.field in SEAT_FIELDS else "btn.step_card"
             if step.kind == "double_for" and step.field == "slot":
                 key = "btn.step_mine_card"
             text = t(lang, key, name=name(value), slot=value)
-            arg = ".".join(str(v) for v in (rnd, kind_no, *step.prefix, value))
-            items.append(button(text, cid("step", arg)))
-        return items
-    finals: list[tuple[str, str]] = []
-    for a in step.actions:
-        text = action_words(a, lang, name) or a.kind
-        if isinstance(a, A.DoubleFor):  # a race: the engine judges it, even when late
-            arg = f"{rnd}.{a.target}.{a.target_slot}.{a.slot}.{a.seq}"
-            finals.append((text, cid("dfor", arg)))
-            continue
-        code = choices.encode(a, kinds, action_to_dict)
-        if code is not None:
-            finals.append((text, cid("act", f"{rnd}.{code}")))
-    if len(finals) <= ROOM:
-        return [button(text, custom_id) for text, custom_id in finals]
-    # more than fit even after every field was chosen (never with the presets): one select
-    options = [
-        discord.SelectOption(label=text[:100], value=custom_id.rsplit(":", 1)[1].split(".", 1)[1])
-        for text, custom_id in finals
-        if ":act:" in custom_id
-    ][:25]
-    return [
-        discord.ui.Select(
-            custom_id=cid("pick", str(rnd)),
-            placeholder=t(lang, "select.pick_placeholder")[:150],
-            options=options,
-        )
-    ]
+            entries.append((text, verbs.step_id(table, rnd, step.kind, *step.prefix, value)))
+    else:
+        for a in step.actions:
+            text = action_words(a, lang, name) or a.kind
+            if isinstance(a, A.DoubleFor):  # a race: the engine judges it, even when late
+                entries.append((text, verbs.double_for_id(table, rnd, a)))
+            elif (custom_id := verbs.act_id(table, rnd, a)) is not None:
+                entries.append((text, custom_id))
+    if len(entries) <= ROOM:
+        return [button(text, custom_id) for text, custom_id in entries]
+    # more than fit (a long row, many players): a group of them first, then the choice
+    at, path = grid.narrowed(len(entries), ROOM - 1, group)
+
+    def group_id(groups: Sequence[int]) -> str:
+        return verbs.step_group_id(table, rnd, groups, step.kind, *step.prefix)
+
+    if not at.done:
+        return [
+            button(grid.group_label(entries[g[0]][0], entries[g[-1]][0]), group_id((*path, i)))
+            for i, g in enumerate(at.groups)
+        ]
+    shown = [button(*entries[i]) for i in at.choices]
+    return [*shown, button(t(lang, "btn.other_choices"), group_id(path[:-1]))]
 
 
 def prompt(step: Step, lang: str) -> str | None:

@@ -1,5 +1,7 @@
-"""Tarot's Discord side: its table message and panels (``render``), its button verbs
-(``verbs``), its ``/tarot`` commands (``commands``, a Cog loaded as an extension)."""
+"""Tarot's Discord side: its public messages (``table``), its private panel (``panel``),
+what both read of the table (``seen``) and how cards and seats read (``faces``), its button
+verbs and their arguments (``verbs``), its ``/tarot`` commands (``commands``, a Cog loaded
+as an extension)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ from typing import Any
 import discord
 
 from bot.games import GamePlugin, Panel
-from bot.games.tarot import render, verbs
+from bot.games.tarot import panel as panels
+from bot.games.tarot import seen, verbs
+from bot.games.tarot import table as tables
 from bot.i18n import t
 from bot.tables import LiveTable
 from bot.ui.cards import CardPicture
@@ -52,23 +56,31 @@ class TarotPlugin(GamePlugin):
     def lobby_message(
         self, table: LiveTable, lang: str, expires_at: int
     ) -> tuple[discord.Embed, discord.ui.View]:
-        return render.lobby_message(table, lang, expires_at)
+        return tables.lobby_message(table, lang, expires_at)
 
     def table_message(
         self, table: LiveTable, lang: str, at: int
     ) -> tuple[discord.Embed, discord.ui.View | None]:
-        return render.table_message(table, lang, at)
+        return tables.table_message(table, lang, at)
 
     def table_picture(self, table: LiveTable, lang: str, at: int) -> CardPicture | None:
-        return render.table_picture(table, lang, at)
+        return tables.table_picture(table, lang, at)
 
     def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
-        return render.panel(table, seat, lang, at, choice.get("pending"))
+        return panels.panel(
+            table,
+            seat,
+            lang,
+            at,
+            choice.get("pending"),
+            choice.get("seen"),
+            choice.get("play_group", ()),
+        )
 
     def turn_of(self, table: LiveTable, at: int) -> tuple[int, tuple[int, int]] | None:
         """Whose turn it is and which turn (a new key each turn started), or None: the
         presenter pings that player (docs/architecture.md, "Turn pings")."""
-        return render.turn_of(table, at)
+        return seen.turn_of(table, at)
 
     def round_no(self, table: LiveTable) -> int:
         game = table.game

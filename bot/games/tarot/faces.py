@@ -3,7 +3,7 @@ as the picture pipeline's face codes in the reader's language (``tRs`` for a Fre
 ``tKs`` for an English one; ``tCh``, ``T21``, ``EX`` in both: docs/cards.md) and as words in
 the reader's language (French: Roi, Dame, Cavalier, Valet, Petit, Excuse). Pictures, emojis
 (their names) and alt text all come from the face code, so they follow the reader's language;
-a public message is read in the server's."""
+a public message is read in the server's. Seats and contracts by name, too."""
 
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import t
+from bot.tables import LiveTable
 from bot.ui import cards as card_faces
+from bot.ui.common import seat_name
+from tamalou.games.tarot.rules import CONTRACTS
 
 #: the engine's rank letters -> the picture pipeline's, by language (French: 1 V C D R, the
 #: French initials; English: A J C Q K, as the English text says)
@@ -70,3 +73,19 @@ def line(codes: Sequence[str], lang: str, emojis: bool = True) -> str:
         group = g
         out.append(show(code, lang, emojis))
     return " ".join(out) if out else "—"
+
+
+def name_of(table: LiveTable, seat: int, lang: str) -> str:
+    if not 0 <= seat < len(table.seats):
+        return f"#{seat + 1}"
+    return seat_name(table.seats[seat], lang)
+
+
+def picture_name(table: LiveTable, seat: int, lang: str) -> str:
+    """A seat's name in a picture (no markdown escapes: the picture is not markdown)."""
+    return name_of(table, seat, lang).replace("\\", "")
+
+
+def contract_name(contract: int | str, lang: str) -> str:
+    key = CONTRACTS[contract] if isinstance(contract, int) else contract
+    return t(lang, f"tarot.contract.{key}")

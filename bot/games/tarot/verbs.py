@@ -1,9 +1,13 @@
-"""Tarot's button verbs: a click's verb and argument → the engine action it asks for.
+"""Tarot's button verbs: each verb's argument (and each select's values) encoded for the
+components that carry it and decoded here; a click → the engine action it asks for.
 
 No rule is decided here: the engine refuses what is not legal, and its reason is answered
 in the player's language (an illegal card says why: follow the suit, trump, overtrump…).
 The panel only offers what ``legal_actions`` lists; a stale or forged button reaches the
 engine all the same and is refused there.
+
+Custom ids are ``tarot:<verb>:<table>[:<deal>.<number>…]``: the deal the component was
+drawn for first (the platform checks it), then the verb's numbers (:func:`cid`).
 """
 
 from __future__ import annotations
@@ -11,15 +15,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-import discord
-
-from bot.games.tarot import render
-from bot.tables import LiveTable, TableError
-from bot.ui.common import bot_of
+from bot.games.tarot.seen import Seen, level_of, seen_at
+from bot.tables import TableError
 from bot.ui.pipeline import Click, Verb, numbers
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot.cards import code as card_code
-from tamalou.games.tarot.engine import legal_actions
+from tamalou.games.tarot.cards import from_code
 
 log = logging.getLogger(__name__)
 
@@ -32,11 +33,49 @@ VERBS: dict[str, Verb] = {
     "poig": Verb("panel", (2,)),
     "play": Verb("panel", (2,)),
     "ecart": Verb("panel", None),
+    # more playable cards than a select holds: a group of them (``<deal>[.<group>…]``)
+    "cards": Verb("panel", None),
     "pick": Verb("panel", None),
     # the panel shows the deal as it is now, whichever deal the button saw
     "hand": Verb("table", any_round=True),
     "next": Verb("any"),
 }
+
+
+GAME = "tarot"
+#: what a ``pick`` select chooses (the first number after the deal in its argument)
+PICK_ECART = 1  # one group of the écart's cards (1, 2, …)
+PICK_PLAY = 10  # a card to play (10, 11, …: one select per 25 cards)
+PICK_POIGNEE = 20  # the trumps to show in a poignée
+
+
+# -- encoding: what each component carries ------------------------------------------------
+
+
+def cid(verb: str, table: int, *parts: int) -> str:
+    """``tarot:<verb>:<table>[:<part>.<part>…]`` (the deal first; DESIGN: the state is in the
+    database, not the View)."""
+    base = f"{GAME}:{verb}:{table}"
+    return f"{base}:{'.'.join(str(p) for p in parts)}" if parts else base
+
+
+def card_value(code: str) -> str:
+    """A card select's option (écart, poignée, a card to play): the card's number."""
+    return str(from_code(code))
+
+
+def ecart_id(table: int, deal: int, chosen: Sequence[str]) -> str:
+    """``ecart``: ``<deal>[.<card>…]``, the cards chosen."""
+    return cid("ecart", table, deal, *(from_code(c) for c in chosen))
+
+
+def ecart_pick_id(table: int, deal: int, group: int, others: Sequence[str]) -> str:
+    """An écart select: ``<deal>.<PICK_ECART + group>[.<card>…]``, carrying the cards chosen
+    in the other selects (:func:`pending_ecart` reads them back)."""
+    return cid("pick", table, deal, PICK_ECART + group, *(from_code(c) for c in others))
+
+
+# -- decoding: a click → the engine action -------------------------------------------------
 
 
 def ints(arg: str | None, count: int | None) -> list[int]:
@@ -59,18 +98,17 @@ def build_action(verb: str, seat: int, parts: list[int], values: list[str], at: 
             return A.Ecart(seat, tuple(parts[1:]), at)
         case "next":
             return A.NextDeal(seat, at)
-        case "pick" if len(parts) == 2 and parts[1] == render.PICK_POIGNEE:
+        case "pick" if len(parts) == 2 and parts[1] == PICK_POIGNEE:
             return A.Poignee(seat, tuple(numbers(v, (1,))[0] for v in values), at)
-        case "pick" if len(parts) == 2 and parts[1] >= render.PICK_PLAY and len(values) == 1:
+        case "pick" if len(parts) == 2 and parts[1] >= PICK_PLAY and len(values) == 1:
             return A.Play(seat, numbers(values[0], (1,))[0], at)
     raise TableError("bad_button")
 
 
-def poignee(table: LiveTable, seat: int, level: int, at: int) -> A.Poignee:
+def poignee(seen: Seen, seat: int, level: int) -> A.Poignee:
     """The engine's way of showing poignée ``level`` now (T-A2), or a refusal."""
-    game = table.game
-    for a in legal_actions(game, seat, at):
-        if isinstance(a, A.Poignee) and render.level_of(table, len(a.cards)) == level:
+    for a in seen.legal(seat):
+        if isinstance(a, A.Poignee) and level_of(seen.table, len(a.cards)) == level:
             return a
     raise TableError("stale_choice")
 
@@ -85,37 +123,40 @@ def pending_ecart(parts: list[int], values: list[str]) -> list[str]:
 
 
 async def show_panel(
-    interaction: discord.Interaction,
-    table: LiveTable,
-    seat: int,
-    lang: str,
+    click: Click,
     edit: bool,
     pending: Sequence[str] | None = None,
+    seen: Seen | None = None,
+    play_group: tuple[int, ...] = (),
 ) -> None:
     """Send (or update in place) the player's panel; the presenter attaches the picture of
-    their hand the panel carries (``Panel.picture``)."""
-    await bot_of(interaction).presenter.show_panel(
-        interaction, table, seat, lang, edit, pending=pending
-    )
-
-
-async def on_click(click: Click) -> None:
-    interaction, table, seat, lang, at = (
+    their hand the panel carries (``Panel.picture``). ``seen``: the click's views."""
+    await click.bot.presenter.show_panel(
         click.interaction,
         click.table,
         click.seat,
         click.lang,
-        click.at,
+        edit,
+        pending=pending,
+        seen=seen,
+        play_group=play_group,
     )
+
+
+async def on_click(click: Click) -> None:
+    seat, at = click.seat, click.at
     verb, parts, values = click.verb, click.parts, click.values
     if verb == "hand":  # the member's open panel of the deal, edited (or a new one)
-        await show_panel(interaction, table, seat, lang, edit=False)
+        await show_panel(click, edit=False)
         return
-    if verb == "pick" and len(parts) >= 2 and parts[1] < render.PICK_PLAY:
-        await show_panel(interaction, table, seat, lang, True, pending_ecart(parts, values))
+    if verb == "pick" and len(parts) >= 2 and parts[1] < PICK_PLAY:
+        await show_panel(click, True, pending_ecart(parts, values))
         return
-    if verb == "poig":
-        action: A.Action = poignee(table, seat, parts[1], at)
+    if verb == "cards":  # a group of the playable cards (grid.narrowed): only the panel
+        await show_panel(click, True, play_group=tuple(parts[1:]))
+        return
+    if verb == "poig":  # legal at the press (R-D4), as the engine will judge it
+        action: A.Action = poignee(seen_at(click.table, at), seat, parts[1])
     else:
         action = build_action(verb, seat, parts, values, at)
     outcome = await click.act(action)
@@ -123,4 +164,4 @@ async def on_click(click: Click) -> None:
         raise outcome.error  # in tarot's own words first (tarot.illegal.<reason>)
     if verb == "next":
         return
-    await show_panel(interaction, table, seat, lang, edit=click.from_panel)
+    await show_panel(click, edit=click.from_panel)

@@ -11,7 +11,10 @@ import discord
 import pytest
 
 import tamalou.games
-from bot.games.kalooki import drafts, render, verbs
+from bot.games.kalooki import drafts, verbs
+from bot.games.kalooki import panel as panels
+from bot.games.kalooki import table as tables
+from bot.games.kalooki.faces import sorted_hand
 from bot.storage import SeatRow, TableRow
 from bot.tables import LiveTable, TableError
 from tamalou.core import cards
@@ -64,7 +67,7 @@ def two_sets_drawn() -> Game:
 
 def test_k_t3_the_discard_select_offers_every_natural_card_in_hand() -> None:
     game = two_sets_drawn()
-    shown = render.panel(live(game), 0, "en", game.now)
+    shown = panels.panel(live(game), 0, "en", game.now)
     options = select(shown.view, ":pick:7:1.1").options
     legal = {a.card for a in legal_actions(game, 0) if isinstance(a, A.Discard)}
     assert {int(o.value) for o in options} == legal
@@ -79,7 +82,7 @@ def test_k_l1_a_lay_down_being_built_is_checked_meld_by_meld() -> None:
     d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
     d.mode = "build"
     d.melds = [[card("7s"), card("7h"), card("9c")], [card("9d"), card("9h"), card("7d")]]
-    shown = render.panel(table, 0, "en", game.now)
+    shown = panels.panel(table, 0, "en", game.now)
     assert shown.text.count("❌ a set's cards must all have the same rank") == 2
     # one multi-select per meld of the contract, the picked cards pre-selected
     first = select(shown.view, ":pick:7:1.3.0")
@@ -87,7 +90,7 @@ def test_k_l1_a_lay_down_being_built_is_checked_meld_by_meld() -> None:
     assert {o.value for o in first.options if o.default} == {
         str(card(c)) for c in ("7s", "7h", "9c")
     }
-    refusal = render.check_draft(game, 0, (3, 3), d)
+    refusal = drafts.check_draft(game, 0, (3, 3), d)
     assert refusal is not None and refusal.reason == "set_mixed_ranks"
     assert refusal.detail["meld"] == 1  # which meld
 
@@ -104,7 +107,7 @@ def test_k_m6_the_whole_contract_is_checked_before_it_is_sent() -> None:
     d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
     d.mode = "build"
     d.melds = [[card("7s"), card("7h"), card("7d")], [card("7c"), card("7s@1"), card("7h@1")]]
-    text = render.panel(live(game), 0, "en", game.now).text
+    text = panels.panel(live(game), 0, "en", game.now).text
     assert text.count("✅") == 2  # each meld alone is a set
     assert "⚠️ Not yet, meld 2: you already have a set of that rank" in text
 
@@ -115,9 +118,9 @@ def test_k_l1_a_refused_lay_down_says_which_meld_and_why() -> None:
     d.mode = "build"
     d.melds = [[card("7s"), card("7h"), card("7d")], [card("9c"), card("JK")]]
     d.refusal = (2, "set_too_short")
-    text = render.panel(live(game), 0, "en", game.now).text
+    text = panels.panel(live(game), 0, "en", game.now).text
     assert "❌ Refused, meld 2: a set needs at least 3 cards" in text
-    fr = render.panel(live(game), 0, "fr", game.now).text
+    fr = panels.panel(live(game), 0, "fr", game.now).text
     assert "combinaison 2 : un brelan a au moins 3 cartes" in fr
 
 
@@ -126,9 +129,9 @@ def test_k_l1_a_valid_draft_passes_the_engine_check() -> None:
     d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
     d.mode = "build"
     d.melds = [[card("7s"), card("7h"), card("7d")], [card("9c"), card("9d"), card("9h")]]
-    assert render.check_draft(game, 0, (3, 3), d) is None
+    assert drafts.check_draft(game, 0, (3, 3), d) is None
     assert "✅ Ready: the engine accepts this lay-down." in (
-        render.panel(live(game), 0, "en", game.now).text
+        panels.panel(live(game), 0, "en", game.now).text
     )
     melds = tuple((3, tuple(m)) for m in d.melds)
     apply(game, A.LayDown(0, melds, game.now))
@@ -147,15 +150,15 @@ def test_k_l4_the_lay_off_select_lists_each_place_a_card_fits() -> None:
     game = laid_down_with(
         ["9h", "4h", "Qs", "Qh"], [(0, 3, ["Ks", "Kh", "Kd"]), (1, 4, ["5h", "6h", "7h", "8h"])]
     )
-    shown = render.panel(live(game), 0, "en", game.now)
+    shown = panels.panel(live(game), 0, "en", game.now)
     options = select(shown.view, ":pick:7:1.2").options
     legal = [a for a in legal_actions(game, 0) if isinstance(a, A.LayOff | A.ShiftJoker)]
-    assert sorted(o.value for o in options) == sorted(render.lay_off_value(a) for a in legal)
+    assert sorted(o.value for o in options) == sorted(verbs.lay_off_value(a) for a in legal)
     texts = [o.label for o in options]
     assert "9♥ on #2 (p1)" in texts and "4♥ below #2 (p1)" in texts
     assert "K♣ on #1 (p0)" in texts  # the card drawn fits the set of kings
     for a in legal:  # each option's value is the engine's action again
-        assert verbs.build_action("pick", 0, [1, 2], [render.lay_off_value(a)], a.at) == a
+        assert verbs.build_action("pick", 0, [1, 2], [verbs.lay_off_value(a)], a.at) == a
     assert "kalooki:meld:7:1" in ids(shown.view)  # K-L2: new melds once laid down
 
 
@@ -165,9 +168,9 @@ def test_k_l7_a_joker_shift_is_offered_in_the_lay_off_select() -> None:
     )
     shifts = [a for a in legal_actions(game, 0) if isinstance(a, A.ShiftJoker)]
     assert shifts
-    options = select(render.panel(live(game), 0, "en", game.now).view, ":pick:7:1.2").options
+    options = select(panels.panel(live(game), 0, "en", game.now).view, ":pick:7:1.2").options
     assert "6♥ for the joker of #2 (p1)" in [o.label for o in options]
-    action = verbs.build_action("pick", 0, [1, 2], [render.lay_off_value(shifts[0])], game.now)
+    action = verbs.build_action("pick", 0, [1, 2], [verbs.lay_off_value(shifts[0])], game.now)
     assert action == shifts[0]
 
 
@@ -187,9 +190,9 @@ def test_k_l4_more_lay_offs_than_one_list_holds_are_reached_card_first() -> None
     hand = ["JK", "3c@1", "3s@1", "4c@1", "4s@1", "9c", "9s@1", "10c", "10s@1", "Jc", "Js@1"]
     game = laid_down_with([*hand, "Qs", "Qh", "9h@1", "4h@1", "10d@1", "Jd@1"], melds)
     legal = [a for a in legal_actions(game, 0) if isinstance(a, A.LayOff | A.ShiftJoker)]
-    assert len(legal) > render.MAX_OPTIONS
+    assert len(legal) > verbs.MAX_OPTIONS
     table = live(game)
-    shown = render.panel(table, 0, "en", game.now)
+    shown = panels.panel(table, 0, "en", game.now)
     first = select(shown.view, ":pick:7:1.5")
     assert sorted(int(o.value) for o in first.options) == sorted({a.card for a in legal})
     assert ":pick:7:1.2" not in " ".join(ids(shown.view))  # no list cut at 25
@@ -197,7 +200,7 @@ def test_k_l4_more_lay_offs_than_one_list_holds_are_reached_card_first() -> None
     for option in first.options:
         d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
         d.lay_card = int(option.value)  # what picking the card does (verbs.panel_step)
-        view = render.panel(table, 0, "en", game.now).view
+        view = panels.panel(table, 0, "en", game.now).view
         assert [
             o.default for o in select(view, ":pick:7:1.5").options if o.value == option.value
         ] == [True]
@@ -227,11 +230,11 @@ def called_game() -> Game:
 
 def test_k_cl4_the_current_player_is_asked_to_allow_or_refuse() -> None:
     game = called_game()
-    shown = render.panel(live(game), 0, "en", game.now)
+    shown = panels.panel(live(game), 0, "en", game.now)
     assert "📣 **p1** calls 9♠" in shown.text
     names = labels(shown.view)
     assert "Allow (draw from the pile)" in names and "Refuse (take 9♠)" in names
-    embed, _ = render.table_message(live(game), "en", game.now)
+    embed, _ = tables.table_message(live(game), "en", game.now)
     status = next(f.value for f in embed.fields if f.name == "Turn")
     assert "**p1** calls 9♠" in status and "**p0** allows it" in status
 
@@ -247,29 +250,29 @@ def test_k_cl3_the_call_button_names_the_discard_it_claims() -> None:
         discard=["9s"],
         rules=BABY,
     )
-    _, view = render.table_message(live(game), "en", game.now)
+    _, view = tables.table_message(live(game), "en", game.now)
     assert view is not None
     assert f"kalooki:call:7:1.{card('9s')}" in ids(view)
     assert verbs.build_action("call", 1, [1, card("9s")], [], 5) == A.Call(1, card("9s"), 5)
-    panel = render.panel(live(game), 1, "en", game.now)
+    panel = panels.panel(live(game), 1, "en", game.now)
     assert f"kalooki:call:7:1.{card('9s')}.1" in ids(panel.view)  # from the panel: edits it
 
 
 def test_the_hand_is_sorted_by_suit_or_by_rank() -> None:
     game = two_sets_drawn()
-    by_suit = render.panel(live(game), 0, "en", game.now).text
+    by_suit = panels.panel(live(game), 0, "en", game.now).text
     assert "7♠ 7♥ 9♥ 9♣ K♣ 7♦ 9♦" in by_suit
     drafts.toggle_sort(TID, 0)
-    by_rank = render.panel(live(game), 0, "en", game.now).text
+    by_rank = panels.panel(live(game), 0, "en", game.now).text
     assert "7♠ 7♥ 7♦ 9♥ 9♣ 9♦ K♣" in by_rank
-    assert "kalooki:sort:7:1" in ids(render.panel(live(game), 0, "en", game.now).view)
+    assert "kalooki:sort:7:1" in ids(panels.panel(live(game), 0, "en", game.now).view)
 
 
 def test_k_s4_the_table_message_shows_melds_sizes_calls_and_no_hand() -> None:
     game = laid_down_with(
         ["9h", "4h", "Qs", "Qh"], [(0, 3, ["Ks", "Kh", "Kd"]), (1, 4, ["5h", "JK", "7h", "8h"])]
     )
-    embed, view = render.table_message(live(game), "en", game.now)
+    embed, view = tables.table_message(live(game), "en", game.now)
     data = json.dumps(embed.to_dict(), ensure_ascii=False)
     assert "K♠ K♥ K♦" in data and "5♥ 🃏 7♥ 8♥" in data  # melds as cards, in table order
     assert "Melds of p0" in data and "`#2` a run:" in data
@@ -294,7 +297,7 @@ def test_k_p_the_round_over_message_is_the_round_standings() -> None:
     apply(game, A.LayDown(0, lay, game.now))
     apply(game, A.Discard(0, card("Kc"), game.now))
     assert game.round.phase == "over"
-    embed, view = render.table_message(live(game), "en", game.now)
+    embed, view = tables.table_message(live(game), "en", game.now)
     text = json.dumps(embed.to_dict(), ensure_ascii=False)
     assert "round 1/3 over" in text
     assert "1. **p0**" in text and "2. **p1**" in text
@@ -308,7 +311,7 @@ def test_a_long_hand_is_also_a_picture_with_the_cards_being_built_raised() -> No
     game = forced_game([hand, other], pile=["Ks"], rules=BABY)
     game.round.draw_at = game.now
     apply(game, A.Draw(0, game.now))
-    shown = render.panel(live(game), 0, "en", game.now)
+    shown = panels.panel(live(game), 0, "en", game.now)
     assert shown.picture is not None and shown.picture.kind == "hand"
     codes = list(shown.picture.args[0])
     assert codes == [*hand, "Ks"]  # the hand's order (by suit, then rank)
@@ -316,10 +319,10 @@ def test_a_long_hand_is_also_a_picture_with_the_cards_being_built_raised() -> No
     d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
     d.mode = "build"
     d.melds[0] = [card("2s")]
-    raised = dict(render.panel(live(game), 0, "en", game.now).picture.options)  # type: ignore[union-attr]
+    raised = dict(panels.panel(live(game), 0, "en", game.now).picture.options)  # type: ignore[union-attr]
     assert raised["highlight"] == (codes.index("2s"),)
     short = forced_game([hand[:6], other[:6]], rules=BABY)
-    assert render.panel(live(short), 0, "en", short.now).picture is None  # text is enough
+    assert panels.panel(live(short), 0, "en", short.now).picture is None  # text is enough
 
 
 def test_a_bad_select_value_is_refused() -> None:
@@ -392,7 +395,7 @@ def test_eight_players_and_a_full_table_fit_one_message() -> None:
             melds.append((n % 8, 3, [f"{r}{s}@{deck}" for s in "dhs"]))
             n += 1
     place_melds(game, melds)
-    embed, _ = render.table_message(live(game), "en", game.now)
+    embed, _ = tables.table_message(live(game), "en", game.now)
     assert len(embed) <= 6000 and len(embed.fields) <= 25
     text = json.dumps(embed.to_dict(), ensure_ascii=False)
     assert f"`#{len(melds)}`" in text  # the last meld is shown
@@ -434,16 +437,16 @@ def test_k_k2_the_table_says_calls_open_only_while_the_window_is() -> None:
     game = window_game()
     table = live(game)
     draw_at = game.round.draw_at
-    embed, view = render.table_message(table, "en", draw_at - 1)
+    embed, view = tables.table_message(table, "en", draw_at - 1)
     assert "drawing allowed" in _status(embed)
     by_label = {str(getattr(i, "label", "")): i for i in view.children}
     assert by_label["Draw"].disabled  # K-K2: nobody draws in the window
-    embed, view = render.table_message(table, "en", draw_at)
+    embed, view = tables.table_message(table, "en", draw_at)
     status = _status(embed)
     assert "drawing allowed" not in status and "Calls open until the draw." in status
     by_label = {str(getattr(i, "label", "")): i for i in view.children}
     assert not by_label["Draw"].disabled
-    fr, _ = render.table_message(table, "fr", draw_at)
+    fr, _ = tables.table_message(table, "fr", draw_at)
     assert "Appels ouverts jusqu'à la pioche." in _status(fr)
 
 
@@ -451,11 +454,11 @@ def test_k_k2_the_current_players_panel_in_the_window_waits_then_offers_draw() -
     game = window_game()
     table = live(game)
     draw_at = game.round.draw_at
-    shown = render.panel(table, 0, "en", draw_at - 1)
+    shown = panels.panel(table, 0, "en", draw_at - 1)
     assert "Your turn: draw" not in shown.text and "may call the discard" in shown.text
     assert not any(":draw:" in i for i in ids(shown.view))
     assert shown.hide_at == draw_at  # drawn again when the window closes
-    after = render.panel(table, 0, "en", draw_at)
+    after = panels.panel(table, 0, "en", draw_at)
     assert "Your turn: draw" in after.text and any(":draw:" in i for i in ids(after.view))
     assert after.hide_at is None
 
@@ -509,9 +512,9 @@ def test_k_l4_a_joker_fitting_more_than_25_places_reaches_each_of_them() -> None
         for a in legal_actions(game, 0)
         if isinstance(a, A.LayOff | A.ShiftJoker) and a.card == card("JK")
     ]
-    assert len(legal) > render.MAX_OPTIONS
+    assert len(legal) > verbs.MAX_OPTIONS
     table = live(game)
-    shown = render.panel(table, 0, "en", game.now).view
+    shown = panels.panel(table, 0, "en", game.now).view
     first = select(shown, ":pick:7:1.5").options
     groups = [o for o in first if o.value.startswith(f"{card('JK')}.")]
     assert len(groups) >= 2  # the joker's places, a range at a time
@@ -519,19 +522,74 @@ def test_k_l4_a_joker_fitting_more_than_25_places_reaches_each_of_them() -> None
     reached = []
     for group in groups:
         d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
-        d.lay_card, d.lay_group = render.lay_card_of(group.value)  # what verbs.panel_step does
-        view = render.panel(table, 0, "en", game.now).view
+        d.lay_card, d.lay_group = verbs.lay_card_of(group.value)  # what verbs.panel_step does
+        view = panels.panel(table, 0, "en", game.now).view
         assert max(i.row or 0 for i in view.children) <= 4
         options = select(view, ":pick:7:1.2").options
-        assert len(options) <= render.MAX_OPTIONS
+        assert len(options) <= verbs.MAX_OPTIONS
         for o in options:
             reached.append(verbs.build_action("pick", 0, [1, 2], [o.value], game.now))
     assert sorted(map(repr, reached)) == sorted(repr(a) for a in legal)
 
 
 def test_a_lay_card_value_is_a_card_and_maybe_a_range_else_bad_button() -> None:
-    assert render.lay_card_of(render.lay_card_value(52)) == (52, None)
-    assert render.lay_card_of(render.lay_card_value(52, 1)) == (52, 1)
+    assert verbs.lay_card_of(verbs.lay_card_value(52)) == (52, None)
+    assert verbs.lay_card_of(verbs.lay_card_value(52, 1)) == (52, 1)
     for forged in ("", "x", "1.2.3", "²", "-1"):
         with pytest.raises(TableError):
-            render.lay_card_of(forged)
+            verbs.lay_card_of(forged)
+
+
+def thirty_one_cards() -> Game:
+    """Seat 0 holds 30 cards (calls pile them up, K-CL) and draws a 31st: more than a
+    select's 25 options."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    hand = [f"{r}h" for r in ranks] + [f"{r}c" for r in ranks] + ["As", "2s", "3s", "4s"]
+    game = forced_game(
+        [hand, ["2d", "3d", "4d", "5d", "6d", "8s"]], pile=["Kd"], discard=["Qd"], rules=BABY
+    )
+    game.round.draw_at = game.now  # past the call window
+    apply(game, A.Draw(0, game.now))
+    return game
+
+
+def test_k_t3_every_card_of_a_hand_past_25_can_be_discarded_a_group_first() -> None:
+    """Was: the discard select listed the hand's first 25 cards and cut the rest."""
+    game = thirty_one_cards()
+    table = live(game)
+    legal = [a.card for a in legal_actions(game, 0) if isinstance(a, A.Discard)]
+    assert len(legal) == 31
+    reached: list[int] = []
+    for group in (0, 1):
+        drafts.draft(TID, 0, 1, game.round.deal_no, 2).card_group = group
+        shown = panels.panel(table, 0, "en", game.now).view
+        assert len(shown.children) <= 25
+        other = f"kalooki:cards:7:1.{1 - group}"
+        assert other in ids(shown)  # the other group of the hand
+        reached += [int(o.value) for o in select(shown, ":pick:7:1.1").options]
+    order = sorted_hand(game.round.seats[0].hand, "suit")
+    assert reached == order  # every card, in the hand's order
+
+
+async def test_k_l1_a_meld_built_from_two_groups_of_a_long_hand_keeps_both(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A meld's cards picked in one group of the hand stay picked while another group is
+    listed (its select lists its own cards only), in the build mode laid out by the grid."""
+    from tests.bot.test_views_once import click
+
+    game = thirty_one_cards()
+    d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
+    d.mode = "build"
+    order = sorted_hand(game.round.seats[0].hand, "suit")
+    first, second = order[0], order[27]  # one card of each group
+    await click(monkeypatch, game, 0, "pick", [1, verbs.PICK_MELD, 0, 0], [str(first)])
+    await click(monkeypatch, game, 0, "pick", [1, verbs.PICK_MELD, 0, 1], [str(second)])
+    assert d.melds[0] == [first, second]
+    _, platform = await click(monkeypatch, game, 0, "cards", [1, 1])
+    shown = platform.panels[0].view
+    assert d.card_group == 1 and "kalooki:cards:7:1.0" in ids(shown)
+    meld = select(shown, ":pick:7:1.3.0.1")
+    assert {int(o.value) for o in meld.options} == set(order[25:])
+    assert [int(o.value) for o in meld.options if o.default] == [second]
+    assert max(i.row or 0 for i in shown.children) <= 4

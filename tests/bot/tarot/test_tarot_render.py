@@ -13,7 +13,9 @@ import pytest
 from pydantic import ValidationError
 
 from bot import games
-from bot.games.tarot import render, rules_for, verbs
+from bot.games.tarot import panel as panels
+from bot.games.tarot import rules_for, verbs
+from bot.games.tarot import table as tables
 from bot.games.tarot.faces import face, label
 from bot.i18n import catalog
 from bot.ui.cards import (
@@ -31,6 +33,7 @@ from tamalou.games.tarot.engine import apply, legal_actions, new_game, playable
 from tamalou.games.tarot.rules import TAROT, TAROT3, TAROT5, sans_chien
 from tamalou.games.tarot.scripted import forced_game
 from tamalou.games.tarot.state import Game
+from tamalou.games.tarot.views import public_view, view
 from tests.cards.fakes import as_text, with_emojis
 from tests.support.live_tables import custom_ids, live_table
 
@@ -43,11 +46,11 @@ def table_of(game: Game) -> Any:
 
 
 def ids(game: Game, seat: int, pending: list[str] | None = None) -> list[str]:
-    return custom_ids(render.panel(table_of(game), seat, "en", game.now, pending).view)
+    return custom_ids(panels.panel(table_of(game), seat, "en", game.now, pending).view)
 
 
 def selects(game: Game, seat: int, pending: list[str] | None = None) -> list[Any]:
-    view = render.panel(table_of(game), seat, "en", game.now, pending).view
+    view = panels.panel(table_of(game), seat, "en", game.now, pending).view
     return [i for i in view.children if isinstance(i, discord.ui.Select)]
 
 
@@ -117,11 +120,11 @@ def test_t_b5_the_ecart_select_lists_the_engines_cards_and_checks_before_sending
     assert [int(o.value) for o in select.options] == discardable
     assert select.max_values == len(discardable) and select.min_values == 0
     assert from_code("Ks") not in discardable and from_code("T21") not in discardable
-    view = render.panel(table_of(game), 0, "en", game.now).view
+    view = panels.panel(table_of(game), 0, "en", game.now).view
     lay = next(i for i in view.children if ":ecart:" in str(getattr(i, "custom_id", "")))
     assert isinstance(lay, discord.ui.Button) and lay.disabled  # nothing chosen yet
     chosen = [code(c) for c in discardable[:6]]
-    view = render.panel(table_of(game), 0, "en", game.now, chosen).view
+    view = panels.panel(table_of(game), 0, "en", game.now, chosen).view
     lay = next(i for i in view.children if ":ecart:" in str(getattr(i, "custom_id", "")))
     assert isinstance(lay, discord.ui.Button) and not lay.disabled
     assert lay.custom_id == "tarot:ecart:7:1." + ".".join(str(c) for c in discardable[:6])
@@ -138,7 +141,7 @@ def test_t_b5_an_ecart_with_too_many_trumps_is_flagged_before_sending() -> None:
     assert all(
         c in [code(a.card) for a in legal_actions(game, 0) if a.kind == "discard"] for c in chosen
     )
-    shown = render.panel(table_of(game), 0, "en", game.now, chosen)
+    shown = panels.panel(table_of(game), 0, "en", game.now, chosen)
     assert "Trumps go into the écart only" in shown.text
     lay = next(i for i in shown.view.children if ":ecart:" in str(getattr(i, "custom_id", "")))
     assert isinstance(lay, discord.ui.Button) and lay.disabled
@@ -170,15 +173,27 @@ def test_t_p3_the_play_panel_offers_exactly_the_playable_cards() -> None:
     assert f"tarot:play:7:1.{from_code('T5')}" not in plays  # must follow (T-P3)
 
 
-def test_a_long_hand_plays_from_select_menus() -> None:
+def test_a_long_hand_plays_from_one_select_a_group_first() -> None:
+    """26 playable cards (three players without the dog): one more than a select holds.
+    Was: two selects, a row each; now a group of the cards first, then its select."""
     game = forced_game([[], [], []], rules=sans_chien(TAROT3), dealer=2)
     bid_round(game, {0: 1})
     if game.deal.phase == "chelem":
         apply(game, A.Chelem(0, False, game.now))
     assert game.deal.phase == "play" and len(playable(game, 0)) == 26
-    menus = selects(game, 0)
-    assert len(menus) == 2 and all(":pick:" in str(s.custom_id) for s in menus)
-    assert [int(o.value) for s in menus for o in s.options] == playable(game, 0)
+    groups = [i for i in ids(game, 0) if i.startswith("tarot:cards:7:1.")]
+    assert len(groups) == 2 and selects(game, 0) == []
+    reached: list[int] = []
+    table = table_of(game)
+    for g in groups:
+        path = tuple(int(p) for p in g.rsplit(":", 1)[1].split(".")[1:])
+        view = panels.panel(table, 0, "en", game.now, play_group=path).view
+        menus = [i for i in view.children if isinstance(i, discord.ui.Select)]
+        assert [str(m.custom_id) for m in menus] == ["tarot:pick:7:1.10"]
+        assert "tarot:cards:7:1" in custom_ids(view)  # the other group
+        reached += [int(o.value) for o in menus[0].options]
+    assert sorted(reached) == sorted(playable(game, 0)) and len(reached) == 26
+    assert reached == sorted(reached, key=lambda c: sort_key(c))  # the hand's order
 
 
 def test_t_a1_t_a2_chelem_and_poignee_buttons_come_from_the_engine() -> None:
@@ -193,7 +208,7 @@ def test_t_a1_t_a2_chelem_and_poignee_buttons_come_from_the_engine() -> None:
     apply(game, A.Chelem(0, False, game.now))
     options = [a for a in legal_actions(game, 0) if isinstance(a, A.Poignee)]
     assert [len(a.cards) for a in options] == [10]
-    shown = render.panel(table_of(game), 0, "en", game.now)
+    shown = panels.panel(table_of(game), 0, "en", game.now)
     assert [i for i in custom_ids(shown.view) if ":poig:" in i] == ["tarot:poig:7:1.1"]
     assert "You may show a poignée of 10" in shown.text
 
@@ -207,12 +222,12 @@ def test_t_5_3_the_partner_is_named_nowhere_public_before_the_called_king_falls(
     assert calls == [f"tarot:call:7:1.{c}" for c in callable_]
     apply(game, A.CallKing(0, from_code("Kh"), game.now))
     table = table_of(game)
-    embed, _ = render.table_message(table, "en", game.now)
+    embed, _ = tables.table_message(table, "en", game.now)
     text = str(embed.to_dict())
     assert "partner still secret" in text and "partner: **p1**" not in text
-    assert "you play with p0" in render.panel(table, 1, "en", game.now).text.lower()
+    assert "you play with p0" in panels.panel(table, 1, "en", game.now).text.lower()
     for seat in (2, 3, 4):
-        assert "called card" not in render.panel(table, seat, "en", game.now).text.lower()
+        assert "called card" not in panels.panel(table, seat, "en", game.now).text.lower()
 
 
 def test_t_a2_the_player_chooses_which_trumps_to_show_and_the_engine_judges() -> None:
@@ -224,12 +239,12 @@ def test_t_a2_the_player_chooses_which_trumps_to_show_and_the_engine_judges() ->
     assert [o.value for o in menu.options] == [str(from_code(c)) for c in [*trumps, "EX"]]
     assert (menu.min_values, menu.max_values) == (10, 10)  # a simple poignée only (10 of 12)
     highest = [str(from_code(c)) for c in trumps[1:]]  # hide the T2, show T3…T12
-    action = verbs.build_action("pick", 0, [1, render.PICK_POIGNEE], highest, game.now)
+    action = verbs.build_action("pick", 0, [1, verbs.PICK_POIGNEE], highest, game.now)
     assert isinstance(action, A.Poignee)
     apply(game, action)
     assert game.deal.seats[0].poignee == 1
     assert code(game.deal.seats[0].poignee_cards[0]) == "T3"
-    wrong = verbs.build_action("pick", 1, [1, render.PICK_POIGNEE], highest[:3], game.now)
+    wrong = verbs.build_action("pick", 1, [1, verbs.PICK_POIGNEE], highest[:3], game.now)
     with pytest.raises(IllegalAction):
         apply(game, wrong)  # not bob's turn, and not his trumps: the engine refuses
 
@@ -279,12 +294,12 @@ def test_with_emojis_the_table_and_the_panel_show_cards_as_emojis(
 ) -> None:
     game = first_trick_game()
     table = table_of(game)
-    embed, _ = render.table_message(table, "en", game.now)
+    embed, _ = tables.table_message(table, "en", game.now)
     trick = next(f for f in embed.fields if f.name.startswith("Trick"))
     assert codes_in_markup(trick.value) == ["tKs", "t3s"]  # the trick's cards as emojis (English)
     assert "`" not in trick.value
-    shown = render.panel(table, 2, "en", game.now)
-    hand = [face(c, "en") for c in render.view(game, 2, game.now).hand]
+    shown = panels.panel(table, 2, "en", game.now)
+    hand = [face(c, "en") for c in view(game, 2, game.now).hand]
     assert codes_in_markup(shown.text) == hand
     plays = [i for i in shown.view.children if ":play:" in str(getattr(i, "custom_id", ""))]
     assert plays and all(
@@ -297,10 +312,10 @@ def test_with_emojis_the_table_and_the_panel_show_cards_as_emojis(
 def test_as_text_the_cards_keep_their_names(as_text: None) -> None:
     game = first_trick_game()
     table = table_of(game)
-    embed, _ = render.table_message(table, "en", game.now)
+    embed, _ = tables.table_message(table, "en", game.now)
     trick = next(f for f in embed.fields if f.name.startswith("Trick"))
     assert "`K♠`" in trick.value and "`3♠`" in trick.value
-    shown = render.panel(table, 2, "en", game.now)
+    shown = panels.panel(table, 2, "en", game.now)
     assert codes_in_markup(shown.text) == []
     assert all(
         getattr(i, "emoji", None) is None for i in shown.view.children
@@ -311,10 +326,8 @@ def test_the_panel_carries_the_readers_hand_as_a_picture_and_only_it(as_text: No
     game = first_trick_game()
     table = table_of(game)
     for seat in range(4):
-        picture = render.panel(table, seat, "en", game.now).picture
-        hand = [
-            face(c, "en") for c in render.view(game, seat, game.now).hand
-        ]  # as the panel sorts it
+        picture = panels.panel(table, seat, "en", game.now).picture
+        hand = [face(c, "en") for c in view(game, seat, game.now).hand]  # as the panel sorts it
         assert sorted(hand) == sorted(face(code(c), "en") for c in game.deal.seats[seat].hand)
         assert picture is not None and picture.kind == "hand"
         assert list(picture.args[0]) == hand
@@ -324,9 +337,9 @@ def test_the_ecart_chosen_so_far_is_raised_in_the_hand_picture(as_text: None) ->
     game = forced_game([[], [], [], []], dealer=3)
     bid_round(game, {0: 1})
     assert game.deal.phase == "ecart"
-    pv_hand = render.view(game, 0, game.now).hand
+    pv_hand = view(game, 0, game.now).hand
     chosen = [c for c in pv_hand if not c.startswith("T") and c[0] not in "K"][:2]
-    picture = render.panel(table_of(game), 0, "en", game.now, chosen).picture
+    picture = panels.panel(table_of(game), 0, "en", game.now, chosen).picture
     assert picture is not None
     raised = dict(picture.options)["highlight"]
     assert [pv_hand[i] for i in raised] == chosen
@@ -335,16 +348,16 @@ def test_the_ecart_chosen_so_far_is_raised_in_the_hand_picture(as_text: None) ->
 async def test_the_table_pictures_the_trick_in_progress_then_the_last_trick() -> None:
     game = first_trick_game()
     table = table_of(game)
-    picture = render.table_picture(table, "en", game.now)
+    picture = tables.table_picture(table, "en", game.now)
     assert picture is not None and picture.kind == "trick"
     assert [p[1] for p in picture.args[0]] == ["tKs", "t3s"]
     assert dict(picture.options)["winner"] is None
-    embed, _ = render.table_message(table, "en", game.now)
+    embed, _ = tables.table_message(table, "en", game.now)
     assert embed.image.url == picture.url
     for seat in (2, 3):  # the trick is completed: the picture keeps it, its winner framed
         card = playable(game, seat)[0]
         apply(game, A.Play(seat, card, game.now))
-    done = render.table_picture(table, "en", game.now)
+    done = tables.table_picture(table, "en", game.now)
     assert done is not None and len(done.args[0]) == 4
     won = game.deal.tricks[0].winner
     assert dict(done.options)["winner"] == game.deal.tricks[0].players.index(won)
@@ -355,7 +368,7 @@ async def test_the_table_pictures_the_trick_in_progress_then_the_last_trick() ->
 
 def test_no_trick_picture_before_the_play(as_text: None) -> None:
     game = forced_game([[], [], [], []], dealer=3)
-    assert render.table_picture(table_of(game), "en", game.now) is None
+    assert tables.table_picture(table_of(game), "en", game.now) is None
 
 
 def test_a_panel_too_long_with_emojis_names_its_cards_instead(with_emojis: CardEmojis) -> None:
@@ -369,20 +382,20 @@ def test_a_panel_too_long_with_emojis_names_its_cards_instead(with_emojis: CardE
         apply(game, A.Chelem(0, False, game.now))
     assert game.deal.phase == "play" and game.deal.current == 0
     table = table_of(game)
-    shown = render.panel(table, 0, "en", game.now)
+    shown = panels.panel(table, 0, "en", game.now)
     assert len(shown.text) <= 2000
     assert "You may show a poignée of 18" in shown.text  # nothing cut off
     assert codes_in_markup(shown.text) == [] and "`T21`" in shown.text
     options = [o for i in shown.view.children for o in getattr(i, "options", [])]
     assert options and all(o.emoji is not None for o in options)  # the selects keep emojis
-    short = render.panel(table, 1, "en", game.now)  # a panel that fits keeps its emojis
+    short = panels.panel(table, 1, "en", game.now)  # a panel that fits keeps its emojis
     assert codes_in_markup(short.text)
 
 
 def test_the_events_keep_whole_lines() -> None:
     lines = ["a" * 600, "b" * 600, "c" * 300]
-    assert render.last_lines(lines, 1024) == "b" * 600 + "\n" + "c" * 300
-    assert render.last_lines(["x" * 2000], 1024) == "x" * 1024
+    assert tables.last_lines(lines, 1024) == "b" * 600 + "\n" + "c" * 300
+    assert tables.last_lines(["x" * 2000], 1024) == "x" * 1024
 
 
 # -- the deal's end shows its last trick (issue 30) ----------------------------------------
@@ -401,16 +414,16 @@ def test_the_deal_over_message_shows_the_last_trick_and_its_winner(as_text: None
     that trick (cards, winner) as a field and as the picture."""
     game = _played_out()
     table = table_of(game)
-    pv = render.public_view(game, game.now)
+    pv = public_view(game, game.now)
     assert pv.phase == "over" and pv.last_deal is not None
     last = pv.tricks[-1]
-    embed, _ = render.table_message(table, "en", game.now)
+    embed, _ = tables.table_message(table, "en", game.now)
     field = next(f for f in embed.fields if f.name == "Last trick (18)")
     assert field.value is not None and field.value.count(" → ") == 3 and "🏆" in field.value
     for _, card in last.plays:
         assert label(card, "en") in field.value
-    assert embed.image.url == render.trick_picture(table, pv, "en").url  # type: ignore[union-attr]
-    fr, _ = render.table_message(table, "fr", game.now)
+    assert embed.image.url == tables.trick_picture(table, pv, "en").url  # type: ignore[union-attr]
+    fr, _ = tables.table_message(table, "fr", game.now)
     assert any(f.name == "Dernier pli (18)" for f in fr.fields)
 
 
@@ -418,7 +431,7 @@ def test_the_last_trick_names_the_petit_au_bout(as_text: None) -> None:
     """T-E3: a Petit au bout is named on the last trick it was played in."""
     game = _played_out()
     table = table_of(game)
-    pv = render.public_view(game, game.now)
+    pv = public_view(game, game.now)
     assert pv.last_deal is not None
     last = pv.tricks[-1]
     plays = [(last.plays[0][0], "T1"), *last.plays[1:]]
@@ -428,7 +441,7 @@ def test_the_last_trick_names_the_petit_au_bout(as_text: None) -> None:
             "last_deal": pv.last_deal.model_copy(update={"petit_au_bout": 1}),
         }
     )
-    embed, _ = render.deal_over_message(table, pv, "en")
+    embed, _ = tables.deal_over_message(table, pv, "en")
     field = next(f for f in embed.fields if f.name == "Last trick (18)")
     assert field.value is not None and field.value.endswith("· Petit au bout")
     assert "Next deal starts" in [f.name for f in embed.fields]
@@ -437,10 +450,10 @@ def test_the_last_trick_names_the_petit_au_bout(as_text: None) -> None:
 def test_the_dealer_is_not_marked_with_the_excuses_glyph() -> None:
     game = first_trick_game()
     table = table_of(game)
-    pv = render.public_view(game, game.now)
-    dealer = render.seat_line(table, pv, pv.dealer, "en")
-    assert "🃏" not in dealer and render.DEALER in dealer
-    assert render.DEALER not in render.seat_line(table, pv, (pv.dealer + 1) % 4, "en")
+    pv = public_view(game, game.now)
+    dealer = tables.seat_line(table, pv, pv.dealer, "en")
+    assert "🃏" not in dealer and tables.DEALER in dealer
+    assert tables.DEALER not in tables.seat_line(table, pv, (pv.dealer + 1) % 4, "en")
 
 
 def test_pictures_emoji_names_and_alt_text_follow_the_readers_language(
@@ -453,16 +466,16 @@ def test_pictures_emoji_names_and_alt_text_follow_the_readers_language(
 
     game = first_trick_game()
     table = table_of(game)
-    pv = render.public_view(game, game.now)
+    pv = public_view(game, game.now)
     for lang, king, shown in (("en", "tKs", "K♠"), ("fr", "tRs", "R♠")):
-        picture = render.trick_picture(table, pv, lang)
+        picture = tables.trick_picture(table, pv, lang)
         assert picture is not None and [p[1] for p in picture.args[0]] == [king, "t3s"]
         assert render_trick(list(picture.args[0])).alt_text.split(" | ")[0].endswith(shown)
-        embed, _ = render.table_message(table, lang, game.now)
+        embed, _ = tables.table_message(table, lang, game.now)
         trick = next(f for f in embed.fields if f.name.startswith(("Trick", "Pli")))
         assert f":{emoji_name(king)}:" in (trick.value or "")
-        hand = render.panel(table, 0, lang, game.now).picture
-        own = {face(x, lang) for x in render.view(game, 0).hand}
+        hand = panels.panel(table, 0, lang, game.now).picture
+        own = {face(x, lang) for x in view(game, 0).hand}
         assert hand is not None and set(hand.args[0]) == own
     queen = face("Qh", "en")
     assert queen == "tQh" and label("Qh", "en") == "Q♥" and face("Qh", "fr") == "tDh"

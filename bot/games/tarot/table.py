@@ -1,81 +1,30 @@
-"""Tarot's public table message and private panels, drawn from the engine's views.
+"""Tarot's public messages: the lobby, the table message (its embed, its button and the
+trick's picture), the deal's end and the events in words.
 
-The table message is rendered from ``public_view`` and public events only; a panel from
-``view`` (the reader's own) and ``legal_actions``. No rule is decided here: the bids, the
-called cards, the écart cards, the poignées and the playable cards a panel offers are the
-engine's lists, and every click is judged by the engine again.
+Rendered from the public view (``seen.public``) and public events only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 import discord
 
-from bot.games import Panel
-from bot.games.tarot.faces import face, label, line, partial_emoji, show
+from bot.games.tarot.faces import contract_name, face, line, name_of, picture_name, show
+from bot.games.tarot.seen import rules_of, seen_at
+from bot.games.tarot.verbs import cid
 from bot.i18n import t
 from bot.tables import LiveTable
-from bot.ui import grid, lobby
+from bot.ui import lobby
 from bot.ui.cards import CardPicture
-from bot.ui.common import button, round_end_view, seat_name, ts
-from tamalou.games.tarot import actions as A
+from bot.ui.common import button, round_end_view, ts
 from tamalou.games.tarot import events as E
 from tamalou.games.tarot.cards import code as card_code
-from tamalou.games.tarot.cards import from_code, sort_key
-from tamalou.games.tarot.engine import ecart_refusal, legal_actions, poignee_trumps, turn
-from tamalou.games.tarot.rules import CONTRACTS, Rules
-from tamalou.games.tarot.state import Game
-from tamalou.games.tarot.views import PlayerView, PublicView, TrickView, public_view, view
+from tamalou.games.tarot.views import PublicView, TrickView
 
-GAME = "tarot"
 #: the dealer's mark in a seat line (as Kalooki's; 🃏 names the Excuse and jokers)
 DEALER = "🎴"
-ROW = grid.PER_ROW
-MAX_ROWS = grid.ROWS
-#: select menus hold at most 25 options (Discord)
-SELECT_MAX = 25
-#: what a ``pick`` select chooses (the first number after the deal in its argument)
-PICK_ECART = 1  # one group of the écart's cards (1, 2, …)
-PICK_PLAY = 10  # a card to play (10, 11, …: one select per 25 cards)
-PICK_POIGNEE = 20  # the trumps to show in a poignée
-#: a panel's text longer than this is written with card names instead of emojis (a message
-#: holds 2000 characters; room is kept for a warning line)
-PANEL_ROOM = 1900
-
-
-def cid(verb: str, table: int, arg: str | int | None = None) -> str:
-    """``tarot:<verb>:<table>[:<arg>]`` (DESIGN: state in the database, not the View)."""
-    return f"{GAME}:{verb}:{table}" if arg is None else f"{GAME}:{verb}:{table}:{arg}"
-
-
-def rules_of(table: LiveTable) -> Rules:
-    return cast(Rules, table.rules)
-
-
-def name_of(table: LiveTable, seat: int, lang: str) -> str:
-    if not 0 <= seat < len(table.seats):
-        return f"#{seat + 1}"
-    return seat_name(table.seats[seat], lang)
-
-
-def turn_of(table: LiveTable, at: int) -> tuple[int, tuple[int, int]] | None:
-    """The human seat to act and the turn's key (deal, turn number: new at each bid, call,
-    écart, chelem window and card, T-B2, T-P1), or None: an AI acts, the deal or the match
-    is over."""
-    if table.game is None:
-        return None
-    game = cast(Game, table.game)
-    now = turn(game)
-    if now is None or game.ai[now[0]]:
-        return None
-    return now
-
-
-def contract_name(contract: int | str, lang: str) -> str:
-    key = CONTRACTS[contract] if isinstance(contract, int) else contract
-    return t(lang, f"tarot.contract.{key}")
 
 
 def last_lines(lines: Sequence[str], limit: int) -> str:
@@ -96,9 +45,6 @@ def signed(value: int) -> str:
 
 def points(value: float) -> str:
     return f"{value:g}"
-
-
-# -- the lobby -----------------------------------------------------------------------------
 
 
 def lobby_message(
@@ -123,13 +69,8 @@ def lobby_message(
     )
 
 
-# -- the table message ---------------------------------------------------------------------
-
-
 def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, discord.ui.View]:
-    game = table.game
-    assert game is not None
-    pv = public_view(game, at)
+    pv = seen_at(table, at).public
     if pv.phase == "over" and pv.last_deal is not None:
         return deal_over_message(table, pv, lang)
     embed = discord.Embed(
@@ -211,18 +152,12 @@ def shown_trick(pv: PublicView) -> TrickView | None:
     return pv.tricks[-1] if pv.tricks else pv.trick
 
 
-def picture_name(table: LiveTable, seat: int, lang: str) -> str:
-    """A seat's name in a picture (no markdown escapes: the picture is not markdown)."""
-    return name_of(table, seat, lang).replace("\\", "")
-
-
 def table_picture(table: LiveTable, lang: str, at: int) -> CardPicture | None:
     """The picture on the table message: the trick in progress, or the last trick won,
     built from the public view only (every card in it has been played face up)."""
-    game = table.game
-    if game is None:
+    if table.game is None:
         return None
-    return trick_picture(table, public_view(game, at), lang)
+    return trick_picture(table, seen_at(table, at).public, lang)
 
 
 def trick_picture(table: LiveTable, pv: PublicView, lang: str) -> CardPicture | None:
@@ -395,9 +330,6 @@ def deal_over_message(
     return embed, v
 
 
-# -- events in words (public only) ---------------------------------------------------------
-
-
 def event_line(table: LiveTable, e: Any, lang: str) -> str | None:
     if e.to is not None:
         return None  # never a private or log-only event in public
@@ -448,237 +380,3 @@ def event_line(table: LiveTable, e: Any, lang: str) -> str | None:
         case E.DealStarted():
             return t(lang, "tarot.ev.dealt", name=n(e.dealer))
     return None
-
-
-# -- the private panel ---------------------------------------------------------------------
-
-
-def panel(
-    table: LiveTable, seat: int, lang: str, at: int, pending: Sequence[str] | None = None
-) -> Panel:
-    """One player's panel: their hand and the moves the engine lists for them now.
-    ``pending``: the écart cards chosen so far (checked by the engine before sending)."""
-    game = table.game
-    assert game is not None
-    pv = view(game, seat, at)
-    legal = [a for a in legal_actions(game, seat, at) if a.kind != "tick"]
-    chosen = [c for c in (pending or ()) if c in pv.discardable]
-    text = panel_text(table, pv, lang, chosen)
-    if len(text) > PANEL_ROOM:  # card emojis are long: the same panel in words fits
-        text = panel_text(table, pv, lang, chosen, emojis=False)
-    problem = None
-    if chosen and len(chosen) == len(pv.public.dog):  # the check before sending (T-B5)
-        problem = ecart_refusal(game.deal, tuple(from_code(c) for c in chosen))
-        if problem is not None:
-            text += "\n⚠️ " + t(lang, f"tarot.illegal.{problem}")
-    showable: list[str] = []
-    if pv.poignees:  # T-A2: which trumps to show is the player's choice; the engine judges it
-        showable = [card_code(c) for c in poignee_trumps(game, seat)]
-        showable += [c for c in pv.hand if c == "EX"]
-    components = panel_view(table, pv, lang, legal, chosen, problem is None, showable)
-    return Panel(text[:2000], components, picture=hand_picture(pv.hand, lang, chosen))
-
-
-def hand_picture(hand: Sequence[str], lang: str, chosen: Sequence[str] = ()) -> CardPicture | None:
-    """The reader's own hand as a picture in the reader's language (the écart cards chosen
-    so far raised)."""
-    if not hand:
-        return None
-    picked = set(chosen)
-    return CardPicture.hand(
-        [face(c, lang) for c in hand], highlight=tuple(i for i, c in enumerate(hand) if c in picked)
-    )
-
-
-def panel_text(
-    table: LiveTable,
-    pv: PlayerView,
-    lang: str,
-    pending: Sequence[str] = (),
-    emojis: bool = True,
-) -> str:
-    """The panel's text; ``emojis=False``: every card in words (when the emojis would not
-    fit in a message)."""
-
-    pub = pv.public
-    lines = [
-        t(
-            lang,
-            "tarot.panel.title",
-            id=table.id,
-            deal=pub.played_deals + 1,
-            deals=pub.deals_in_match,
-        ),
-        t(lang, "tarot.panel.hand", cards=line(pv.hand, lang, emojis)),
-    ]
-    if pv.ecart:
-        lines.append(t(lang, "tarot.panel.my_ecart", cards=line(pv.ecart, lang, emojis)))
-    if pub.taker is not None and pub.contract is not None:
-        if pub.taker == pv.seat:
-            lines.append(
-                t(lang, "tarot.panel.you_take", contract=contract_name(pub.contract, lang))
-            )
-        elif pv.i_am_partner and pub.partner is None:
-            lines.append(t(lang, "tarot.panel.you_partner", name=name_of(table, pub.taker, lang)))
-        if pub.taker == pv.seat and pv.partner == pv.seat and pub.called is not None:
-            lines.append(t(lang, "tarot.panel.you_alone"))
-    mine = pub.current == pv.seat
-    if mine and pub.phase in ("bid", "call", "ecart", "chelem", "play"):
-        lines.append(t(lang, f"tarot.panel.prompt_{pub.phase}", when=ts(pub.deadline or 0)))
-    if pv.discardable:
-        size = len(pub.dog)
-        chosen = line(list(pending), lang, emojis) if pending else "—"
-        lines.append(t(lang, "tarot.panel.ecart_chosen", cards=chosen, n=len(pending), size=size))
-    if pv.poignees:
-        for option in pv.poignees:
-            lines.append(
-                t(
-                    lang,
-                    "tarot.panel.poignee_offer",
-                    n=len(option),
-                    cards=line(option, lang, emojis),
-                )
-            )
-    if not mine and pub.phase != "over" and pub.current is not None:
-        lines.append(t(lang, "tarot.panel.waiting", name=name_of(table, pub.current, lang)))
-    return "\n".join(lines)[:2000]
-
-
-def panel_view(
-    table: LiveTable,
-    pv: PlayerView,
-    lang: str,
-    legal: Sequence[A.Action],
-    pending: Sequence[str] = (),
-    ready: bool = True,
-    showable: Sequence[str] = (),
-) -> discord.ui.View:
-    """Components from the engine's legal actions (and only them)."""
-    tid, deal = table.id, pv.public.deal_no
-    style = discord.ButtonStyle
-    buttons: list[discord.ui.Button[discord.ui.View]] = []
-    selects: list[discord.ui.Select[discord.ui.View]] = []
-    for a in legal:
-        if isinstance(a, A.Bid):
-            text = contract_name(a.contract, lang)
-            kind = style.secondary if a.contract == 0 else style.primary
-            buttons.append(button(text, cid("bid", tid, f"{deal}.{a.contract}"), kind))
-        elif isinstance(a, A.CallKing):
-            text = t(lang, "tarot.btn.call", card=label(card_code(a.card), lang))
-            item = button(text, cid("call", tid, f"{deal}.{a.card}"), style.primary)
-            item.emoji = partial_emoji(card_code(a.card), lang)
-            buttons.append(item)
-        elif isinstance(a, A.Chelem):
-            key = "tarot.btn.chelem" if a.announce else "tarot.btn.no_chelem"
-            kind = style.danger if a.announce else style.secondary
-            buttons.append(
-                button(t(lang, key), cid("chelem", tid, f"{deal}.{int(a.announce)}"), kind)
-            )
-        elif isinstance(a, A.Poignee):
-            level = level_of(table, len(a.cards))
-            text = t(lang, f"tarot.btn.poignee_{level}", n=len(a.cards))
-            buttons.append(button(text, cid("poig", tid, f"{deal}.{level}"), style.success))
-        elif isinstance(a, A.NextDeal):
-            buttons.append(button(t(lang, "tarot.btn.next"), cid("next", tid, deal), style.primary))
-    discards = sorted((a.card for a in legal if isinstance(a, A.Discard)), key=sort_key)
-    if discards:
-        selects += ecart_selects(tid, deal, [card_code(c) for c in discards], pending, lang)
-        size = len(pv.public.dog)
-        ready = ready and len(pending) == size
-        arg = ".".join([str(deal), *(str(_card_id(c)) for c in pending)])
-        buttons.insert(
-            0,
-            button(
-                t(lang, "tarot.btn.ecart", n=len(pending), size=size),
-                cid("ecart", tid, arg),
-                style.success,
-                disabled=not ready,
-            ),
-        )
-    sizes = sorted(len(a.cards) for a in legal if isinstance(a, A.Poignee))
-    if sizes and showable:
-        selects.append(
-            discord.ui.Select(
-                custom_id=cid("pick", tid, f"{deal}.{PICK_POIGNEE}"),
-                placeholder=t(lang, "tarot.select.poignee")[:150],
-                min_values=min(sizes[0], len(showable)),
-                max_values=min(sizes[-1], len(showable)),
-                options=[
-                    discord.SelectOption(
-                        label=label(c, lang), value=str(_card_id(c)), emoji=partial_emoji(c, lang)
-                    )
-                    for c in showable[:SELECT_MAX]
-                ],
-            )
-        )
-    # in the hand's order (the text and the picture are sorted), not the deal's
-    plays = sorted((a.card for a in legal if isinstance(a, A.Play)), key=sort_key)
-    room = ROW * (MAX_ROWS - len(selects)) - len(buttons)
-    if plays and len(plays) + len(buttons) <= ROW * (MAX_ROWS - 1) and len(plays) <= room:
-        for c in plays:
-            item = button(label(card_code(c), lang), cid("play", tid, f"{deal}.{c}"), style.primary)
-            item.emoji = partial_emoji(card_code(c), lang)
-            buttons.append(item)
-    elif plays:
-        for k in range(0, len(plays), SELECT_MAX):
-            chunk = plays[k : k + SELECT_MAX]
-            options = [
-                discord.SelectOption(
-                    label=label(card_code(c), lang),
-                    value=str(c),
-                    emoji=partial_emoji(card_code(c), lang),
-                )
-                for c in chunk
-            ]
-            selects.append(
-                discord.ui.Select(
-                    custom_id=cid("pick", tid, f"{deal}.{PICK_PLAY + k // SELECT_MAX}"),
-                    placeholder=t(lang, "tarot.select.play")[:150],
-                    options=options,
-                )
-            )
-    # the grid (bot/ui/grid.py): the selects in rows of their own first, then the buttons
-    entries: list[tuple[int, discord.ui.Item[discord.ui.View]]] = [(0, sel) for sel in selects]
-    v, _ = grid.place(entries + [(1, b) for b in buttons])
-    return v
-
-
-def level_of(table: LiveTable, size: int) -> int:
-    """Which poignée (1 simple, 2 double, 3 triple) shows ``size`` cards at this table."""
-    players = table.game.players if table.game is not None else len(table.seats)
-    return rules_of(table).poignee_trumps[players].index(size) + 1
-
-
-def _card_id(code: str) -> int:
-    return from_code(code)
-
-
-def ecart_selects(
-    tid: int, deal: int, cards: list[str], pending: Sequence[str], lang: str
-) -> list[discord.ui.Select[discord.ui.View]]:
-    """The cards that may go into the écart, as multi-selects of at most 25 options (more
-    than one only at three players); each carries the cards chosen in the others."""
-    out: list[discord.ui.Select[discord.ui.View]] = []
-    groups = [cards[k : k + SELECT_MAX] for k in range(0, len(cards), SELECT_MAX)]
-    for g, group in enumerate(groups):
-        others = [c for c in pending if c not in group]
-        arg = ".".join([str(deal), str(PICK_ECART + g), *(str(_card_id(c)) for c in others)])
-        options = [
-            discord.SelectOption(
-                label=label(c, lang),
-                value=str(_card_id(c)),
-                default=c in pending,
-                emoji=partial_emoji(c, lang),
-            )
-            for c in group
-        ]
-        out.append(
-            discord.ui.Select(
-                custom_id=cid("pick", tid, arg),
-                placeholder=t(lang, "tarot.select.ecart")[:150],
-                min_values=0,
-                max_values=len(options),
-                options=options,
-            )
-        )
-    return out

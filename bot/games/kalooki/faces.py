@@ -1,0 +1,98 @@
+"""How cards and seats read in Kalooki's messages: a card as its emoji or its text (a
+label or an option carries the text, the face goes in the component's emoji field), a hand
+in the order its player chose, a contract counted, a seat by name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import discord
+
+from bot.i18n import t
+from bot.tables import LiveTable
+from bot.ui import grid
+from bot.ui.cards import display
+from bot.ui.cards.codes import text as card_text
+from bot.ui.common import button, seat_name
+from tamalou.core import cards
+
+SUITS_ORDER = {"s": 0, "h": 1, "c": 2, "d": 3}  # alternating colours, as players hold them
+
+
+RANK_ORDER = {r: i for i, r in enumerate(cards.RANKS)}
+
+
+def face(card: int) -> str:
+    """One card as a player sees it: its emoji, or its text (``7♣``, ``🃏``)."""
+    return display.show(cards.code(card))
+
+
+def faces(hand: Sequence[int]) -> str:
+    return display.line([cards.code(c) for c in hand]) if hand else "—"
+
+
+def card_button(
+    text: str,
+    card: int | None,
+    custom_id: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    disabled: bool = False,
+) -> discord.ui.Button[discord.ui.View]:
+    """A button naming a card: ``text`` holds the card as text (a label cannot show a custom
+    emoji: its markup would be read as is), the card's face goes in the emoji field."""
+    item = button(text, custom_id, style, disabled)
+    if card is not None:
+        item.emoji = display.partial_emoji(cards.code(card))
+    return item
+
+
+def card_word(card: int | None) -> str:
+    """A card as a label may carry it: its text (``9♥``), never its emoji markup."""
+    return card_text(cards.code(card)) if card is not None else "—"
+
+
+def name_of(table: LiveTable, seat: int, lang: str) -> str:
+    if not 0 <= seat < len(table.seats):
+        return f"#{seat + 1}"
+    return seat_name(table.seats[seat], lang)
+
+
+def sort_key(order: str) -> Callable[[int], tuple[int, int, int, int]]:
+    def key(card: int) -> tuple[int, int, int, int]:
+        s = cards.suit(card)
+        if s is None:
+            return (1, 0, 0, card)  # jokers last
+        rank = RANK_ORDER[cards.rank(card)]
+        if order == "rank":
+            return (0, rank, SUITS_ORDER[s], card)
+        return (0, SUITS_ORDER[s], rank, card)
+
+    return key
+
+
+def sorted_hand(hand: Sequence[int], order: str) -> list[int]:
+    return sorted(hand, key=sort_key(order))
+
+
+def contract_text(contract: Sequence[int], lang: str) -> str:
+    """A contract counted: "3 sets", "2 sets and a run", "a set and 2 runs" (K-R1)."""
+    sets, runs = contract.count(3), contract.count(4)
+    parts = {
+        "sets": t(lang, "kalooki.contract.sets", n=sets) if sets else "",
+        "runs": t(lang, "kalooki.contract.runs", n=runs) if runs else "",
+    }
+    if sets and runs:
+        return t(lang, "kalooki.contract.both", **parts)
+    return parts["sets"] or parts["runs"]
+
+
+def score(value: float) -> str:
+    return f"{value:g}"
+
+
+def group_ranges(count: int) -> list[range]:
+    """A hand of ``count`` cards in groups a select holds (one group when it fits), in the
+    hand's order (``grid.narrow``)."""
+    at = grid.narrow(count, grid.OPTIONS, (), unit=grid.OPTIONS)
+    assert at is not None
+    return at.groups or [at.choices]

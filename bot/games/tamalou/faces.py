@@ -1,0 +1,63 @@
+"""How cards and seats read in Tamalou's messages: a card as its emoji where the bot has
+them, else its label (docs/cards.md); a seat by its member's name or its AI's."""
+
+from __future__ import annotations
+
+from bot.tables import LiveTable
+from bot.ui import cards as card_faces
+from bot.ui.common import seat_name
+from tamalou.core import cards
+
+BACK = "🂠"
+HOLE = "·"
+
+
+def label(code: str | None) -> str:
+    if code is None:
+        return "—"
+    return cards.label(cards.from_code(code)) if code != cards.JOKER else "🃏"
+
+
+def card_label(card: int) -> str:
+    return cards.label(card)
+
+
+def face_code(code: str) -> str:
+    """The engine's card code as a face code (the joker: ``JK``)."""
+    return code if code == cards.JOKER else cards.code(cards.from_code(code))
+
+
+def shown(code: str | None, text_style: str = "") -> str:
+    """A card in a message: its emoji, or its label wrapped in ``text_style`` (`` ` ``, ``**``)."""
+    if code is None:
+        return "—"
+    return card_faces.emoji(face_code(code)) or f"{text_style}{label(code)}{text_style}"
+
+
+def shown_card(card: int) -> str:
+    """A card of an event in a message: its emoji, or its label."""
+    return card_faces.emoji(cards.code(card)) or card_label(card)
+
+
+def back() -> str:
+    return card_faces.emoji(card_faces.BACK) or BACK
+
+
+def hole() -> str:
+    return card_faces.emoji(card_faces.HOLE) or HOLE
+
+
+def name_of(table: LiveTable, seat: int, lang: str) -> str:
+    """A seat's name as shown: the member's name, or the AI's name in ``lang``."""
+    if not 0 <= seat < len(table.seats):
+        return f"#{seat + 1}"
+    return seat_name(table.seats[seat], lang)
+
+
+def picture_name(table: LiveTable, seat: int, lang: str) -> str:
+    """A seat's name in a picture (no markdown escapes: the picture is not markdown)."""
+    return name_of(table, seat, lang).replace("\\", "")
+
+
+def score(value: float) -> str:
+    return f"{value:g}"
