@@ -115,6 +115,7 @@ async def test_r_t3_draw_then_replace_through_the_private_panel(harness: BotHarn
     assert "**bob** to play" in table.text
 
 
+@pytest.mark.one_backend
 async def test_r_d4_earlier_press_wins_even_when_it_arrives_later(harness: BotHarness) -> None:
     """R-D4: two doubles on one card, delivered out of order: the earlier press wins."""
     h, emu = harness, harness.emu
@@ -157,6 +158,7 @@ async def test_r_d4_earlier_press_wins_even_when_it_arrives_later(harness: BotHa
     assert "bob doubled" in h.table_message().text
 
 
+@pytest.mark.one_backend
 async def test_r_a2_right_tamalou_ends_the_round_and_the_match(harness: BotHarness) -> None:
     """R-A2, R-A3, R-E2, R-M2, R-M3: a right call, the last turn, the final window, the scores."""
     h, emu = harness, harness.emu
@@ -211,6 +213,7 @@ async def test_r_a4_wrong_tamalou_shows_cards_and_gives_a_penalty(harness: BotHa
     assert len(game.round.seats[0].row) == 5 and game.round.current == 1
 
 
+@pytest.mark.one_backend
 async def test_r_k2_turn_timeout_plays_for_the_player(harness: BotHarness) -> None:
     """R-K1, R-K2, R-K3: when the turn clock runs out the bot draws and throws for them."""
     h, emu = harness, harness.emu
@@ -251,6 +254,7 @@ async def test_restart_mid_turn_loses_nothing(harness: BotHarness) -> None:
     await emu.wait_for(lambda: "bob ran out of time" in h.table_message().text, 10, "a timeout")
 
 
+@pytest.mark.one_backend
 async def test_ai_seat_plays_its_turns_and_an_ai_only_table_is_refused(harness: BotHarness) -> None:
     """AI seats (issue: AI players) peek, draw and discard by themselves at a human pace."""
     h, emu = harness, harness.emu
@@ -364,6 +368,7 @@ async def test_r_m3_a_whole_match_to_100_points(harness: BotHarness) -> None:
     assert "match is over" in over and "Rematch" in str(h.table_message().components)
 
 
+@pytest.mark.one_backend
 async def test_a_hard_ai_searches_off_the_event_loop_and_plays(harness: BotHarness) -> None:
     """The hard AI's search runs in a thread: its turns happen and the bot stays responsive."""
     h, emu = harness, harness.emu

@@ -73,6 +73,7 @@ def public_text(emu: Emulator) -> str:
 # -- powers (R-P) ---------------------------------------------------------------------------
 
 
+@pytest.mark.one_backend
 async def test_r_p1_jack_play_again_is_a_pile_only_extra_turn(harness: BotHarness) -> None:
     """R-P1, R-T5: a thrown Jack offers "Play again"; the extra turn draws from the pile only."""
     h, emu = harness, harness.emu
@@ -118,6 +119,7 @@ async def test_r_p1_jack_play_again_is_a_pile_only_extra_turn(harness: BotHarnes
     assert "Piocher" in labels and "Rejouer (Valet)" not in labels
 
 
+@pytest.mark.one_backend
 async def test_r_p2_queen_swap_pauses_doubles_and_is_transmitted_once(
     harness: BotHarness,
 ) -> None:
@@ -189,6 +191,7 @@ async def test_r_p2_queen_swap_pauses_doubles_and_is_transmitted_once(
     assert "Piocher" in labels and not any(lb.startswith("Ma carte") for lb in labels)
 
 
+@pytest.mark.one_backend
 async def test_r_p3_king_look_is_private_hidden_after_2_s_and_transmitted(
     harness: BotHarness,
 ) -> None:
@@ -236,6 +239,7 @@ async def test_r_p3_king_look_is_private_hidden_after_2_s_and_transmitted(
 # -- the discard (R-T2, R-T3) -------------------------------------------------------------
 
 
+@pytest.mark.one_backend
 async def test_r_t2_take_the_discard_must_keep_and_faces_are_never_offered(
     harness: BotHarness,
 ) -> None:
@@ -292,6 +296,7 @@ async def test_r_t2_take_the_discard_must_keep_and_faces_are_never_offered(
 # -- doubles (R-D) --------------------------------------------------------------------------
 
 
+@pytest.mark.one_backend
 async def test_r_d5_wrong_rank_then_blocked_and_a_double_click_is_free(harness: BotHarness) -> None:
     """R-D5: a wrong-rank double is shown to all and costs a penalty card; R-D6: after the
     second miss doubles are blocked ("blocked until"), refused without penalty; a double

@@ -320,6 +320,7 @@ def pings(h: BotHarness) -> list[Message]:
     return [m for m in h.emu.channel_messages() if m.mentions]
 
 
+@pytest.mark.one_backend
 async def test_a_turn_start_pings_its_player_only_and_a_member_may_turn_it_off(
     harness: BotHarness,
 ) -> None:
@@ -411,6 +412,7 @@ async def test_a_kill_while_a_ping_is_posted_leaves_no_ping_behind(harness: BotH
     assert again.id != ping.id and again.mentions == [emu.member("alice").id]
 
 
+@pytest.mark.one_backend
 async def test_a_turn_ping_waits_ten_seconds_for_a_slow_player_and_never_comes_for_a_prompt_one(
     harness: BotHarness,
 ) -> None:
@@ -477,6 +479,7 @@ async def test_a_server_sets_how_long_a_turn_waits_before_its_ping(harness: BotH
     assert [p.mentions for p in pings(h)] == [[emu.member("alice").id]]
 
 
+@pytest.mark.one_backend
 async def test_r_a4_a_failed_calls_reveal_ends_on_time_in_public_and_in_the_callers_panel(
     harness: BotHarness,
 ) -> None:

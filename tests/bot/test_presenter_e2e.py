@@ -18,6 +18,7 @@ async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
     return BotHarness(emulator, tmp_path)
 
 
+@pytest.mark.one_backend
 async def test_cancel_while_a_table_edit_waits_leaves_the_table_closed(
     harness: BotHarness,
 ) -> None:

@@ -362,6 +362,7 @@ def dutch_deal(g: Game) -> bool:
     )
 
 
+@pytest.mark.one_backend
 async def test_r_v1_a_whole_dutch_match_with_two_humans_and_an_ai(harness: BotHarness) -> None:
     h, emu = harness, harness.emu
     seed = find_seed(3, dutch_deal, rules=DUTCH, limit=20_000)
@@ -384,6 +385,7 @@ async def test_r_v1_a_whole_dutch_match_with_two_humans_and_an_ai(harness: BotHa
     emu.check()
 
 
+@pytest.mark.one_backend
 async def test_r_v4_a_whole_cabo_match(harness: BotHarness) -> None:
     h, emu = harness, harness.emu
     await h.start(seeds=["cabo-e2e"])
@@ -398,6 +400,7 @@ async def test_r_v4_a_whole_cabo_match(harness: BotHarness) -> None:
     emu.check()
 
 
+@pytest.mark.one_backend
 async def test_r_v2_a_whole_koubo_match_of_ten_rounds(harness: BotHarness) -> None:
     h, emu = harness, harness.emu
     await h.start(seeds=["koubo-e2e"])
@@ -447,6 +450,7 @@ def roi_deal(g: Game) -> bool:
     return holders == [3]
 
 
+@pytest.mark.one_backend
 async def test_r_x11_claims_on_one_card_are_settled_by_priority_not_by_arrival(
     harness: BotHarness,
 ) -> None:

@@ -193,6 +193,7 @@ async def stale_press(emu: Emulator, user: str, msg: Message, custom_id: str) ->
 
 
 @pytest.mark.parametrize("shown_as", ["text", "emojis"])
+@pytest.mark.one_backend
 async def test_a_four_player_deal_from_bidding_to_score(
     harness: TarotHarness, shown_as: str
 ) -> None:
@@ -280,6 +281,7 @@ async def test_an_illegal_card_is_refused_with_the_reason(harness: TarotHarness)
     assert leaks(h, ["alice", "bob"]) == []
 
 
+@pytest.mark.one_backend
 async def test_five_players_the_called_partner_stays_secret_until_the_card_is_played(
     harness: TarotHarness,
 ) -> None:
@@ -372,6 +374,7 @@ def poignee_seed() -> str:
     raise AssertionError("no seed gives alice ten trumps")
 
 
+@pytest.mark.one_backend
 async def test_t_a2_t_a3_a_poignee_is_announced_shown_on_the_table_and_scored(
     harness: TarotHarness,
 ) -> None:
