@@ -113,6 +113,15 @@ def _base36(n: int) -> str:
             return out
 
 
+def without_rematch(view: discord.ui.View) -> discord.ui.View | None:
+    """``view`` less its Rematch button (a tournament's table); None if nothing is left."""
+    for item in list(view.children):
+        verb = (item.custom_id or "").split(":")[1:2] if isinstance(item, discord.ui.Button) else []
+        if verb == ["rematch"]:
+            view.remove_item(item)
+    return view if view.children else None
+
+
 def moves_of(view: discord.ui.View) -> frozenset[str]:
     """The custom ids of a panel's live components: the moves it offers."""
     return frozenset(
@@ -233,6 +242,8 @@ class DiscordPresenter:
             return closed_message(table.id, lang, "cancelled", name), None, None
         at = self.bot.service.clock()
         embed, view = plugin.table_message(table, lang, at)
+        if view is not None and table.row.tournament_id is not None:
+            view = without_rematch(view)  # the tournament deals its next table itself
         return embed, view, plugin.table_picture(table, lang, at)
 
     async def table_changed(self, table: LiveTable, at_once: bool = False) -> None:
@@ -546,7 +557,7 @@ class DiscordPresenter:
             return
         lang = await self.bot.guild_language(table.row.guild_id)
         view: discord.ui.View | None = None
-        if table.status == "finished":
+        if table.status == "finished" and table.row.tournament_id is None:
             view = discord.ui.View(timeout=None)
             view.add_item(
                 button(

@@ -307,6 +307,8 @@ async def test_a_whole_duplicate_tarot_tournament_through_discord_with_a_restart
     best = rows[0]
     assert f"**1.** {best['name']} — **{best['score']:+g}**" in tournament_message(emu).text
     assert int(h.sql("SELECT COUNT(*) AS n FROM tournament_scores")[0]["n"]) == 16  # once
+    # a finished tournament table offers no Rematch (it was shown, and refused when pressed)
+    assert not [m.id for m in emu.channel_messages() if ":rematch:" in json.dumps(m.components)]
 
 
 async def act_step(h: TarotHarness, table_id: int, bids: dict[int, int]) -> None:

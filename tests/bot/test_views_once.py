@@ -1,6 +1,6 @@
 """One click computes the game's views once (issue 21): whatever a click reads before it
 acts (a legal choice, a draft, a suggestion), the table message and its picture drawn after
-the action, and the member's panel all read one ``Seen`` of each state (bot/games/seen.py),
+the action, and the member's panel all read one ``Seen`` of each state (bot/ui/seen.py),
 in every game.
 
 A spy stands on the engine's ``view``, ``public_view`` and ``legal_actions`` (the game

@@ -60,7 +60,7 @@ def meld_check(kind: int, picked: Sequence[int], lang: str) -> str:
 
 
 def panel(table: LiveTable, seat: int, lang: str, at: int, seen: Seen | None = None) -> Panel:
-    """One seat's panel. ``seen``: the click's views, when it read some (``bot/games/seen.py``)."""
+    """One seat's panel. ``seen``: the click's views, when it read some (``bot/ui/seen.py``)."""
     seen = seen_at(table, at, seen)
     game, at = seen.game, seen.at
     pv = seen.view(seat)

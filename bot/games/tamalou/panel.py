@@ -49,7 +49,7 @@ def panel(
     (``grid.narrow``); likewise ``queen_group`` (the Queen's targets), ``step_group`` (a
     step's choices), ``more_group`` (the moves drawn generically). ``doubles``: the doubles of
     the member's slots past the table's buttons (a row longer than they hold), and the groups
-    chosen of them. ``seen``: the click's views, when it read some (``bot/games/seen.py``)."""
+    chosen of them. ``seen``: the click's views, when it read some (``bot/ui/seen.py``)."""
     seen = seen_at(table, at, seen)
     game, at = seen.game, seen.at
     pv = seen.view(seat)

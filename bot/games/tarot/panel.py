@@ -51,7 +51,7 @@ def panel(
 ) -> Panel:
     """One player's panel: their hand and the moves the engine lists for them now.
     ``pending``: the écart cards chosen so far (checked by the engine before sending).
-    ``seen``: the click's views, when it read some (``bot/games/seen.py``). ``play_group``:
+    ``seen``: the click's views, when it read some (``bot/ui/seen.py``). ``play_group``:
     the groups of playable cards chosen so far, when they are more than a select holds."""
     seen = seen_at(table, at, seen)
     game = seen.game

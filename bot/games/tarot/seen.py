@@ -1,13 +1,13 @@
 """Tarot's table as its Discord side reads it: the rules, and the views of one moment
-(``bot/games/seen.py``: each computed once a click). No other module of this package calls
+(``bot/ui/seen.py``: each computed once a click). No other module of this package calls
 the engine's ``view``, ``public_view`` or ``legal_actions``."""
 
 from __future__ import annotations
 
 from typing import cast
 
-from bot.games import seen
 from bot.tables import LiveTable
+from bot.ui import seen
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot.engine import turn
 from tamalou.games.tarot.rules import Rules
@@ -18,7 +18,7 @@ Seen = seen.Seen[Game, PlayerView, PublicView, A.Action]
 
 
 def seen_at(table: LiveTable, at: int, kept: Seen | None = None) -> Seen:
-    """``bot.games.seen.seen_at``, typed for this game."""
+    """``bot.ui.seen.seen_at``, typed for this game."""
     return cast(Seen, seen.seen_at(table, at, kept))
 
 
