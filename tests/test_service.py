@@ -229,6 +229,47 @@ async def test_r_d4_a_move_nobody_can_race_still_waits_for_an_earlier_press_in_i
     await storage.close()
 
 
+class FaultyContested:
+    """A game module whose ``contested`` fails (a bug in a game): everything else is
+    Tamalou's."""
+
+    def __init__(self, game_id: str) -> None:
+        self.module = tamalou.games.load(game_id)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.module, name)
+
+    def contested(self, state: object, action: object) -> bool:
+        raise RuntimeError("a bug in the game's answer")
+
+
+async def test_a_fault_in_the_games_contested_answer_keeps_the_window_and_the_move(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A game whose ``contested`` raises never loses the click: the move waits the window
+    as every move did, and is applied."""
+    storage = open_storage(tmp_path / "t.sqlite3")
+    await storage.open()
+    clock = Clock()
+    service = TableService(
+        storage,
+        Presenter(),
+        rules_for=rules_for,
+        load_game=FaultyContested,  # type: ignore[arg-type]
+        reorder_ms=WIDE_MS,
+        clock=clock,
+    )
+    table = await service.open_table(1, 10, 100, "p0", {"target": 100})
+    await service.join(table, 101, "p1")
+    await service.start(table, 100)
+    assert table.game is not None
+    elapsed = await _timed(service, table, A.Peek(0, T0 + 10))
+    assert elapsed >= WIDE_MS / 1000
+    assert table.game.round.seats[0].peek_until is not None
+    assert "contested() failed" in caplog.text
+    await storage.close()
+
+
 async def test_restart_rebuilds_the_same_game_from_the_log(tmp_path: Path) -> None:
     service, storage, clock = await make(tmp_path, reorder_ms=0)
     table = await started_table(service)
