@@ -126,6 +126,150 @@ async def test_r_d4_actions_apply_in_press_order_not_arrival_order(tmp_path: Pat
     await storage.close()
 
 
+#: a reorder window wide enough to tell "applied at once" from "waited the window" on a
+#: shared machine (the default is 250 ms: the e2e tests run on it)
+WIDE_MS = 600
+
+
+async def _first_turn(service: TableService, clock: Clock) -> tuple[LiveTable, int]:
+    """A three-player table whose peek phase is over: the first turn, nothing discarded."""
+    table = await started_table(service)
+    clock.now = T0 + 40_000
+    await service.tick(table)
+    assert table.game is not None and not table.game.round.discard
+    return table, table.game.round.current
+
+
+async def _timed(service: TableService, table: LiveTable, action: A.Action) -> float:
+    """How long ``act`` took to answer, in seconds of the event loop."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    outcome = await service.act(table, action, None)
+    assert outcome.error is None, outcome.error
+    return loop.time() - start
+
+
+async def _end_turn(service: TableService, table: LiveTable, seat: int, at: int) -> None:
+    """``seat`` draws and throws, passing a power if the card has one (R-T5)."""
+    await service.act(table, A.Draw(seat, at), None)
+    await service.act(table, A.Throw(seat, at + 10), None)
+    game = table.game
+    assert game is not None
+    if game.round.current == seat and game.round.stage == "power":
+        await service.act(table, A.Pass(seat, at + 20), None)
+
+
+async def test_r_d4_a_move_nobody_can_race_is_applied_without_the_reorder_window(
+    tmp_path: Path,
+) -> None:
+    """R-D4 orders races: the first turn's draw and throw, with nothing on the discard that
+    anyone could double, are applied as they arrive; the window is not waited."""
+    service, storage, clock = await make(tmp_path, reorder_ms=WIDE_MS)
+    table, current = await _first_turn(service, clock)
+    assert await _timed(service, table, A.Draw(current, T0 + 40_100)) < WIDE_MS / 2000
+    assert await _timed(service, table, A.Throw(current, T0 + 40_200)) < WIDE_MS / 2000
+    await storage.close()
+
+
+async def test_r_d4_a_move_a_double_could_race_still_waits_and_goes_in_press_order(
+    tmp_path: Path,
+) -> None:
+    """R-D1/R-D5: once a card lies on the discard, the next player's draw may be raced by a
+    double: it waits the window, and a double pressed before it but arriving after it still
+    goes first (its penalty card is the pile's top; the draw takes the next)."""
+    service, storage, clock = await make(tmp_path, reorder_ms=WIDE_MS)
+    table, first = await _first_turn(service, clock)
+    await _end_turn(service, table, first, T0 + 40_100)
+    game = table.game
+    assert game is not None
+    current = game.round.current
+    doubler = next(s for s in range(3) if s not in (first, current))
+    top_rank = cards.rank(game.round.discard[-1])
+    row = game.round.seats[doubler].row
+    slot = next(i for i, c in enumerate(row, 1) if c is not None and cards.rank(c) != top_rank)
+    seq, pile_top = game.round.discard_seqs[-1], game.round.pile[-1]
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    draw = asyncio.create_task(service.act(table, A.Draw(current, T0 + 41_000), None))
+    await asyncio.sleep(0.02)
+    miss = asyncio.create_task(service.act(table, A.Double(doubler, slot, seq, T0 + 40_900), None))
+    await asyncio.gather(draw, miss)
+    assert loop.time() - start >= WIDE_MS / 1000
+    assert game.round.seats[doubler].row[-1] == pile_top  # R-D5: the earlier press's penalty
+    assert game.round.held != pile_top
+    await storage.close()
+
+
+async def test_r_d4_a_move_nobody_can_race_still_waits_for_an_earlier_press_in_its_window(
+    tmp_path: Path,
+) -> None:
+    """The queue is drained in press order: a move the game calls uncontested, arriving
+    while an earlier press of another seat waits its window, goes after that press (here a
+    too-late double, R-D4, whose penalty card is the pile's top, R-D5)."""
+    service, storage, clock = await make(tmp_path, reorder_ms=WIDE_MS)
+    table, first = await _first_turn(service, clock)
+    await _end_turn(service, table, first, T0 + 40_100)
+    game = table.game
+    assert game is not None
+    current = game.round.current
+    late = next(s for s in range(3) if s not in (first, current))
+    old_seq = game.round.discard_seqs[-1]
+    game.round.discard_spent[-1] = True  # as if doubled: nobody may double it any more
+    assert not table.module.contested(game, A.Draw(current, T0 + 41_000))
+    pile_top = game.round.pile[-1]
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    miss = asyncio.create_task(service.act(table, A.Double(late, 1, old_seq, T0 + 40_900), None))
+    await asyncio.sleep(0.02)
+    draw = asyncio.create_task(service.act(table, A.Draw(current, T0 + 41_000), None))
+    await asyncio.gather(miss, draw)
+    assert loop.time() - start >= WIDE_MS / 1000
+    assert game.round.seats[late].row[-1] == pile_top  # the earlier press went first
+    assert game.round.held != pile_top
+    await storage.close()
+
+
+class FaultyContested:
+    """A game module whose ``contested`` fails (a bug in a game): everything else is
+    Tamalou's."""
+
+    def __init__(self, game_id: str) -> None:
+        self.module = tamalou.games.load(game_id)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.module, name)
+
+    def contested(self, state: object, action: object) -> bool:
+        raise RuntimeError("a bug in the game's answer")
+
+
+async def test_a_fault_in_the_games_contested_answer_keeps_the_window_and_the_move(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A game whose ``contested`` raises never loses the click: the move waits the window
+    as every move did, and is applied."""
+    storage = open_storage(tmp_path / "t.sqlite3")
+    await storage.open()
+    clock = Clock()
+    service = TableService(
+        storage,
+        Presenter(),
+        rules_for=rules_for,
+        load_game=FaultyContested,  # type: ignore[arg-type]
+        reorder_ms=WIDE_MS,
+        clock=clock,
+    )
+    table = await service.open_table(1, 10, 100, "p0", {"target": 100})
+    await service.join(table, 101, "p1")
+    await service.start(table, 100)
+    assert table.game is not None
+    elapsed = await _timed(service, table, A.Peek(0, T0 + 10))
+    assert elapsed >= WIDE_MS / 1000
+    assert table.game.round.seats[0].peek_until is not None
+    assert "contested() failed" in caplog.text
+    await storage.close()
+
+
 async def test_restart_rebuilds_the_same_game_from_the_log(tmp_path: Path) -> None:
     service, storage, clock = await make(tmp_path, reorder_ms=0)
     table = await started_table(service)

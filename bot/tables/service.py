@@ -8,9 +8,11 @@ publishes through the :class:`Presenter` it is given. Every rule is decided by t
 this module only orders, stores and schedules. What a table's settings mean as rules is the
 game plugin's job (``rules_for``, given by the bot).
 
-Ordering (R-D4): every action is queued with its interaction time and applied after the
-reorder window, earliest first, under the table's lock, so an earlier press that arrives
-later still goes first.
+Ordering (R-D4): every action is queued with its interaction time and applied earliest
+first, under the table's lock. An action that an earlier press could still change (the
+game's ``contested``: a race, or a state where another seat may act) waits the reorder
+window first, so an earlier press that arrives later still goes first; any other is applied
+as soon as it arrives (``_uncontested``).
 """
 
 from __future__ import annotations
@@ -593,7 +595,9 @@ class TableService:
         return seat
 
     async def act(self, table: LiveTable, action: Any, user_id: int | None) -> Outcome:
-        """Queue ``action`` by its time, apply it after the reorder window (R-D4)."""
+        """Queue ``action`` by its press time and apply it under the table's lock, earliest
+        first (R-D4). It waits the reorder window only when an earlier press could still
+        change it (``_uncontested``): else it is applied as soon as it arrives."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[Outcome] = loop.create_future()
 
@@ -604,21 +608,51 @@ class TableService:
                 if not done.done():
                     done.set_exception(exc)
 
-        heapq.heappush(table.queue, (action.at, next(self._counter), run))
+        entry = (action.at, next(self._counter), run)
+        heapq.heappush(table.queue, entry)
         if self.reorder_ms:
-            await asyncio.sleep(self.reorder_ms / 1000)
-        async with table.lock:
-            while table.queue and (table.queue[0][0], table.queue[0][1]) <= (action.at, 1 << 62):
-                _, _, job = heapq.heappop(table.queue)
-                await job()
-                if done.done():
-                    break
+            arrived = loop.time()
+            async with table.lock:  # decided and applied in one hold: the state cannot move
+                if not done.done() and self._uncontested(table, action, entry):
+                    heapq.heappop(table.queue)  # the earliest press queued: this one
+                    await run()
+            if not done.done():
+                await asyncio.sleep(max(0.0, arrived + self.reorder_ms / 1000 - loop.time()))
+        if not done.done():
+            async with table.lock:
+                while table.queue and (table.queue[0][0], table.queue[0][1]) <= (
+                    action.at,
+                    1 << 62,
+                ):
+                    _, _, job = heapq.heappop(table.queue)
+                    await job()
+                    if done.done():
+                        break
         outcome = await done
         if outcome.error is None:
             COMMITTED.set(True)
         if outcome.events:
             await self._after(table, outcome.events)
         return outcome
+
+    def _uncontested(self, table: LiveTable, action: Any, entry: tuple[Any, ...]) -> bool:
+        """Nothing pressed before ``action`` could still change it, so it need not wait the
+        reorder window (under the table's lock): it is the earliest press queued (an earlier
+        one waiting its window goes first), no deadline falls due by its time (the tick
+        applied first could open a race), and the game says nobody can race it
+        (``contested``: R-D4's doubles, K-CL3's calls, any out-of-turn move)."""
+        game = table.game
+        if game is None or table.stale or table.status != "playing" or table.queue[0] is not entry:
+            return False
+        module = table.module
+        due = module.next_deadline(game)
+        if due is not None and due <= max(action.at, module.now(game)):
+            return False
+        try:
+            return not module.contested(game, action)
+        except Exception:  # a fault in the game's answer keeps the window: never a lost click
+            log.exception("table %s: contested() failed; keeping the reorder window", table.id)
+            return False
 
     async def _apply_logged(self, table: LiveTable, action: Any, user_id: int | None) -> Outcome:
         """Apply (ticking first), commit to the log, then return the events. Holds the lock."""

@@ -11,7 +11,10 @@ Conventions every game keeps:
 - time is an input (``at``, ms): a passed deadline is applied with ``tick(at)`` first;
 - chance is seeded per event from the match seed (:mod:`tamalou.core.chance`);
 - events carry their audience (:mod:`tamalou.core.events`); ``view`` is one seat's
-  knowledge, ``public_view`` the table's.
+  knowledge, ``public_view`` the table's;
+- ``contested(state, action)`` says whether a click pressed earlier by anyone could still
+  change what ``action`` does (see :meth:`GameModule.contested`): only such an action waits
+  the table service's reorder window. :func:`always_contested` is the safe answer.
 """
 
 from __future__ import annotations
@@ -108,3 +111,22 @@ class GameModule(Protocol):
         ...
 
     def make_ai(self, level: str, seat: int, rules: Any, seed: str) -> AIPlayer: ...
+
+    def contested(self, state: Any, action: Any) -> bool:
+        """Whether a click stamped before ``action`` (by any seat) and not yet arrived could
+        still change its outcome, or be judged differently once it is applied: a race
+        (Tamalou's doubles, Kalooki's calls), or any move of another seat that ``state``
+        allows at ``action.at`` or before. True keeps the reorder window (the action waits
+        for earlier presses and is applied in press order); False lets the table service
+        apply it as soon as it arrives, with no wait. Answer from the state alone and
+        cheaply (it is asked at every click, with the table's lock held); when unsure,
+        True. A game with no out-of-turn reasoning yet answers with :func:`always_contested`.
+        The service itself keeps the window when a deadline is due by ``action.at`` or an
+        earlier press is still queued (docs/architecture.md, "Ordering")."""
+        ...
+
+
+def always_contested(state: Any, action: Any) -> bool:
+    """The safe answer to :meth:`GameModule.contested`: every action waits the reorder
+    window (a game that cannot tell which of its moves nobody can race)."""
+    return True

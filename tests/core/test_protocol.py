@@ -8,8 +8,20 @@ import random
 import pytest
 
 from tamalou.core.events import public
-from tamalou.core.protocol import RoundSummary
+from tamalou.core.protocol import GameModule, RoundSummary
 from tamalou.games import game_ids, load
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_game_provides_every_member_of_the_protocol(game_id: str) -> None:
+    """mypy checks ``bot`` and ``tamalou`` only, and the registry casts: a member a game
+    forgot (``contested``, say) would first fail at a click. Listed here instead."""
+    game = load(game_id)
+    functions = [n for n, v in vars(GameModule).items() if callable(v) and n[0] != "_"]
+    assert "contested" in functions
+    missing = [n for n in [*GameModule.__annotations__, *functions] if not hasattr(game, n)]
+    assert not missing, missing
+    assert all(callable(getattr(game, n)) for n in functions)
 
 
 @pytest.mark.parametrize("game_id", game_ids())

@@ -306,6 +306,22 @@ def _anyone_may_call(game: Game) -> bool:
     return any(call_refusal(game, p) is None for p in range(game.players))
 
 
+def contested(game: Game, action: A.Action) -> bool:
+    """Whether a press stamped before ``action`` could still change it (the game protocol's
+    ``contested``). A call always is (K-CL3: the earliest call wins), and so is the current
+    player's draw while a live discard may be called (K-K2: that draw races the calls), a
+    press by another seat, and the next round (any seat may start it). The rest of a turn is
+    not: once the current player has drawn (K-T1) or answers a pending call (K-CL4) nobody
+    else may act, and the discard that ends the turn cannot be raced either, since a call
+    stamped before the card landed is refused by its stamp (K-CL2, ``discard_at``)."""
+    r = game.round
+    if game.over or r.phase != "play" or isinstance(action, A.Call):
+        return True
+    if action.player != r.current:
+        return True
+    return r.stage == "draw" and r.pending_call is None and r.live and _anyone_may_call(game)
+
+
 def _remove(hand: list[int], cards: Sequence[int]) -> list[int]:
     """The hand without ``cards`` (each must be in it), or refuse."""
     rest = list(hand)

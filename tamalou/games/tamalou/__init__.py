@@ -16,6 +16,7 @@ from tamalou.games.tamalou.codec import action_from_dict, action_to_dict
 from tamalou.games.tamalou.engine import (
     abandoned,
     apply,
+    contested,
     display_moments,
     legal_actions,
     new_game,
@@ -115,6 +116,7 @@ __all__ = [
     "action_to_dict",
     "apply",
     "away",
+    "contested",
     "display_moments",
     "legal_actions",
     "make_ai",

@@ -16,6 +16,7 @@ from tamalou.games.tarot.codec import action_from_dict, action_to_dict
 from tamalou.games.tarot.engine import (
     abandoned,
     apply,
+    contested,
     display_moments,
     legal_actions,
     new_game,
@@ -129,6 +130,7 @@ __all__ = [
     "action_to_dict",
     "apply",
     "away",
+    "contested",
     "deal_results",
     "display_moments",
     "legal_actions",

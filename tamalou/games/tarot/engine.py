@@ -161,6 +161,17 @@ def turn(game: Game) -> tuple[int, tuple[int, int]] | None:
     return d.current, (d.deal_no, d.turns)
 
 
+def contested(game: Game, action: A.Action) -> bool:
+    """Whether a press stamped before ``action`` could still change it (the game protocol's
+    ``contested``). During a deal only the seat to act acts: a bid in turn (T-B2), the
+    King's call (T-5.1), the écart (T-B5), the chelem (T-A1, the taker), a poignée with
+    one's card to trick 1 (T-A2) and a card (T-P1); nothing races, so the seat to act's
+    move is not contested. Anything else is: a press by another seat (refused now, it may be
+    its turn once an earlier press lands), and the next deal, which any seat may start."""
+    d = game.deal
+    return game.over or d.phase == "over" or action.player != d.current
+
+
 def _advance(game: Game, at: int, ev: Events) -> None:
     while True:
         due = next_deadline(game)
@@ -841,6 +852,7 @@ __all__ = [
     "GARDE",
     "abandoned",
     "apply",
+    "contested",
     "display_moments",
     "legal_actions",
     "new_game",

@@ -23,7 +23,13 @@ from tamalou.games.tamalou.engine.common import (
     untargetable,
 )
 from tamalou.games.tamalou.engine.dispatch import apply, next_deadline, step
-from tamalou.games.tamalou.engine.legal import double_actions, first_choice, legal_actions
+from tamalou.games.tamalou.engine.legal import (
+    contested,
+    double_actions,
+    first_choice,
+    legal_actions,
+    may_double,
+)
 from tamalou.games.tamalou.engine.round_end import abandoned
 from tamalou.games.tamalou.engine.setup import new_game
 from tamalou.games.tamalou.engine.turns import display_moments, fuse_start
@@ -34,12 +40,14 @@ __all__ = [
     "abandoned",
     "apply",
     "can_take_discard",
+    "contested",
     "display_moments",
     "double_actions",
     "doubles_refusal",
     "first_choice",
     "fuse_start",
     "legal_actions",
+    "may_double",
     "new_game",
     "next_deadline",
     "step",

@@ -61,22 +61,72 @@ def legal_actions(game: Game, player: int, at: int | None = None) -> list[A.Acti
     return out
 
 
+def contested(game: Game, action: A.Action) -> bool:
+    """Whether a press stamped before ``action`` could still change it (the game protocol's
+    ``contested``).
+
+    A double, with one's card or another's (R-D4, R-X10), always is: the first press on a
+    card wins. In the peek phase a peek is not (R-S3: nothing else may be done, and one
+    player's peek never touches another's, R-S5). Any other move is contested unless it is
+    the move of the one seat that may act now (the current player, or a doubled power's
+    owner, R-X12) while no other seat may double the discard top at its time (R-D1; not a
+    spent or doubled top, R-D4; not blocked, R-D6; not frozen, R-A3; R-D7): else a double
+    pressed earlier would take the top first, be covered by this move, or draw its penalty
+    card from the pile this move draws from (R-D5). The next round, which any seat may
+    start, is contested too. Cheap: one check a seat, no listing (``may_double``)."""
+    if game.over:
+        return True
+    r = game.round
+    if r.phase == "peek":
+        return not isinstance(action, A.Peek)
+    if r.phase != "play" or isinstance(action, A.Double | A.DoubleFor):
+        return True
+    actor = r.pending[-1][0] if r.pending else r.current
+    if action.player != actor:
+        return True
+    at = max(action.at, game.now)
+    return any(p != actor and may_double(game, p, at) for p in range(game.players))
+
+
+def may_double(game: Game, player: int, at: int | None = None) -> bool:
+    """Whether ``player`` may try a double now (``double_actions`` lists at least one),
+    without listing them (R-D1, R-D4, R-D6, R-D7, R-X10, R-X11)."""
+    seat = _double_gate(game, player, game.now if at is None else at)
+    if seat is None:
+        return False
+    if _slots(seat):
+        return True
+    return game.rules.play_for_someone and bool(double_actions(game, player, at))
+
+
+def _double_gate(game: Game, player: int, at: int) -> SeatState | None:
+    """The seat of ``player`` if a double on the current discard top (or in the open
+    window) is open to them now, else None: ``double_actions`` and ``may_double``."""
+    r = game.round
+    window = bool(r.window_until) and r.phase == "play"
+    if not window and (not r.discard or r.discard_spent[-1]):
+        return None
+    if r.current == player and r.stage in ("holding", "power") and r.phase == "play":
+        return None  # R-D7, the usual refusal, without building its error
+    if doubles_refusal(game, player, at):
+        return None
+    seq = r.window_seq if window else r.discard_seqs[-1]
+    me = r.seats[player]
+    if not window and (me.last_double_seq == seq or me.barred_seq == seq):
+        return None
+    return me
+
+
 def double_actions(game: Game, player: int, at: int | None = None) -> list[A.Action]:
     """The doubles ``player`` may try on the current discard top: with any of their cards
     (R-D1), or with another player's card (R-X10)."""
     r = game.round
     at = game.now if at is None else at
+    me = _double_gate(game, player, at)
+    if me is None:
+        return []
     window = bool(r.window_until) and r.phase == "play"
-    if not window and (not r.discard or r.discard_spent[-1]):
-        return []
-    if r.current == player and r.stage in ("holding", "power") and r.phase == "play":
-        return []  # R-D7, the usual refusal, without building its error
-    if doubles_refusal(game, player, at):
-        return []
     seq = r.window_seq if window else r.discard_seqs[-1]
-    me = r.seats[player]
-    if not window and (me.last_double_seq == seq or me.barred_seq == seq):
-        return []
     mine = _slots(me)
     double = A.Double
     out: list[A.Action] = [double(player, s, seq, at) for s in mine]
