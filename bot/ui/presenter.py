@@ -102,6 +102,13 @@ class OpenPanel:
             self.overlapped = False
 
 
+def table_print(embed: discord.Embed, view: discord.ui.View | None, picture: str | None) -> bytes:
+    """A digest of what a table message shows: its embed, its components, its picture's key."""
+    components = view.to_components() if view is not None else []
+    raw = orjson.dumps([embed.to_dict(), components, picture])
+    return hashlib.blake2b(raw, digest_size=16).digest()
+
+
 def panel_print(text: str, view: discord.ui.View, picture: CardPicture | None) -> bytes:
     """A digest of what a panel shows: its text, its components and its picture. Equal
     digests, equal payloads: an edit would change nothing the member sees."""
@@ -153,6 +160,8 @@ class DiscordPresenter:
         self._ping_after: dict[int, int] = {}  # guild -> ms a turn waits before its ping
         self._threads_on: dict[int, bool] = {}  # guild -> its tables play in threads
         self._pictures: dict[int, str | None] = {}  # table -> key of its message's picture
+        #: table -> what its message shows (:func:`table_print`), while it is known
+        self._shown: dict[int, bytes] = {}
         self._previous: dict[int, int | None] = {}  # table -> its last round's message
         self._gone: set[int] = set()  # tables whose channel answered 10003, while they close
         self._ping_choices: dict[tuple[int, int], bool] = {}  # (guild, member) -> pinged
@@ -164,7 +173,13 @@ class DiscordPresenter:
 
     def tracked(self) -> set[int]:
         """Tables the presenter keeps a record of (pruned when a table ends)."""
-        return set(self._pending) | set(self._last_edit) | set(self._locks) | set(self._pictures)
+        return (
+            set(self._pending)
+            | set(self._last_edit)
+            | set(self._locks)
+            | set(self._pictures)
+            | set(self._shown)
+        )
 
     def _spawn(self, coro: Any, name: str) -> asyncio.Task[Any]:
         task = asyncio.create_task(coro, name=name)
@@ -181,6 +196,7 @@ class DiscordPresenter:
             pending.cancel()
         self._last_edit.pop(table_id, None)
         self._pictures.pop(table_id, None)
+        self._shown.pop(table_id, None)
         self._previous.pop(table_id, None)
         lock = self._locks.get(table_id)
         if lock is not None and not lock.locked():
@@ -302,6 +318,7 @@ class DiscordPresenter:
                 return  # posted again meanwhile
             table.row.message_id = None
             self._pictures.pop(table.id, None)
+            self._shown.pop(table.id, None)
         log.warning("table %s: its message was deleted; posting it again", table.id)
         await self.table_changed(table, at_once=True)
 
@@ -383,6 +400,10 @@ class DiscordPresenter:
         """Edit the table message (post it again if it is gone). Under the table's lock."""
         key = picture.key if picture is not None else None
         if table.row.message_id is not None:
+            shows = table_print(embed, view, key)
+            if self._shown.get(table.id) == shows and self._pictures.get(table.id, UNKNOWN) == key:
+                return  # it shows this already: an edit would change nothing (issue 25)
+            self._shown.pop(table.id, None)  # not known while the edit is in flight
             extra: dict[str, Any] = {}
             if self._pictures.get(table.id, UNKNOWN) != key:  # else: already attached
                 extra["attachments"] = await picture_files(picture)
@@ -392,6 +413,7 @@ class DiscordPresenter:
                     table, table.row.message_id, embed=embed, view=view, content=None, **extra
                 )
                 self._pictures[table.id] = key
+                self._shown[table.id] = shows
                 return
             except discord.HTTPException as exc:
                 if in_thread and threads.thread_is_gone(exc):
@@ -608,6 +630,7 @@ class DiscordPresenter:
         self.bot.service.set_thread(table, None)
         table.row.message_id = None
         self._pictures.pop(table.id, None)
+        self._shown.pop(table.id, None)
         await self.bot.storage.set_table_thread(table.id, None)
         if table.status == "playing" and (exc is None or exc.code != threads.MISSING_PERMISSIONS):
             await self._open_thread(table)
@@ -808,6 +831,7 @@ class DiscordPresenter:
             self._previous[table.id] = table.row.message_id
             table.row.message_id = None
             self._pictures.pop(table.id, None)
+            self._shown.pop(table.id, None)
         await self.table_changed(table, at_once=True)
         await self._edit_summary(table)  # the standing after the round
 
