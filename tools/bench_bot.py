@@ -104,8 +104,6 @@ TRACE = bool(os.environ.get("BENCH_TRACE"))  # print the text-only answers (refu
 WORK = {"dir": ""}  # databases and bot logs (removed at the end unless --keep)
 #: --py-spy / --py-spy-trivial: where the profiles of the bot and of the trivial bot go
 PROFILE: dict[str, str | None] = {"path": None, "trivial": None}
-#: --play: the simulated players' click mix ("random": as before; "real": real play's shares)
-PLAY = {"mix": "random"}
 BOT_MODULE = {"name": "bot"}  # --bot-module: e.g. a wrapper that profiles bot.__main__
 GOALS = {
     "rate": 500.0,
@@ -543,7 +541,7 @@ async def run_load(
     deadline = loop.time() + seconds
     games = sorted({t.game for t in tables})
     players: dict[str, Players] = {
-        g: players_for(g, max(len(t.users) for t in tables), PLAY["mix"]) for g in games
+        g: players_for(g, max(len(t.users) for t in tables)) for g in games
     }
 
     def choose() -> tuple[TableInfo, Click] | None:
@@ -1480,14 +1478,6 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="the same as --games (e.g. --mix kalooki,tarot: the Kalooki and tarot table mix)",
     )
-    p.add_argument(
-        "--play",
-        choices=("random", "real"),
-        default="random",
-        help="the players' click mix: random (mostly My cards and clicks out of turn, as in "
-        "earlier figures) or real (Tamalou: the shares of a whole e2e round, "
-        "tools/click_shares.py)",
-    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bot-module", default="bot", help="module the launcher runs")
     p.add_argument("--keep", action="store_true", help="keep the databases and bot logs")
@@ -1534,7 +1524,6 @@ def main(argv: list[str] | None = None) -> int:
             args.tables, args.clicks, args.warmup = 30, 800, 100
             args.restart_tables, args.trivial = 60, 400
     BOT_MODULE["name"] = args.bot_module
-    PLAY["mix"] = args.play
     PROFILE["path"] = args.py_spy
     PROFILE["trivial"] = args.py_spy_trivial
     runs: list[dict[str, Any]] = []

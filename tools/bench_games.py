@@ -268,49 +268,6 @@ class TamalouPlayers:
         return None
 
 
-#: real play (``--play real``), measured from a whole three-human round of the end-to-end
-#: tests (``tools/click_shares.py``; docs/benchmarks.md): of its play clicks 20% "My cards",
-#: 33% the current player's Draw on the table (7% a call), 40% a move on the panel. A Draw
-#: brings one panel move (a replacement or a throw), so "My cards" is a third of the
-#: table clicks: 1/3 : 2/3 gives 20% / 40% / 40%.
-REAL_HAND_SHARE = 1 / 3
-
-
-class TamalouRealPlayers(TamalouPlayers):
-    """Real play: the player to play draws on the table and then plays from their panel
-    (a replacement or a throw, Pass after a power card), and now and then someone opens
-    "My cards"; nobody clicks out of turn (the random players above mostly do)."""
-
-    def choose(self, table: TableInfo, msg: Message, rng: random.Random) -> Click | None:
-        bs = enabled(msg)
-        text = msg.text
-        current = next((u for u in table.users if f"**{u.name}** to play" in text), None)
-        if rng.random() < REAL_HAND_SHARE or current is None or "draw" not in bs:
-            if "hand" in bs:
-                return Click(rng.choice(table.users), msg, bs["hand"][0], "my cards")
-            return None
-        return Click(current, msg, bs["draw"][0], "draw")
-
-    def follows(self, kind: str) -> bool:
-        return kind in ("draw", "throw")
-
-    def after(
-        self, table: TableInfo, click: Click, answers: list[Message], rng: random.Random
-    ) -> Click | None:
-        """The drawer replaces a card or throws the drawn one; after a power card, Pass."""
-        for msg in answers:
-            bs = enabled(msg)
-            if click.kind == "throw":
-                if "pass" in bs:
-                    return Click(click.user, msg, bs["pass"][0], "pass")
-                continue
-            moves = [*bs.get("rep", []), *bs.get("throw", [])]
-            if moves:
-                pick = rng.choice(moves)
-                return Click(click.user, msg, pick, "throw" if ":throw:" in pick else "replace")
-        return None
-
-
 def _select_pick(
     user: User, msg: Message, kind: str, rng: random.Random, pick: str, count: int = 1
 ) -> Click | None:
@@ -461,11 +418,7 @@ class TarotPlayers:
         return None
 
 
-def players_for(game_id: str, players: int, play: str = "random") -> Players:
-    """The simulated players of a game; ``play="real"``: the shares of real play (Tamalou
-    only so far; the other games keep their random players)."""
-    if game_id == "tamalou" and play == "real":
-        return TamalouRealPlayers()
+def players_for(game_id: str, players: int) -> Players:
     if game_id == "kalooki":
         return KalookiPlayers()
     if game_id == "tarot":
