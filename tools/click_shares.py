@@ -7,8 +7,9 @@ Runs the given end-to-end tests (one whole match or round each) with this module
 pytest plugin: when a test ends, every component click the emulator delivered (buttons and
 selects: interaction type 3) is counted by game (the custom id's first part), by origin
 (``panel``: the clicked message is an ephemeral, a member's private panel; ``table``: a
-public message) and by verb. ``tools/bench_bot``'s click mix follows these shares
-(issue 21: real play, not mostly "My cards"; docs/benchmarks.md).
+public message) and by verb: the shares of real play that issue 21 asks ``tools/bench_bot``'s
+click mix to follow (docs/benchmarks.md, "Sixth session: CPU a click", compares them with
+the benchmark's).
 
 The tests script their players, so the shares are those of the scripted matches: every
 move a player makes, on the message a player makes it on, with the "My cards" the tests
