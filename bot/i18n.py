@@ -119,8 +119,12 @@ def t(lang: str, key: str, **values: Any) -> str:
     if text is None:
         log.warning("missing translation key %s", key)
         return key
+    if "{" not in text and "}" not in text:
+        return text  # nothing to fill in (many labels): no formatting a click (issue 25)
     try:
-        return plurals(text, lang, values).format(**values)
+        if ", plural," in text:  # else no plural block (``_PLURAL``) to look for
+            text = plurals(text, lang, values)
+        return text.format(**values)
     except (KeyError, IndexError, ValueError):
         log.warning("bad values for translation key %s", key)
         return text

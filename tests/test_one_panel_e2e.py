@@ -93,3 +93,37 @@ async def test_one_private_panel_per_member_over_a_whole_round_and_a_restart(
     new = {user: len(emu.ephemerals(user)) for user in PLAYERS}
     assert all(n <= 3 for n in new.values()), new
     assert emu.take_problems() == []
+
+
+async def test_my_cards_on_a_panel_that_shows_it_already_costs_only_its_acknowledgement(
+    harness: BotHarness,
+) -> None:
+    """Issue 25: a table's "My cards" whose open panel already shows what it would show is
+    answered by its acknowledgement alone, without an edit of the panel that would change
+    nothing the member sees; the same after a restart, once the panel was drawn again."""
+    h, emu = harness, harness.emu
+    await h.start()
+    await open_table(h, PLAYERS)
+    await peek_all(h, PLAYERS)
+    h.advance(2_000)  # well past the peeks' end (R-S5): the panels show nothing timed
+    await emu.wait_for(lambda: not h.sql("SELECT * FROM open_panels"), 10, "the peeks hidden")
+    user = "bob"
+
+    async def my_cards() -> tuple[int, int]:
+        """The click's REST calls through its token, and the edits of the open panel."""
+        panel = h.panel(user).id
+        before = [r.id for r in emu.requests if r.method == "PATCH" and str(panel) in r.path]
+        inter = await emu.click(user, h.table_message(), "My cards")
+        assert await emu.handled(inter) == []
+        edits = [r.id for r in emu.requests if r.method == "PATCH" and str(panel) in r.path]
+        return sum(inter.token in r.path for r in emu.requests), len(edits) - len(before)
+
+    calls, edits = await my_cards()  # edited if the game moved on since it was drawn
+    assert calls == 1 and edits <= 1
+    assert await my_cards() == (1, 0)  # shown already: its acknowledgement only
+    assert await my_cards() == (1, 0)
+    await h.restart()  # what it shows is not known: the start or this click draws it
+    calls, edits = await my_cards()
+    assert calls == 1 and edits <= 1
+    assert await my_cards() == (1, 0)
+    assert emu.take_problems() == []

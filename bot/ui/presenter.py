@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import time
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
+import orjson
 
 from bot import games
 from bot.games import Panel
@@ -74,9 +76,45 @@ class OpenPanel:
     moves: frozenset[str] = frozenset()
     #: when its token was last stored (member_panels), None: not stored
     saved_at: int | None = None
+    #: what it shows (:func:`panel_print`), None: not known (an edit in flight, overlapping
+    #: edits, a restart): a table button then edits it rather than trusting it
+    shows: bytes | None = None
+    #: its edits in flight, and whether two of them overlapped (Discord may apply them in
+    #: either order: what it shows is then not known until an edit alone)
+    editing: int = 0
+    overlapped: bool = False
 
     def alive(self, now: int) -> bool:
         return now - self.opened_at < PANEL_TOKEN_MS
+
+    def started_edit(self) -> None:
+        self.shows = None
+        if self.editing:
+            self.overlapped = True
+        self.editing += 1
+
+    def ended_edit(self, shows: bytes | None) -> None:
+        """An edit is done: ``shows`` is what it showed (None: it failed)."""
+        self.editing -= 1
+        if self.editing == 0:
+            if not self.overlapped:
+                self.shows = shows
+            self.overlapped = False
+
+
+def table_print(embed: discord.Embed, view: discord.ui.View | None, picture: str | None) -> bytes:
+    """A digest of what a table message shows: its embed, its components, its picture's key."""
+    components = view.to_components() if view is not None else []
+    raw = orjson.dumps([embed.to_dict(), components, picture])
+    return hashlib.blake2b(raw, digest_size=16).digest()
+
+
+def panel_print(text: str, view: discord.ui.View, picture: CardPicture | None) -> bytes:
+    """A digest of what a panel shows: its text, its components and its picture. Equal
+    digests, equal payloads: an edit would change nothing the member sees."""
+    key = picture.key if picture is not None else None
+    raw = orjson.dumps([text, view.to_components(), key])
+    return hashlib.blake2b(raw, digest_size=16).digest()
 
 
 @dataclass(slots=True)
@@ -149,6 +187,8 @@ class DiscordPresenter:
         self._ping_after: dict[int, int] = {}  # guild -> ms a turn waits before its ping
         self._threads_on: dict[int, bool] = {}  # guild -> its tables play in threads
         self._pictures: dict[int, str | None] = {}  # table -> key of its message's picture
+        #: table -> what its message shows (:func:`table_print`), while it is known
+        self._shown: dict[int, bytes] = {}
         self._previous: dict[int, int | None] = {}  # table -> its last round's message
         self._gone: set[int] = set()  # tables whose channel answered 10003, while they close
         self._ping_choices: dict[tuple[int, int], bool] = {}  # (guild, member) -> pinged
@@ -160,7 +200,13 @@ class DiscordPresenter:
 
     def tracked(self) -> set[int]:
         """Tables the presenter keeps a record of (pruned when a table ends)."""
-        return set(self._pending) | set(self._last_edit) | set(self._locks) | set(self._pictures)
+        return (
+            set(self._pending)
+            | set(self._last_edit)
+            | set(self._locks)
+            | set(self._pictures)
+            | set(self._shown)
+        )
 
     def _spawn(self, coro: Any, name: str) -> asyncio.Task[Any]:
         task = asyncio.create_task(coro, name=name)
@@ -177,6 +223,7 @@ class DiscordPresenter:
             pending.cancel()
         self._last_edit.pop(table_id, None)
         self._pictures.pop(table_id, None)
+        self._shown.pop(table_id, None)
         self._previous.pop(table_id, None)
         lock = self._locks.get(table_id)
         if lock is not None and not lock.locked():
@@ -300,6 +347,7 @@ class DiscordPresenter:
                 return  # posted again meanwhile
             table.row.message_id = None
             self._pictures.pop(table.id, None)
+            self._shown.pop(table.id, None)
         log.warning("table %s: its message was deleted; posting it again", table.id)
         await self.table_changed(table, at_once=True)
 
@@ -381,6 +429,10 @@ class DiscordPresenter:
         """Edit the table message (post it again if it is gone). Under the table's lock."""
         key = picture.key if picture is not None else None
         if table.row.message_id is not None:
+            shows = table_print(embed, view, key)
+            if self._shown.get(table.id) == shows and self._pictures.get(table.id, UNKNOWN) == key:
+                return  # it shows this already: an edit would change nothing (issue 25)
+            self._shown.pop(table.id, None)  # not known while the edit is in flight
             extra: dict[str, Any] = {}
             if self._pictures.get(table.id, UNKNOWN) != key:  # else: already attached
                 extra["attachments"] = await picture_files(picture)
@@ -390,6 +442,7 @@ class DiscordPresenter:
                     table, table.row.message_id, embed=embed, view=view, content=None, **extra
                 )
                 self._pictures[table.id] = key
+                self._shown[table.id] = shows
                 return
             except discord.HTTPException as exc:
                 if in_thread and threads.thread_is_gone(exc):
@@ -606,6 +659,7 @@ class DiscordPresenter:
         self.bot.service.set_thread(table, None)
         table.row.message_id = None
         self._pictures.pop(table.id, None)
+        self._shown.pop(table.id, None)
         await self.bot.storage.set_table_thread(table.id, None)
         if table.status == "playing" and (exc is None or exc.code != threads.MISSING_PERMISSIONS):
             await self._open_thread(table)
@@ -821,6 +875,7 @@ class DiscordPresenter:
             self._previous[table.id] = table.row.message_id
             table.row.message_id = None
             self._pictures.pop(table.id, None)
+            self._shown.pop(table.id, None)
         await self.table_changed(table, at_once=True)
         await self._edit_summary(table)  # the standing after the round
 
@@ -948,8 +1003,9 @@ class DiscordPresenter:
         # is known only then), stored, then edited to show it.
         hide_at = None if self._closing else shown.hide_at
         if edit and (clicked_id := clicked.message_id(interaction)) is not None:
-            files = await pipeline.in_time(interaction, picture_files(shown.picture), deadline)
+            files = await self._files(interaction, shown.picture, deadline)
             edited = OpenPanel(interaction.token, clicked_id, now, lang, round_no, moves)
+            printed: bytes | None = panel_print(shown.text, view, shown.picture)
             await self._keep_timed(table, seat, edited, hide_at)
             try:  # the attachments are replaced: an older picture never outlives its panel
                 if interaction.response.is_done():
@@ -963,15 +1019,23 @@ class DiscordPresenter:
                 opened = edited
                 if old is not None and old.message_id == clicked_id:
                     opened.saved_at = old.saved_at  # the same panel, a fresher token
+                    if old.editing:  # an older edit may still land after this one
+                        printed = None
+                opened.shows = printed
             except discord.HTTPException as exc:  # a move may be committed: a fresh panel
                 fault("panel edit failed", f"table {table.id}", exc)  # says so
         elif reuse and old is not None and old.round_no == round_no and old.alive(now):
             if not interaction.response.is_done():  # the click's answer is in the panel
                 await interaction.response.defer()
-            await self._keep_timed(table, seat, old, hide_at)
-            if await self._edit_panel(old, shown):
-                opened = old
+            shows = panel_print(shown.text, view, shown.picture)
+            if hide_at is None and old.shows == shows:
+                opened = old  # it shows this already: an edit would change nothing (issue 25)
                 opened.moves = moves
+            else:
+                await self._keep_timed(table, seat, old, hide_at)
+                if await self._edit_panel(old, shown, shows):
+                    opened = old
+                    opened.moves = moves
         if opened is None:
             first = shown if hide_at is None else self._hidden(table, seat, lang, hide_at)
             opened = await self._post_panel(interaction, first, now, lang, round_no, deadline)
@@ -1088,7 +1152,7 @@ class DiscordPresenter:
     ) -> OpenPanel:
         """A new private panel: the interaction's answer (``@original``) or a followup."""
         view = frozen_view(shown.view)
-        files = await pipeline.in_time(interaction, picture_files(shown.picture), deadline_ms)
+        files = await self._files(interaction, shown.picture, deadline_ms)
         extra: dict[str, Any] = {"files": files} if files else {}
         if not interaction.response.is_done():  # the panel is the answer (@original)
             sent = await interaction.response.send_message(
@@ -1100,7 +1164,19 @@ class DiscordPresenter:
                 shown.text, view=view, ephemeral=True, wait=True, **extra
             )
             message_id = message.id
-        return OpenPanel(interaction.token, message_id, now, lang, round_no)
+        opened = OpenPanel(interaction.token, message_id, now, lang, round_no)
+        opened.shows = panel_print(shown.text, view, shown.picture)
+        return opened
+
+    @staticmethod
+    async def _files(
+        interaction: discord.Interaction, picture: CardPicture | None, deadline_ms: int
+    ) -> list[discord.File]:
+        """A panel's attachment, rendered in time for the safety deadline (none: nothing to
+        wait for, no task)."""
+        if picture is None:
+            return []
+        return await pipeline.in_time(interaction, picture_files(picture), deadline_ms)
 
     async def _keep_timed(
         self, table: LiveTable, seat: int, opened: OpenPanel, hide_at: int | None
@@ -1189,26 +1265,40 @@ class DiscordPresenter:
         webhook = discord.Webhook.partial(
             self.bot.application_id or 0, opened.token, client=self.bot
         )
+        opened.started_edit()
         try:
             await webhook.edit_message(opened.message_id, content=text, view=None, attachments=[])
         except discord.HTTPException:
             return False
+        finally:
+            opened.ended_edit(None)
         return True
 
-    async def _edit_panel(self, opened: OpenPanel, shown: Panel) -> bool:
-        """Edit a panel through the token of the interaction that showed it."""
+    async def _edit_panel(
+        self, opened: OpenPanel, shown: Panel, shows: bytes | None = None
+    ) -> bool:
+        """Edit a panel through the token of the interaction that showed it; ``shows``: its
+        :func:`panel_print`, when the caller has it."""
         webhook = discord.Webhook.partial(
             self.bot.application_id or 0, opened.token, client=self.bot
         )
+        view = frozen_view(shown.view)
+        if shows is None:
+            shows = panel_print(shown.text, view, shown.picture)
+        opened.started_edit()
+        done: bytes | None = None
         try:
             await webhook.edit_message(
                 opened.message_id,
                 content=shown.text,
-                view=frozen_view(shown.view),
+                view=view,
                 attachments=await picture_files(shown.picture),
             )
+            done = shows
         except discord.HTTPException:
             return False
+        finally:
+            opened.ended_edit(done)
         return True
 
     async def _hide_later(
@@ -1229,6 +1319,13 @@ class DiscordPresenter:
         clock = self.bot.service.clock
         while (remaining := until - clock()) > 0:  # short naps: the clock may jump (tests)
             await asyncio.sleep(min(0.25, remaining / 1000) + 0.01)
+        current = self._panels.get((table.id, seat))
+        if (
+            current is not None
+            and current is not opened
+            and current.message_id == opened.message_id
+        ):
+            current.shows = None  # the same message, edited here through another record
         if table.game is None:
             hid = await self._edit_panel_text(opened, t(opened.lang, "panel.hidden"))
         else:

@@ -16,6 +16,7 @@ import pytest
 from bot.storage import MatchRow
 from bot.tables import LiveTable, MatchSeat
 from bot.ui.presenter import DiscordPresenter
+from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.scripted import forced_game
 from tests.support.live_tables import FakeHttp, live_table
 
@@ -150,6 +151,37 @@ async def test_a_table_edit_builds_no_message_from_discords_answer() -> None:
     bot.channel.get_partial_message = None  # type: ignore[assignment,method-assign]
     await presenter.table_changed(table, at_once=True)
     assert calls == [(table.row.channel_id, message_id, True)]
+
+
+async def test_a_table_edit_that_would_change_nothing_is_not_sent() -> None:
+    """Issue 25: the table drawn again in the very state its message shows costs no REST
+    call; a change is drawn; a message posted again (deleted) is edited again."""
+    bot, presenter, table = setup(interval_ms=0)
+    await presenter.table_changed(table, at_once=True)  # posted
+    calls: list[int] = []
+
+    class Http:
+        async def edit_message(self, channel_id: int, mid: int, *, params: Any) -> Any:
+            calls.append(mid)
+            return {"id": str(mid)}
+
+    bot.http = Http()  # type: ignore[assignment]
+    await presenter.table_changed(table, at_once=True)
+    await presenter.table_changed(table, at_once=True)  # the same state: not sent
+    assert len(calls) == 1
+    game = table.game
+    assert game is not None
+    table.module.apply(game, A.Draw(game.round.current, 0))  # the table shows the draw
+    await presenter.table_changed(table, at_once=True)
+    await presenter.table_changed(table, at_once=True)
+    assert len(calls) == 2
+    message_id = table.row.message_id
+    assert message_id is not None
+    bot.service.by_channel = {table.row.channel_id: table.id}  # type: ignore[attr-defined]
+    bot.service.tables = {table.id: table}  # type: ignore[attr-defined]
+    await presenter.message_deleted(table.row.channel_id, message_id)  # posted again
+    await presenter.table_changed(table, at_once=True)  # the new message: edited again
+    assert len(calls) == 3 and calls[-1] == table.row.message_id != message_id
 
 
 async def test_a_members_ping_choice_is_read_once_and_follows_the_command() -> None:

@@ -78,15 +78,19 @@ class Reporter:
     def __init__(self, host: str, port: int) -> None:
         self.host = host
         self.port = port
-        self.queue: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        # SimpleQueue: put and get in C, no Python-level lock and condition a send (issue 25:
+        # this instrument ran on the measured bot's loop, several events a click)
+        self.queue: queue.SimpleQueue[dict[str, Any] | None] = queue.SimpleQueue()
+        self.pid = os.getpid()
         self.idle = threading.Event()
         self.idle.set()
         self.thread = threading.Thread(target=self._run, name="emulator-reporter", daemon=True)
         self.thread.start()
 
     def send(self, kind: str, **data: Any) -> None:
-        self.idle.clear()
-        self.queue.put({"kind": kind, "pid": os.getpid(), **data})
+        if self.idle.is_set():  # a plain read; clear() takes the event's lock
+            self.idle.clear()
+        self.queue.put({"kind": kind, "pid": self.pid, **data})
 
     def flush(self, timeout: float = 2.0) -> None:
         self.idle.wait(timeout)
