@@ -120,10 +120,40 @@ async def test_my_cards_on_a_panel_that_shows_it_already_costs_only_its_acknowle
 
     calls, edits = await my_cards()  # edited if the game moved on since it was drawn
     assert calls == 1 and edits <= 1
-    assert await my_cards() == (1, 0)  # shown already: its acknowledgement only
+    # asked again at once: a member who does not see their panel (the next test), answered
+    # by a new panel in the click's one callback, never an edit of the old one
     assert await my_cards() == (1, 0)
+    posted = len(emu.ephemerals(user))
+    assert await my_cards() == (1, 0)  # the new panel shows it already: its acknowledgement only
+    assert len(emu.ephemerals(user)) == posted
     await h.restart()  # what it shows is not known: the start or this click draws it
     calls, edits = await my_cards()
     assert calls == 1 and edits <= 1
-    assert await my_cards() == (1, 0)
+    assert emu.take_problems() == []
+
+
+async def test_my_cards_twice_in_a_row_posts_a_new_panel_for_a_member_who_lost_theirs(
+    harness: BotHarness,
+) -> None:
+    """A table's "My cards" edits the member's open panel, which Discord's client drops when
+    the member dismisses it or reloads: pressing it then showed nothing, again and again
+    (only ``/tamalou hand`` helped). The second press in a row (30 s, no click on the panel
+    between) is answered by a new panel; a click on the panel means they see it."""
+    h, emu = harness, harness.emu
+    await h.start()
+    await open_table(h, PLAYERS)
+    await peek_all(h, PLAYERS)
+    h.advance(2_000)  # past the peeks' end (R-S5)
+    await emu.wait_for(lambda: not h.sql("SELECT * FROM open_panels"), 10, "the peeks hidden")
+    user = "bob"
+    first = h.panel(user)
+    count = len(emu.ephemerals(user))
+    await emu.click(user, h.table_message(), "My cards")
+    assert len(emu.ephemerals(user)) == count and h.panel(user).id == first.id  # edited
+    await emu.click(user, h.table_message(), "My cards")  # they saw nothing: a new panel
+    assert len(emu.ephemerals(user)) == count + 1
+    second = h.panel(user)
+    assert second.id != first.id  # h.panel: the newest panel of the member
+    await emu.click(user, h.table_message(), "My cards")  # that one is the open panel now
+    assert len(emu.ephemerals(user)) == count + 1 and h.panel(user).id == second.id
     assert emu.take_problems() == []

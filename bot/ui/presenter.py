@@ -151,6 +151,20 @@ def _base36(n: int) -> str:
             return out
 
 
+#: a second "My cards" within this, with no click on the panel between, gets a new panel
+ASK_AGAIN_MS = 30_000
+
+#: the table verb of every game that shows the member their panel ("My cards", "My hand")
+HAND_VERB = "hand"
+
+
+def asks_for_panel(interaction: discord.Interaction) -> bool:
+    """The click is a table's "My cards": ``<game>:hand:<table>``."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id") or "")
+    return custom_id.split(":")[1:2] == [HAND_VERB]
+
+
 def without_rematch(view: discord.ui.View) -> discord.ui.View | None:
     """``view`` less its Rematch button (a tournament's table); None if nothing is left."""
     for item in list(view.children):
@@ -182,6 +196,8 @@ class DiscordPresenter:
         self._tasks: set[asyncio.Task[Any]] = set()  # edits and hides in flight
         self._panels: dict[tuple[int, int], OpenPanel] = {}  # (table, seat) -> open panel
         self._answering: dict[tuple[int, int], int] = {}  # (table, seat) -> clicks in flight
+        #: (table, seat) -> (open panel's id, when) of a "My cards" answered by that panel
+        self._asked: dict[tuple[int, int], tuple[int, int]] = {}
         self._woken: dict[int, Any] = {}  # table -> the turn its panels were woken for
         self._pings: dict[int, TurnNudge] = {}  # table -> its turn, watched
         self._ping_after: dict[int, int] = {}  # guild -> ms a turn waits before its ping
@@ -1002,6 +1018,10 @@ class DiscordPresenter:
         # left it shown for good (issue 23). A new panel is posted without it first (its id
         # is known only then), stored, then edited to show it.
         hide_at = None if self._closing else shown.hide_at
+        if edit:
+            self._asked.pop(key, None)  # they see their panel: they clicked it
+        elif reuse and old is not None and asks_for_panel(interaction):
+            reuse = self._asked_once(key, old, now)
         if edit and (clicked_id := clicked.message_id(interaction)) is not None:
             files = await self._files(interaction, shown.picture, deadline)
             edited = OpenPanel(interaction.token, clicked_id, now, lang, round_no, moves)
@@ -1048,6 +1068,19 @@ class DiscordPresenter:
         self._panels[key] = opened
         await self._keep_panel(table, seat, opened, now)
         self._hide_timed(table, seat, opened, hide_at)
+
+    def _asked_once(self, key: tuple[int, int], old: OpenPanel, now: int) -> bool:
+        """A table's "My cards" edits the member's open panel (issue 21), which the member
+        may no longer see: Discord's client drops an ephemeral they dismissed, or at a
+        reload, and an edit of it then shows nothing. Asked twice in a row (within
+        :data:`ASK_AGAIN_MS`, no click on the panel between), the second is answered by a new
+        panel. True: answer this one with the open panel."""
+        last = self._asked.get(key)
+        if last is not None and last[0] == old.message_id and now - last[1] <= ASK_AGAIN_MS:
+            del self._asked[key]
+            return False
+        self._asked[key] = (old.message_id, now)
+        return True
 
     async def _keep_panel(self, table: LiveTable, seat: int, opened: OpenPanel, now: int) -> None:
         """Store the member's open panel (a restart edits it again), when it is new or its
