@@ -102,3 +102,16 @@ def test_the_shared_bench_times_a_run_and_prints_the_rates_last() -> None:
         "deals/s: 2",
         "actions/s: 3",
     ]
+
+
+def test_kalookis_report_gives_a_wilson_interval_that_stays_in_0_1(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Kalooki's arena printed a normal interval on win shares: past 1 for a level that
+    wins nearly every match. Win shares take the Wilson interval, as Tamalou's do."""
+    kalooki_arena.main(
+        ["--preset", "baby", "--matches", "4", "--seed", "w", "--players", "medium,random"]
+    )
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    lo, hi = (float(x) for x in last.split("[")[1].rstrip("]").split(", "))
+    assert 0.0 <= lo <= hi <= 1.0 and hi > lo

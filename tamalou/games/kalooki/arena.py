@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 from functools import partial
 
-from tamalou.core.arena import add_run_arguments, normal_interval, play_all
+from tamalou.core.arena import add_run_arguments, play_all, wilson
 from tamalou.core.errors import IllegalAction
 from tamalou.games.kalooki import actions as A
 from tamalou.games.kalooki.ai import make_player
@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
             )
         print(f"{level:>8}: win rate {share:.1%}  mean score {mean:.1f}{timing}")
     mean = sum(shares) / max(1, len(shares))
-    lo, hi = normal_interval(shares) or (mean, mean)
+    lo, hi = wilson(shares)  # win shares in [0, 1]: never an interval past 1
     others = "/".join(dict.fromkeys(base[1:]))
     print(f"{base[0]} vs {others}: win rate {mean:.3f} [{lo:.3f}, {hi:.3f}]")
 
