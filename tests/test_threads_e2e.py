@@ -173,6 +173,10 @@ async def test_a_thread_a_moderator_archives_mid_match_gets_the_table_posted_aga
     )
     (second,) = [t for t in emu.threads("general") if not t.archived]
     await emu.wait_for(lambda: h.table_message().channel_id == second.id, 10, "the table again")
+    # the summary the lost thread was started from linked to it: it links to the new one
+    old_summary = emu.message(first.id)
+    await emu.wait_for(lambda: f"<#{second.id}>" in emu.message(first.id).text, 10, "relinked")
+    assert f"<#{first.id}>" not in emu.message(first.id).text and not old_summary.deleted
     await peek_all(h, ["alice", "bob"])
     await asyncio.sleep(0)
 

@@ -672,6 +672,7 @@ class DiscordPresenter:
             table.row.thread_id,
             exc.code if exc is not None else "gone",
         )
+        old = table.row.thread_id
         self.bot.service.set_thread(table, None)
         table.row.message_id = None
         self._pictures.pop(table.id, None)
@@ -679,6 +680,17 @@ class DiscordPresenter:
         await self.bot.storage.set_table_thread(table.id, None)
         if table.status == "playing" and (exc is None or exc.code != threads.MISSING_PERMISSIONS):
             await self._open_thread(table)
+        if old is not None:  # its channel summary linked to the lost thread: now to the new
+            lang = await self.bot.guild_language(table.row.guild_id)
+            with contextlib.suppress(discord.HTTPException):
+                await self._edit_message(
+                    table,
+                    old,
+                    table.row.channel_id,
+                    embed=threads.summary(table, lang, table.row.thread_id),
+                    view=None,
+                    content=None,
+                )
 
     async def thread_gone(self, thread_id: int) -> None:
         """Discord says a thread was deleted or archived (gateway): if a live table played
