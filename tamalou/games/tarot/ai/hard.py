@@ -17,6 +17,7 @@ trumped under the top trump, T-P2..T-P5). With that it plays:
 from __future__ import annotations
 
 import dataclasses
+import time
 
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot.ai.policy import (
@@ -139,10 +140,12 @@ class HardPlayer(HeuristicPlayer):
         *,
         work: int = WORK,
         margin: float = MARGIN,
+        budget_ms: float | None = None,
     ) -> None:
         super().__init__(seat, rules, seed, style, level="hard")
         self.work = work
         self.margin = margin
+        self.budget_ms = budget_ms
         self._bold = dataclasses.replace(style, bid_scale=style.bid_scale * BOLD_AT_THREE)
 
     def choose(self, view: PlayerView, legal: list[A.Action]) -> A.Action:
@@ -164,7 +167,14 @@ class HardPlayer(HeuristicPlayer):
             candidates.append(choice)
         if len(candidates) == 1:
             return choice
-        found = search(sit, candidates, self._rng(), self.work)
+        stop = None
+        if self.budget_ms is not None:
+            deadline = time.perf_counter() + self.budget_ms / 1000
+
+            def stop() -> bool:
+                return time.perf_counter() >= deadline
+
+        found = search(sit, candidates, self._rng(), self.work, stop=stop)
         best = max(candidates, key=lambda c: (found.mean(c), c == choice))
         if best != choice:
             gain, se = found.edge(best, choice)

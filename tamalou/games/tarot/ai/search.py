@@ -11,13 +11,15 @@ candidates share the same deals (paired samples).
 
 The work is bounded by a count of simulated card plays (``work``), not by the clock, so a
 decision is the same on any machine and after a replay (the generator is seeded by the
-player's seed and the events it has seen). Pure: no I/O, no clock, no global random.
+player's seed and the events it has seen). The bot adds a wall-clock cap (``stop``, from
+the player's ``budget_ms``) that only cuts a search short on a slow or busy machine. No
+I/O, no global random.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tamalou.games.tarot.cards import (
@@ -55,22 +57,25 @@ def legal_cards(hand: Sequence[int], trick: Sequence[int]) -> list[int]:
             led = s
         if s == TRUMP and c > top:
             top = c
+    return legal_for(list(hand), led, top)
+
+
+def legal_for(hand: list[int], led: int, top: int) -> list[int]:
+    """The cards of ``hand`` playable on a trick led in ``led`` (-1: nothing led yet) whose
+    highest trump is ``top`` (-1: none): follow, else trump over the top if possible, else
+    any trump, else anything; the Excuse always (T-P3..T-P5)."""
     if led < 0:
-        return list(hand)
-    if led != TRUMP:
-        follow = [c for c in hand if SUIT[c] == led]
-        if follow:
-            if EXCUSE in hand:
-                follow.append(EXCUSE)
-            return follow
-    trumps = [c for c in hand if IS_TRUMP[c]]
-    if not trumps:
-        return list(hand)
-    over = [c for c in trumps if c > top]
-    out = over or trumps
-    if EXCUSE in hand:
-        out.append(EXCUSE)
-    return out
+        return hand
+    legal = [x for x in hand if SUIT[x] == led] if led != TRUMP else []
+    if not legal:
+        legal = [x for x in hand if PETIT <= x < EXCUSE and x > top]
+        if not legal:
+            legal = [x for x in hand if PETIT <= x < EXCUSE]
+            if not legal:
+                return hand
+    if EXCUSE in hand and EXCUSE not in legal:
+        legal.append(EXCUSE)
+    return legal
 
 
 def trick_winner(seats: Sequence[int], trick: Sequence[int]) -> tuple[int, int]:
@@ -101,77 +106,87 @@ def _beats(card: int, best: int) -> bool:
     return not IS_TRUMP[best] and SUIT[card] == SUIT[best] and RANK[card] > RANK[best]
 
 
+#: sort keys by card id, for the hot path (lower = played first)
+_DUMP = tuple(
+    (c == PETIT) * 10_000 + (c == EXCUSE) * 20_000 + POINTS[c] * 100 + IS_TRUMP[c] * 50 + RANK[c]
+    for c in DECK
+)
+_SMEAR = tuple(
+    -1 if IS_OUDLER[c] else POINTS[c] * 100 + (not IS_TRUMP[c]) * 50 + RANK[c] for c in DECK
+)
+_CHEAP = tuple(IS_TRUMP[c] * 100 + RANK[c] for c in DECK)
+_LEAD = tuple(-POINTS[c] * 15 - RANK[c] for c in DECK)
+
+
 def model_card(
     hand: list[int],
     legal: list[int],
-    trick: list[int],
-    trick_seats: list[int],
-    seat: int,
-    camp: list[int],
-    n: int,
+    size: int,
+    win_seat: int,
+    win_card: int,
+    points: int,
+    ally: bool,
+    attack: bool,
+    last: bool,
 ) -> int:
-    """The rollouts' model of a seat: medium's habits on plain ints (cheap, full hands)."""
+    """The rollouts' model of a seat: medium's habits on plain ints (cheap, full hands).
+    ``size`` cards are on the trick, ``win_card`` (of ``win_seat``, -1: none) wins it so far
+    and ``ally`` says whether that seat is in this seat's camp."""
     if len(legal) == 1:
         return legal[0]
     if EXCUSE in legal and len(hand) == 2:
         return EXCUSE
-    if not trick:
+    if not size or win_seat < 0:
+        if size:
+            return min(legal, key=_DUMP.__getitem__)  # after a led Excuse: the lowest
         trumps = [c for c in legal if IS_TRUMP[c] and c != PETIT]
-        if camp[seat] == 0 and trumps and len(trumps) * 2 >= len(hand):
-            return TRUMP_21 if TRUMP_21 in trumps else min(trumps)
-        best = -1
-        pick = -1
+        if attack and trumps and len(trumps) * 2 >= len(hand):
+            return TRUMP_21 if TRUMP_21 in trumps else trumps[0]
         length = [0, 0, 0, 0, 0, 0]
         for c in hand:
             length[SUIT[c]] += 1
+        best = -(10**9)
+        pick = -1
         for c in legal:
             s = SUIT[c]
             if s < TRUMP:
                 if RANK[c] == KING:
                     return c
-                key = length[s] * 100 - POINTS[c] * 15 - RANK[c]
+                key = length[s] * 100 + _LEAD[c]
                 if key > best:
                     best, pick = key, c
         if pick >= 0:
             return pick
         if trumps:
-            return min(trumps)
-        return min(legal, key=lambda c: (c == EXCUSE, c))
-    at, best = trick_winner(trick_seats, trick)
-    who = trick_seats[at] if at >= 0 else -1
-    last = len(trick) == n - 1
-    ally = who >= 0 and camp[who] == camp[seat]
-    if ally and (last or (IS_TRUMP[best] and best >= HIGH_TRUMP) or RANK[best] == KING):
+            return trumps[0]
+        return min(legal, key=_DUMP.__getitem__)
+    if ally and (last or (IS_TRUMP[win_card] and win_card >= HIGH_TRUMP) or RANK[win_card] == KING):
         if PETIT in legal:
             return PETIT
-        pick = -1
-        key = -1
-        for c in legal:
-            if not IS_OUDLER[c]:
-                k = POINTS[c] * 100 + (0 if IS_TRUMP[c] else 50) + RANK[c]
-                if k > key:
-                    key, pick = k, c
-        if pick >= 0:
+        pick = max(legal, key=_SMEAR.__getitem__)
+        if _SMEAR[pick] >= 0:
             return pick
     if not ally:
-        winners = [c for c in legal if _beats(c, best)]
+        if IS_TRUMP[win_card]:
+            winners = [c for c in legal if IS_TRUMP[c] and c > win_card]
+        else:
+            ws, wr = SUIT[win_card], RANK[win_card]
+            winners = [c for c in legal if IS_TRUMP[c] or (SUIT[c] == ws and RANK[c] > wr)]
         if winners:
             if last:
                 if PETIT in winners:
                     return PETIT
-                return min(winners, key=lambda c: (IS_TRUMP[c], RANK[c]))
-            trumps = [c for c in winners if IS_TRUMP[c]]
-            if trumps:
+                return min(winners, key=_CHEAP.__getitem__)
+            if IS_TRUMP[winners[-1]]:
+                trumps = [c for c in winners if IS_TRUMP[c]]
                 big = [c for c in trumps if c != TRUMP_21]
-                points = sum(POINTS[c] for c in trick)
                 if points >= 9 or not big:
-                    return max(trumps)
-                return max(big) if len(trumps) > 2 else min(big)
-            return max(winners, key=lambda c: RANK[c])
-        if EXCUSE in legal and sum(POINTS[c] for c in trick) >= 7:
+                    return trumps[-1]
+                return big[-1] if len(trumps) > 2 else big[0]
+            return winners[-1]
+        if EXCUSE in legal and points >= 7:
             return EXCUSE
-    plain = [c for c in legal if c != EXCUSE] or legal
-    return min(plain, key=lambda c: (c == PETIT, POINTS[c], IS_TRUMP[c], RANK[c]))
+    return min(legal, key=_DUMP.__getitem__)
 
 
 # -- a deal seen from one seat, and its determinizations -------------------------------------
@@ -214,45 +229,46 @@ def _place(
 ) -> tuple[list[list[int]], list[int]] | None:
     """One random placement of the unknown cards: (hands, hidden aside), or None."""
     n = sit.n
-    hands: list[list[int]] = [[] for _ in range(n)]
-    hands[sit.me] = list(sit.hand)
+    hands: list[list[int]] = [[] for _ in range(n + 1)]  # slot n: the hidden aside
     need = list(sit.counts)
     need[sit.me] = 0
-    hidden_aside = sit.aside_size - len(sit.aside_known) - len(sit.aside_trumps)
-    aside: list[int] = []
-    # slot n is the hidden aside; the shown dog's cards go to the taker or the écart
-    cards = list(sit.unknown)
-    rng.shuffle(cards)
+    need.append(sit.aside_size - len(sit.aside_known) - len(sit.aside_trumps))
     taker = sit.taker
-
-    def slots(c: int) -> list[int]:
+    dog = set(sit.dog_to_taker)
+    allowed = sit.allowed
+    free = sit.aside_free
+    seats = [p for p in range(n) if need[p] > 0]
+    slots: list[tuple[int, int, list[int]]] = []
+    for c in sit.unknown:
+        if c in dog:  # a shown dog card went to the taker: his hand or his écart
+            out = [taker] if need[taker] > 0 and (not strict or allowed[taker][c]) else []
+        else:
+            out = [p for p in seats if not strict or allowed[p][c]]
         # an écart holds no King, no oudler and, hidden, no trump (T-B5); an unseen dog any
-        fits_aside = hidden_aside > len(aside) and (
-            sit.aside_free or (SUIT[c] < TRUMP and RANK[c] != KING)
-        )
-        if c in dog_set:
-            out = [taker] if need[taker] > 0 and (not strict or sit.allowed[taker][c]) else []
-        else:
-            out = [p for p in range(n) if need[p] > 0 and (not strict or sit.allowed[p][c])]
-        if fits_aside:
+        if need[n] and (free or (SUIT[c] < TRUMP and RANK[c] != KING)):
             out.append(n)
-        return out
-
-    dog_set = set(sit.dog_to_taker)
-    # the most constrained cards first
-    options = {c: len(slots(c)) for c in cards}
-    cards.sort(key=lambda c: options[c])
-    for c in cards:
-        choice = slots(c)
-        if not choice:
+        if not out:
             return None
-        weights = [need[p] if p < n else hidden_aside - len(aside) for p in choice]
-        p = rng.choices(choice, weights)[0]
-        if p == n:
-            aside.append(c)
-        else:
-            hands[p].append(c)
-            need[p] -= 1
+        slots.append((len(out) * 1000 + int(rng.random() * 1000), c, out))
+    slots.sort()  # the most constrained cards first, ties in a random order
+    for _, c, out in slots:
+        total = 0
+        for p in out:
+            total += need[p]
+        if not total:
+            return None
+        r = rng.random() * total
+        pick = -1
+        for p in out:
+            if need[p]:
+                pick = p
+                r -= need[p]
+                if r < 0:
+                    break
+        hands[pick].append(c)
+        need[pick] -= 1
+    aside = hands.pop()
+    hands[sit.me] = list(sit.hand)
     return hands, aside
 
 
@@ -305,21 +321,61 @@ def play_out(
     me = sit.me
     turn = (leader + len(trick)) % n
     pending = first
+    for h in hands:
+        h.sort()
     while left > 0:
+        # the trick so far: led suit, highest trump, winning card and seat, points
+        led = -1
+        top = -1
+        win_key = -1
+        win_seat = -1
+        win_card = -1
+        points = 0
+        for p, c in zip(seats, trick, strict=True):
+            s = SUIT[c]
+            points += POINTS[c]
+            if s == EXCUSE_SUIT:
+                continue
+            if led < 0:
+                led = s
+            key = 100 + c if s == TRUMP else (RANK[c] if s == led else -1)
+            if key > win_key:
+                win_key, win_seat, win_card = key, p, c
+            if s == TRUMP and c > top:
+                top = c
         while len(trick) < n:
             h = hands[turn]
             if pending >= 0:
                 c = pending
                 pending = -1
             else:
-                legal = legal_cards(h, trick)
-                c = model_card(h, legal, trick, seats, turn, camp, n)
+                legal = legal_for(h, led, top)
+                c = model_card(
+                    h,
+                    legal,
+                    len(trick),
+                    win_seat,
+                    win_card,
+                    points,
+                    win_seat >= 0 and camp[win_seat] == camp[turn],
+                    camp[turn] == 0,
+                    len(trick) == n - 1,
+                )
             h.remove(c)
             trick.append(c)
             seats.append(turn)
+            s = SUIT[c]
+            points += POINTS[c]
+            if s != EXCUSE_SUIT:
+                if led < 0:
+                    led = s
+                key = 100 + c if s == TRUMP else (RANK[c] if s == led else -1)
+                if key > win_key:
+                    win_key, win_seat, win_card = key, turn, c
+                if s == TRUMP and c > top:
+                    top = c
             turn = (turn + 1) % n
-        at, _ = trick_winner(seats, trick)
-        w = seats[at] if at >= 0 else seats[0]
+        w = win_seat if win_seat >= 0 else seats[0]
         wc = camp[w]
         last = left == 1
         if last and EXCUSE in trick:
@@ -409,8 +465,10 @@ def search(
     work: int,
     min_samples: int = 4,
     max_samples: int = 60,
+    stop: Callable[[], bool] | None = None,
 ) -> Searched:
-    """Score every candidate over the same determinizations, within ``work`` plays."""
+    """Score every candidate over the same determinizations, within ``work`` plays (and
+    until ``stop()`` says the time is up: checked after each sample)."""
     remaining = sum(sit.counts) + 1
     per_sample = remaining * len(candidates)
     samples = max(min_samples, min(max_samples, work // max(1, per_sample)))
@@ -419,6 +477,8 @@ def search(
         hands, aside = determinize(sit, rng)
         for c in candidates:
             values[c].append(play_out(sit, hands, aside, c))
+        if stop is not None and stop():
+            break
     return Searched(values)
 
 
@@ -468,8 +528,9 @@ __all__ = [
 ]
 
 
-def situation(view: PlayerView, hand: list[int], void: list[set[int]], max_trump: list[int],
-              rules: Rules) -> Situation:
+def situation(
+    view: PlayerView, hand: list[int], void: list[set[int]], max_trump: list[int], rules: Rules
+) -> Situation:
     """The search's picture of the deal from ``view`` (public facts and the own hand)."""
     pub = view.public
     n = len(pub.seats)
