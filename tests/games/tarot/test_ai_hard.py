@@ -155,26 +155,34 @@ def test_hard_bids_bolder_at_three_players_only(players: int) -> None:
     assert (bolder > 0) == (players == 3)
 
 
-def _first_seat_scores(levels: list[str], deals: int, seed: str) -> list[int]:
-    """The score of the seat of ``levels[0]`` in each deal of a rotated arena run."""
+def _first_seat_scores(levels: list[str], deals: int, seed: str, work: int) -> list[int]:
+    """The score of the seat of ``levels[0]`` in each deal of a rotated arena run (hard
+    searching ``work`` simulated plays a decision)."""
     from tamalou.core.arena import seated, seed_of
-    from tamalou.games.tarot.arena import LevelStats, play_deal
+    from tamalou.games.tarot import arena
 
     n = len(levels)
     out = []
     for i in range(deals):
         at_seats = seated(levels, i)
-        stats = {lv: LevelStats() for lv in set(at_seats)}
-        out.append(play_deal(at_seats, seed_of(seed, i), TAROT, stats)[(-i) % n])
+        stats = {lv: arena.LevelStats() for lv in set(at_seats)}
+        players = [
+            HardPlayer(s, TAROT, f"{seed_of(seed, i)}:{s}", work=work)
+            if lv == "hard"
+            else make_player(lv, s, TAROT, f"{seed_of(seed, i)}:{s}")
+            for s, lv in enumerate(at_seats)
+        ]
+        out.append(arena.play_deal(at_seats, seed_of(seed, i), TAROT, stats, players)[(-i) % n])
     return out
 
 
 def test_small_paired_check_hard_gains_over_medium_in_its_seat() -> None:
-    """CI's strength check (issue 26), paired to beat tarot's spread: the same 150 seeded
-    deals at four players, once with hard in the first level's seat and once with medium
-    there. Hard's seat scores more (+2.05 a deal at this seed; +11.5 over 4,000 deals in
-    docs/ai.md); a hard that plays as medium would gain exactly 0."""
-    hard = _first_seat_scores(["hard", "medium", "medium", "medium"], 150, "ci-hard")
-    medium = _first_seat_scores(["medium"] * 4, 150, "ci-hard")
-    gain = sum(h - m for h, m in zip(hard, medium, strict=True)) / 150
+    """CI's strength check (issue 26), paired to beat tarot's spread: the same 60 seeded
+    deals at three players, once with hard (its search at 1,500 plays a decision) in the
+    first level's seat and once with medium there. Hard's seat scores more (+13.7 a deal
+    at this seed, about 1.9 standard errors; the arena runs are in docs/ai.md); a hard that
+    played as medium would gain exactly 0."""
+    hard = _first_seat_scores(["hard", "medium", "medium"], 60, "ci-hard", 1_500)
+    medium = _first_seat_scores(["medium"] * 3, 60, "ci-hard", 1_500)
+    gain = sum(h - m for h, m in zip(hard, medium, strict=True)) / 60
     assert gain > 0
