@@ -12,6 +12,10 @@ trumped under the top trump, T-P2..T-P5). With that it plays:
 - **leads**: masters first (a King or a trump no unseen card beats); the defence never
   leads trumps, and makes the taker trump by leading the suits he is void in, low;
 - **the Petit**: played as soon as it wins safely, kept out of tricks it would lose.
+
+Those rules give its default card; every card choice is then checked by a search of the
+play (:mod:`tamalou.games.tarot.ai.search`, issue 26): the default card stays unless
+another scores better over the same sampled deals by more than ``MARGIN`` standard errors.
 """
 
 from __future__ import annotations
