@@ -31,7 +31,9 @@ from tamalou.games.tarot.views import PlayerView, PublicView, public_view, view
 GAME_ID = "tarot"
 DEFAULT_PRESET = "tarot"
 AI_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
-SLOW_AI_LEVELS: frozenset[str] = frozenset()
+SLOW_AI_LEVELS: frozenset[str] = frozenset({"hard"})  # a search: up to ~40 ms (issue 26)
+#: the bot's cap on a ``hard`` decision (the search is bounded by work first; docs/ai.md)
+AI_BUDGET_MS = 35.0
 LOWER_SCORE_WINS = False  # points won: the highest total wins (T-M3)
 stream_for = E.stream_for
 
@@ -108,7 +110,7 @@ def away(game: Game, seat: int) -> bool:
 def make_ai(level: str, seat: int, rules: Rules, seed: str) -> Any:
     from tamalou.games.tarot.ai import make_player
 
-    return make_player(level, seat, rules, seed)
+    return make_player(level, seat, rules, seed, budget_ms=AI_BUDGET_MS)
 
 
 __all__ = [

@@ -21,7 +21,7 @@ from functools import partial
 from tamalou.core.arena import add_run_arguments, normal_interval, play_all
 from tamalou.games.tarot import events as E
 from tamalou.games.tarot.actions import Tick
-from tamalou.games.tarot.ai import LEVELS, make_player
+from tamalou.games.tarot.ai import LEVELS, AIPlayer, make_player
 from tamalou.games.tarot.engine import apply, legal_actions, new_game, next_deadline
 from tamalou.games.tarot.rules import PRESETS, Rules
 from tamalou.games.tarot.views import view
@@ -53,12 +53,18 @@ class LevelStats:
 
 
 def play_deal(
-    levels: Sequence[str], seed: str, rules: Rules, stats: dict[str, LevelStats]
+    levels: Sequence[str],
+    seed: str,
+    rules: Rules,
+    stats: dict[str, LevelStats],
+    players: Sequence[AIPlayer] | None = None,
 ) -> list[int]:
-    """One seeded deal between ``levels`` (seat i plays ``levels[i]``): the seats' scores."""
+    """One seeded deal between ``levels`` (seat i plays ``levels[i]``): the seats' scores.
+    ``players`` (tests) replaces the players made from the levels."""
     n = len(levels)
     game, events = new_game(rules, n, seed, 0, ai=[True] * n)
-    players = [make_player(lv, s, rules, f"{seed}:{s}") for s, lv in enumerate(levels)]
+    if players is None:
+        players = [make_player(lv, s, rules, f"{seed}:{s}") for s, lv in enumerate(levels)]
     at = 0
     ended: list[E.DealEnded] = []
     while not ended:

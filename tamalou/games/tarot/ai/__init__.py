@@ -21,8 +21,11 @@ from tamalou.games.tarot.rules import Rules
 LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 
 
-def make_player(level: str, seat: int, rules: Rules, seed: int | str) -> AIPlayer:
-    """A new AI player for ``seat``."""
+def make_player(
+    level: str, seat: int, rules: Rules, seed: int | str, *, budget_ms: float | None = None
+) -> AIPlayer:
+    """A new AI player for ``seat``. ``hard`` searches a bounded number of simulated plays
+    (deterministic); ``budget_ms`` also caps it by the clock (the bot's players)."""
     if level == "random":
         return RandomPlayer(seat, rules, seed)
     if level == "easy":
@@ -30,7 +33,7 @@ def make_player(level: str, seat: int, rules: Rules, seed: int | str) -> AIPlaye
     if level == "medium":
         return HeuristicPlayer(seat, rules, seed, MEDIUM, level="medium")
     if level == "hard":
-        return HardPlayer(seat, rules, seed)
+        return HardPlayer(seat, rules, seed, budget_ms=budget_ms)
     raise ValueError(f"unknown AI level {level!r}; expected one of {', '.join(LEVELS)}")
 
 
