@@ -144,6 +144,11 @@ class BenchEmulator(Emulator):
         #: first answer written, ms of that spent before discord.py read the frame)
         self.bot_ms: dict[int, tuple[float, float]] = {}
         self.db_trips = 0  # PostgreSQL round trips the bots reported (EMU_DB_ROUND_TRIPS=1)
+        #: the players' open panels, (table, player) -> message id (``run_load``)
+        self.panels: dict[tuple[int, int], int] = {}
+        #: (table, player) -> (message id, version) of the panel whose click was refused:
+        #: not clicked again until the bot changes it (the player presses "My cards")
+        self.stale: dict[tuple[int, int], tuple[int, int]] = {}
 
     def _record(self, msg: Message, action: str) -> None:
         super()._record(msg, action)
@@ -534,8 +539,9 @@ async def run_load(
     followups: list[tuple[TableInfo, Click]] = []  # a click on the bot's answer (a panel)
     busy: set[tuple[int, int]] = set()  # (table, player) with a click on a panel to come
     #: (table, player) -> their open panel: a table button edits it rather than answering
-    #: with a new one (issue 21), so the player's next click is on the panel they have
-    panels: dict[tuple[int, int], int] = {}
+    #: with a new one (issue 21), so the player's next click is on the panel they have;
+    #: kept by the emulator, as the bot keeps them, from one load to the next (the open loop)
+    panels = emu.panels
     refusals = refusal_patterns()
     spies: list[asyncio.subprocess.Process] = []  # --py-spy, during the measured clicks
     pending: set[asyncio.Task[None]] = set()
@@ -549,9 +555,7 @@ async def run_load(
 
     #: (table, player) with a click in flight: a player makes one click at a time
     inflight: set[tuple[int, int]] = set()
-    #: (table, player) -> (message id, version) of the panel whose click was refused: not
-    #: clicked again until the bot changes it (the player presses "My cards" meanwhile)
-    stale: dict[tuple[int, int], tuple[int, int]] = {}
+    stale = emu.stale
 
     def live_panels(table: TableInfo) -> dict[int, Message | None]:
         """Each member of the table with no click in flight -> their live open panel."""
