@@ -13,9 +13,14 @@ What it does, all on 127.0.0.1, bounded in clicks and in time:
 2. Starts the real bot (``python -m bot`` through the emulator's launcher, default
    settings: 250 ms reorder window, 1 s edit interval) on an empty database, then on the
    load database. The bot posts every table message on ``on_ready``.
-3. Load: ``--concurrency`` simulated players each click a button of a random table
-   (``My cards``, ``Draw``, an enabled ``Double n``; after a successful draw, the drawer
-   clicks ``Replace n`` on their panel), click after click. The latency of a click is
+3. Load: ``--concurrency`` simulated players click as in real play (issue 21,
+   ``tools/bench_games.py``): at a random table, the member whose open panel offers a
+   move (the bot wakes it when their turn starts) makes it, a draw on the table's button,
+   the rest on their panel; ``My cards`` without a live panel and at the rate measured in
+   whole e2e matches; now and then a race by anyone (a double, a call). One click at a
+   time a member; the shares (panel, ``My cards``) are printed beside real play's. The
+   loop is paced by the games (a member waits for their turn), so its rate is not the
+   bot's limit. The latency of a click is
    from its delivery on the gateway to the moment the emulator receives the bot's first
    response (the defer). Interactions/s counts first responses; the drain (every
    interaction fully handled: panel sent, table edited) is timed too.

@@ -6,17 +6,22 @@ which clicks the simulated players make. Every click is read off what the player
 the buttons and selects of the table message and of the panels the bot sent them (the
 components the emulator holds), never from the bot's state.
 
-- Tamalou: "My cards", "Draw" by anyone (most refused: not your turn), an enabled
-  "Double n"; a drawer then presses "Replace n" on their panel.
-- Kalooki: "My hand", Draw and Take the discard by anyone (refused out of turn), "Call" on a
-  live discard (the other players race for it, K-CL); from the panel: Draw (or Allow /
-  Refuse a call), then a discard picked in the panel's select; now and then the suggested
-  lay-down (Suggest, then Lay down) or a lay-off (its card first when over 25 are
-  possible); "Next round" on a round's result.
-- Tarot: "My hand" by anyone; from the panel: a bid in the auction, the écart (the cards
-  picked in the select, then the button), "No chelem", a card of the trick (button or
-  select); now and then a click on an older panel of the table (out of turn: refused, or
-  the card the engine no longer accepts); "Next deal" on a deal's result.
+The players follow real play (issue 21; ``REAL_PLAY``: the shares of panel clicks and of
+"My cards" in whole matches of the end-to-end tests, ``tools/click_shares.py``): the member
+whose open panel offers a move of their turn (the bot wakes it when the turn starts) makes
+it, a draw from the table's button as the e2e players do, the rest on their panel; a member
+with no live panel presses "My cards" (Kalooki: the member the table marks to play presses
+Draw, which opens it); before a move, "My cards" at the game's measured rate.
+
+- Tamalou: Draw on the table, then the panel's Replace n, throw, a power's steps; the peek;
+  now and then an enabled "Double n" by anyone.
+- Kalooki: Draw (now and then Take) on the table, then from the panel a discard picked in
+  the select, now and then the suggested lay-down (Suggest, then Lay down) or a lay-off
+  (its card first when over 25 are possible); Allow / Refuse a call; "Call" on a live
+  discard by anyone (K-CL); "Next round" on a round's result.
+- Tarot: from the panel a bid, the king called, the écart (the cards picked in the select,
+  then the button), "No chelem", a card of the trick (button or select); "My hand" before
+  a move half the time (the e2e deal's); "Next deal" on a deal's result.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from __future__ import annotations
 import random
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.games.tarot.verbs import PICK_PLAY, PICK_POIGNEE
@@ -62,8 +67,6 @@ class TableInfo:
     users: list[User]
     message: Message | None = None
     game: str = "tamalou"
-    #: the last panel each player was sent (tarot: an older panel clicked out of turn)
-    panels: dict[int, Message] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
