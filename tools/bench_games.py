@@ -343,11 +343,8 @@ class TurnPlayers:
         if not self.blind_looks:  # the member the table marks to play draws there
             turn = table_turn(msg)
             mover = table.users[turn] if turn is not None and turn < len(table.users) else None
-            if mover is not None and mover in blind:  # Draw, or their cards mid-turn
-                if "draw" in bs:
-                    return Click(mover, msg, bs["draw"][0], "draw")
-                if "hand" in bs:
-                    return Click(mover, msg, bs["hand"][0], "my cards")
+            if mover is not None and mover in blind and "draw" in bs:
+                return Click(mover, msg, bs["draw"][0], "draw")
             blind = []
         now = time.monotonic()
         since = self.quiet.setdefault(table.id, now)
