@@ -13,9 +13,14 @@ What it does, all on 127.0.0.1, bounded in clicks and in time:
 2. Starts the real bot (``python -m bot`` through the emulator's launcher, default
    settings: 250 ms reorder window, 1 s edit interval) on an empty database, then on the
    load database. The bot posts every table message on ``on_ready``.
-3. Load: ``--concurrency`` simulated players each click a button of a random table
-   (``My cards``, ``Draw``, an enabled ``Double n``; after a successful draw, the drawer
-   clicks ``Replace n`` on their panel), click after click. The latency of a click is
+3. Load: ``--concurrency`` simulated players click as in real play (issue 21,
+   ``tools/bench_games.py``): at a random table, the member whose open panel offers a
+   move (the bot wakes it when their turn starts) makes it, a draw on the table's button,
+   the rest on their panel; ``My cards`` without a live panel and at the rate measured in
+   whole e2e matches; now and then a race by anyone (a double, a call). One click at a
+   time a member; the shares (panel, ``My cards``) are printed beside real play's. The
+   loop is paced by the games (a member waits for their turn), so its rate is not the
+   bot's limit. The latency of a click is
    from its delivery on the gateway to the moment the emulator receives the bot's first
    response (the defer). Interactions/s counts first responses; the drain (every
    interaction fully handled: panel sent, table edited) is timed too.
@@ -88,6 +93,7 @@ from tests.emulator.model import EPHEMERAL, walk_components
 from tools import bench_pictures
 from tools.bench_games import (
     GAMES,
+    REAL_PLAY,
     SETTINGS,
     TABLE_MARKERS,
     Click,
@@ -143,6 +149,11 @@ class BenchEmulator(Emulator):
         #: first answer written, ms of that spent before discord.py read the frame)
         self.bot_ms: dict[int, tuple[float, float]] = {}
         self.db_trips = 0  # PostgreSQL round trips the bots reported (EMU_DB_ROUND_TRIPS=1)
+        #: the players' open panels, (table, player) -> message id (``run_load``)
+        self.panels: dict[tuple[int, int], int] = {}
+        #: (table, player) -> (message id, version) of the panel whose click was refused:
+        #: not clicked again until the bot changes it (the player presses "My cards")
+        self.stale: dict[tuple[int, int], tuple[int, int]] = {}
 
     def _record(self, msg: Message, action: str) -> None:
         super()._record(msg, action)
@@ -494,6 +505,8 @@ class Load:
     tokens: list[tuple[str, str]] = field(default_factory=list)
     #: REST calls of a measured click's own answer (through its token), by origin and route
     by_origin: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: the measured clicks by game: [clicks, on a panel, "My cards"] (the click mix)
+    mix: dict[str, list[int]] = field(default_factory=dict)
     # (time, bot CPU s, our CPU s, whole machine CPU s)
     cpu_marks: list[tuple[float, float, float, float]] = field(default_factory=list)
     pg_marks: list[float] = field(default_factory=list)  # the PostgreSQL server's CPU s
@@ -531,8 +544,9 @@ async def run_load(
     followups: list[tuple[TableInfo, Click]] = []  # a click on the bot's answer (a panel)
     busy: set[tuple[int, int]] = set()  # (table, player) with a click on a panel to come
     #: (table, player) -> their open panel: a table button edits it rather than answering
-    #: with a new one (issue 21), so the player's next click is on the panel they have
-    panels: dict[tuple[int, int], int] = {}
+    #: with a new one (issue 21), so the player's next click is on the panel they have;
+    #: kept by the emulator, as the bot keeps them, from one load to the next (the open loop)
+    panels = emu.panels
     refusals = refusal_patterns()
     spies: list[asyncio.subprocess.Process] = []  # --py-spy, during the measured clicks
     pending: set[asyncio.Task[None]] = set()
@@ -544,17 +558,38 @@ async def run_load(
         g: players_for(g, max(len(t.users) for t in tables)) for g in games
     }
 
+    #: (table, player) with a click in flight: a player makes one click at a time
+    inflight: set[tuple[int, int]] = set()
+    stale = emu.stale
+
+    def live_panels(table: TableInfo) -> dict[int, Message | None]:
+        """Each member of the table with no click in flight -> their live open panel."""
+        out: dict[int, Message | None] = {}
+        for user in table.users:
+            key = (table.id, user.id)
+            if key in inflight:
+                continue
+            panel = emu.messages.get(panels.get(key, 0))
+            if panel is None or panel.deleted or stale.get(key) == (panel.id, panel.version):
+                panel = None
+            out[user.id] = panel
+        return out
+
     def choose() -> tuple[TableInfo, Click] | None:
         if followups:
             return followups.pop()
-        table = rng.choice(tables)
-        if trivial_cid is not None and table.message is not None:
-            return table, Click(rng.choice(table.users), table.message, trivial_cid, "trivial")
-        msg = emu.latest.get(table.channel_id, table.message)
-        if msg is None:
-            return None
-        click = players[table.game].choose(table, msg, rng)
-        return None if click is None else (table, click)
+        for _ in range(8):  # a table where someone can click
+            table = rng.choice(tables)
+            if trivial_cid is not None and table.message is not None:
+                user = rng.choice(table.users)
+                return table, Click(user, table.message, trivial_cid, "trivial")
+            msg = emu.latest.get(table.channel_id, table.message)
+            if msg is None:
+                continue
+            click = players[table.game].choose(table, msg, live_panels(table), rng)
+            if click is not None:
+                return table, click
+        return None
 
     async def after(table: TableInfo, click: Click, inter: Interaction) -> None:
         """Once handled: the player's next click on what the bot answered (their panel)."""
@@ -570,7 +605,14 @@ async def run_load(
         kind = click.kind if len(games) == 1 else f"{table.game} {click.kind}"
         no = refused(answers, refusals)
         key = (table.id, click.user.id)
-        shown = [m for m in answers if m.ephemeral and m.components]
+        # the member's panel: an ephemeral answer with components, or "My cards"'s (a
+        # panel that offers nothing, out of turn, has none)
+        shown = [
+            m
+            for m in answers
+            if m.ephemeral
+            and (m.components or (click.kind == "my cards" and not refused([m], refusals)))
+        ]
         if click.message.ephemeral and click.message.components:
             panels[key] = click.message.id
         if shown:
@@ -585,6 +627,9 @@ async def run_load(
             print(f"  refused {kind}: {' | '.join(said)}")
         if click.chained:
             busy.discard(key)
+        inflight.discard(key)
+        if no and click.message.ephemeral:
+            stale[key] = (click.message.id, click.message.version)
         if (
             players[table.game].follows(click.kind)
             and len(followups) < concurrency
@@ -603,12 +648,14 @@ async def run_load(
 
     async def one_click() -> None:
         picked = choose()
-        if picked is None:
+        if picked is None:  # every member waits for the bot (a woken panel, an answer)
             load.skipped += 1
-            await asyncio.sleep(0)
+            await asyncio.sleep(0 if rate is not None else 0.02)
             return
         table, click = picked
         budget["left"] -= 1
+        if trivial_cid is None:
+            inflight.add((table.id, click.user.id))
         try:
             if click.values is None:
                 inter = await emu.click(
@@ -622,6 +669,7 @@ async def run_load(
             load.skipped += 1
             budget["left"] += 1
             busy.discard((table.id, click.user.id))
+            inflight.discard((table.id, click.user.id))
             return
         if not load.started:
             load.started = loop.time()
@@ -647,6 +695,10 @@ async def run_load(
         load.clicks += 1
         load.measured.append(inter.id)
         load.tokens.append(("panel" if click.message.ephemeral else "table", inter.token))
+        shares = load.mix.setdefault(table.game, [0, 0, 0])
+        shares[0] += 1
+        shares[1] += click.message.ephemeral
+        shares[2] += click.kind == "my cards"
         load.kind_of[inter.id] = click.kind if len(games) == 1 else f"{table.game} {click.kind}"
         load.last_answer = max(load.last_answer, answered if answered == answered else 0)
         if answered != answered:  # nan: expired
@@ -713,6 +765,20 @@ async def run_load(
     for task in list(pending):
         task.cancel()
     return load
+
+
+def mix_line(mix: dict[str, list[int]]) -> str:
+    """The measured clicks' shares by game (on a panel, "My cards"), beside real play's
+    (``REAL_PLAY``: whole matches of the end-to-end tests)."""
+    parts = []
+    for game, (n, panel, mine) in sorted(mix.items()):
+        real_panel, real_mine = REAL_PLAY[game]
+        parts.append(
+            f"{game} {n} clicks: panel {panel / max(1, n):.0%} (real play {real_panel:.0%}), "
+            f'table {(n - panel) / max(1, n):.0%}, "My cards" {mine / max(1, n):.0%} '
+            f"(real play {real_mine:.0%})"
+        )
+    return "click mix (measured clicks; real play: whole e2e matches): " + "; ".join(parts)
 
 
 def token_in(path: str) -> str | None:
@@ -837,6 +903,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         results["max_ms"] = max(load.latencies, default=float("nan"))
         results["lost"] = load.lost
         results["kinds"] = load.kinds
+        results["mix"] = load.mix
         results["by_game"] = {
             g: {"clicks": len(v), "p50_ms": pct(v, 0.50), "p99_ms": pct(v, 0.99)}
             for g, v in sorted(load.by_game.items())
@@ -860,6 +927,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 for origin, counts in sorted(load.by_origin.items())
                 for n in [sum(o == origin for o, _ in load.tokens)]
             )
+            + "\n"
+            + mix_line(load.mix)
             + "\nrefused / clicks, by kind (warm-up included): "
             + ", ".join(f"{k} {b}/{a}" for k, (a, b) in sorted(load.answers.items()))
             + "\nfirst response p50 / p99 ms, by kind: "
@@ -1388,6 +1457,7 @@ def summary(args: argparse.Namespace, r: dict[str, Any]) -> str:
         f"fully handled (panel, engine, log, edits): {r['drain_rate']:.0f}/s; clicks "
         f"{r['clicks']}, lost {r['lost']}, problems {r['problems'] or 'none'}",
         f"moves committed while the bot ran: {r['moves']}",
+        mix_line(r.get("mix", {})),
         f"bot CPU {r['cpu_ms_per_click']:.2f} ms a click ({r['cpu_bot']:.0%} of a core); "
         f"emulator and players {r['cpu_emulator']:.0%}; other processes on this machine "
         f"{r['cpu_others']:.0%} of a core",

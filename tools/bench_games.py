@@ -6,17 +6,22 @@ which clicks the simulated players make. Every click is read off what the player
 the buttons and selects of the table message and of the panels the bot sent them (the
 components the emulator holds), never from the bot's state.
 
-- Tamalou: "My cards", "Draw" by anyone (most refused: not your turn), an enabled
-  "Double n"; a drawer then presses "Replace n" on their panel.
-- Kalooki: "My hand", Draw and Take the discard by anyone (refused out of turn), "Call" on a
-  live discard (the other players race for it, K-CL); from the panel: Draw (or Allow /
-  Refuse a call), then a discard picked in the panel's select; now and then the suggested
-  lay-down (Suggest, then Lay down) or a lay-off (its card first when over 25 are
-  possible); "Next round" on a round's result.
-- Tarot: "My hand" by anyone; from the panel: a bid in the auction, the écart (the cards
-  picked in the select, then the button), "No chelem", a card of the trick (button or
-  select); now and then a click on an older panel of the table (out of turn: refused, or
-  the card the engine no longer accepts); "Next deal" on a deal's result.
+The players follow real play (issue 21; ``REAL_PLAY``: the shares of panel clicks and of
+"My cards" in whole matches of the end-to-end tests, ``tools/click_shares.py``): the member
+whose open panel offers a move of their turn (the bot wakes it when the turn starts) makes
+it, a draw from the table's button as the e2e players do, the rest on their panel; a member
+with no live panel presses "My cards" (Kalooki: the member the table marks to play presses
+Draw, which opens it); before a move, "My cards" at the game's measured rate.
+
+- Tamalou: Draw on the table, then the panel's Replace n, throw, a power's steps; the peek;
+  now and then an enabled "Double n" by anyone.
+- Kalooki: Draw (now and then Take) on the table, then from the panel a discard picked in
+  the select, now and then the suggested lay-down (Suggest, then Lay down) or a lay-off
+  (its card first when over 25 are possible); Allow / Refuse a call; "Call" on a live
+  discard by anyone (K-CL); "Next round" on a round's result.
+- Tarot: from the panel a bid, the king called, the écart (the cards picked in the select,
+  then the button), "No chelem", a card of the trick (button or select); "My hand" before
+  a move half the time (the e2e deal's); "Next deal" on a deal's result.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from __future__ import annotations
 import random
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.games.tarot.verbs import PICK_PLAY, PICK_POIGNEE
@@ -62,8 +67,6 @@ class TableInfo:
     users: list[User]
     message: Message | None = None
     game: str = "tamalou"
-    #: the last panel each player was sent (tarot: an older panel clicked out of turn)
-    panels: dict[int, Message] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -212,11 +215,45 @@ def enabled(msg: Message) -> dict[str, list[str]]:
     return out
 
 
+#: real play's click shares, counted from one whole match, round or deal per game of the
+#: end-to-end tests (``python -m tools.click_shares``, docs/benchmarks.md "Sixth session:
+#: CPU a click"): (panel clicks, "My cards") over the play clicks. The tarot test presses
+#: "My hand" before every play; the benchmark's tarot players do the same.
+REAL_PLAY: dict[str, tuple[float, float]] = {
+    "tamalou": (0.40, 0.20),
+    "kalooki": (0.52, 0.01),
+    "tarot": (0.50, 0.50),
+}
+
+#: a table nobody can move on for this long (a new round: the old round's panels are not
+#: woken; a move the clock made): one of its members presses "My cards". Kalooki's draws
+#: wait for the 3 s call window (K-K2), so its tables are quiet longer between turns.
+QUIET_S = {"tamalou": 3.0, "kalooki": 8.0, "tarot": 3.0}
+
+
+def _select_ids(msg: Message) -> list[str]:
+    return [s.custom_id for s in msg.selects() if not s.disabled and s.options]
+
+
+def table_turn(msg: Message) -> int | None:
+    """The seat a table message marks to play (``▶`` before its seat line), or None."""
+    lines = (msg.embed or {}).get("description", "").splitlines()
+    return next((i for i, line in enumerate(lines) if line.startswith("▶")), None)
+
+
 class Players(Protocol):
     """What the simulated players of one game click."""
 
-    def choose(self, table: TableInfo, msg: Message, rng: random.Random) -> Click | None:
-        """A click on the table message (``msg``), or None."""
+    def choose(
+        self,
+        table: TableInfo,
+        msg: Message,
+        panels: dict[int, Message | None],
+        rng: random.Random,
+    ) -> Click | None:
+        """A click on the table message (``msg``) or on a member's panel, or None.
+        ``panels``: each member with no click in flight -> their live open panel (None:
+        none, or the one they have answered a refusal)."""
         ...
 
     def follows(self, kind: str) -> bool:
@@ -230,41 +267,153 @@ class Players(Protocol):
         ...
 
 
-class TamalouPlayers:
-    def choose(self, table: TableInfo, msg: Message, rng: random.Random) -> Click | None:
-        buttons = {
-            b.custom_id.split(":")[1]: b for b in msg.buttons() if b.custom_id and not b.disabled
-        }
-        doubles = [
-            b
-            for b in msg.buttons()
-            if b.custom_id and b.custom_id.startswith("tamalou:dbl:") and not b.disabled
-        ]
-        roll = rng.random()
-        user = rng.choice(table.users)
-        if roll < 0.25 and "draw" in buttons:
-            return Click(user, msg, buttons["draw"].custom_id or "", "draw")
-        if roll < 0.40 and doubles:
-            return Click(user, msg, rng.choice(doubles).custom_id or "", "double")
-        if "hand" in buttons:
-            return Click(user, msg, buttons["hand"].custom_id or "", "my cards")
+class TurnPlayers:
+    """Players as in real play (issue 21): the member whose open panel offers a move (the
+    bot wakes it when their turn starts) makes it, from their panel or, for a draw, from the
+    table's button as the e2e players do; "My cards" when a member has no live panel, and
+    before a move at the game's measured rate (``look``); now and then a race by anyone (a
+    double, a call). One click at a time a member: the runner leaves out members with a
+    click in flight."""
+
+    game = ""
+    #: the verbs of a panel that are a move of the member's own turn (or the peek)
+    turn_verbs: frozenset[str] = frozenset()
+    #: the verbs a table message's draw has (pressed there when the panel offers them)
+    draw_verbs: tuple[str, ...] = ("draw",)
+    #: the chance that a race click (``race``) is tried before the member to move
+    race_rate = 0.0
+    #: whether a member with no live panel presses "My cards"; else (Kalooki) the member
+    #: the table message marks to play presses its Draw, which opens their panel
+    blind_looks = True
+
+    def __init__(self) -> None:
+        self.look = REAL_PLAY[self.game][1] if self.game else 0.0
+        self.last: dict[int, str] = {}  # member -> the kind of their last click
+        self.quiet: dict[int, float] = {}  # table -> since when nobody could move
+
+    def offers(self, panel: Message) -> bool:
+        """Whether the panel offers a move of its member's turn."""
+        ids = [*enabled(panel).items()]
+        if any(v in self.turn_verbs for v, _ in ids):
+            return True
+        return any(_verb(c) in self.turn_verbs for c in _select_ids(panel))
+
+    def choose(
+        self,
+        table: TableInfo,
+        msg: Message,
+        panels: dict[int, Message | None],
+        rng: random.Random,
+    ) -> Click | None:
+        click = self._choose(table, msg, panels, rng)
+        if click is not None:
+            self.last[click.user.id] = click.kind
+        return click
+
+    def _choose(
+        self,
+        table: TableInfo,
+        msg: Message,
+        panels: dict[int, Message | None],
+        rng: random.Random,
+    ) -> Click | None:
+        free = [u for u in table.users if u.id in panels]
+        if not free:
+            return None
+        bs = enabled(msg)
+        if "next" in bs:  # a round's or deal's result: the next one
+            return Click(rng.choice(free), msg, bs["next"][0], "next")
+        actors = [u for u in free if (p := panels[u.id]) is not None and self.offers(p)]
+        if actors and rng.random() < self.race_rate:  # while a turn is on: a race by anyone
+            raced = self.race(free, msg, rng)
+            if raced is not None:
+                return raced
+        if actors:
+            self.quiet.pop(table.id, None)
+            user = rng.choice(actors)
+            if "hand" in bs and rng.random() < self.look:
+                return Click(user, msg, bs["hand"][0], "my cards")
+            panel = panels[user.id]
+            assert panel is not None
+            for verb in self.draw_verbs:  # the turn's draw: the table's button
+                if verb in bs and verb in enabled(panel):
+                    return Click(user, msg, bs[verb][0], verb)
+            return self.move(user, panel, rng)
+        blind = [u for u in free if panels[u.id] is None]
+        if not self.blind_looks:  # the member the table marks to play draws there
+            turn = table_turn(msg)
+            mover = table.users[turn] if turn is not None and turn < len(table.users) else None
+            if mover is not None and mover in blind and "draw" in bs:
+                return Click(mover, msg, bs["draw"][0], "draw")
+            blind = []
+        now = time.monotonic()
+        since = self.quiet.setdefault(table.id, now)
+        if "hand" in bs and (blind or now - since > QUIET_S[self.game]):
+            self.quiet.pop(table.id, None)
+            return Click(rng.choice(blind or free), msg, bs["hand"][0], "my cards")
+        return None
+
+    def race(self, free: list[User], msg: Message, rng: random.Random) -> Click | None:
+        """A click anyone may make on the table message (a double, a call), or None."""
+        return None
+
+    def move(self, user: User, panel: Message, rng: random.Random) -> Click | None:
+        """The member's move on their panel, which offers one."""
+        bs = {v: ids for v, ids in enabled(panel).items() if v in self.turn_verbs}
+        if bs:
+            verb = rng.choice(sorted(bs))
+            return Click(user, panel, rng.choice(bs[verb]), f"{verb} (panel)")
+        for sel in panel.selects():
+            if not sel.disabled and sel.options and _verb(sel.custom_id) in self.turn_verbs:
+                value = str(rng.choice(sel.options)["value"])
+                return Click(user, panel, sel.custom_id, "pick (panel)", [value])
         return None
 
     def follows(self, kind: str) -> bool:
-        return kind in ("draw", "my cards")
+        return False  # the next move is read off the panels, woken or answered
 
     def after(
         self, table: TableInfo, click: Click, answers: list[Message], rng: random.Random
     ) -> Click | None:
-        """A drawer presses "Replace n" on the panel the bot sent them."""
-        for msg in answers:
-            reps = [
-                b.custom_id
-                for b in msg.buttons()
-                if b.custom_id and b.custom_id.startswith("tamalou:rep:")
-            ]
-            if reps:
-                return Click(click.user, msg, rng.choice(reps), "replace")
+        return None
+
+
+class TamalouPlayers(TurnPlayers):
+    """Draw from the table (the panel woken for the turn offers it too), then a move of the
+    panel: Replace n, throw, a power's steps; the peek at a round's start; now and then a
+    double by anyone."""
+
+    game = "tamalou"
+    turn_verbs = frozenset(
+        [
+            "draw",
+            "take",
+            "rep",
+            "repg",
+            "throw",
+            "replay",
+            "pass",
+            "peek",
+            "look",
+            "qmine",
+            "qswap",
+            "act",
+            "more",
+            "pick",
+            "step",
+            "stepg",
+        ]
+    )
+    race_rate = 0.03
+
+    def race(self, free: list[User], msg: Message, rng: random.Random) -> Click | None:
+        doubles = [
+            b.custom_id
+            for b in msg.buttons()
+            if b.custom_id and b.custom_id.startswith("tamalou:dbl:") and not b.disabled
+        ]
+        if doubles:
+            return Click(rng.choice(free), msg, rng.choice(doubles), "double")
         return None
 
 
@@ -280,141 +429,131 @@ def _select_pick(
     return None
 
 
-class KalookiPlayers:
-    def choose(self, table: TableInfo, msg: Message, rng: random.Random) -> Click | None:
-        bs = enabled(msg)
-        roll = rng.random()
-        user = rng.choice(table.users)
-        if "next" in bs:  # a round's result: the next round (K-K3 starts it too, later)
-            return Click(user, msg, bs["next"][0], "next")
-        if roll < 0.25 and "draw" in bs:
-            return Click(user, msg, bs["draw"][0], "draw")
-        if roll < 0.35 and "take" in bs:
-            return Click(user, msg, bs["take"][0], "take")
-        if roll < 0.45 and "call" in bs:
-            return Click(user, msg, bs["call"][0], "call")
-        if "hand" in bs:
-            return Click(user, msg, bs["hand"][0], "my cards")
-        return None
+class KalookiPlayers(TurnPlayers):
+    """Draw (now and then Take) from the table, then from the panel: the suggested
+    lay-down now and then (Suggest, then Lay down), a lay-off (its card first when over 25
+    are possible), a discard picked in the select; a call by anyone on a live discard (the
+    others race for it, K-CL); "Next round" on a round's result."""
 
-    def follows(self, kind: str) -> bool:
-        return kind not in ("next", "call")
+    game = "kalooki"
+    turn_verbs = frozenset(
+        [
+            "draw",
+            "take",
+            "end",
+            "build",
+            "sugg",
+            "meld",
+            "lay",
+            "set",
+            "run",
+            "clear",
+            "back",
+            "pick",
+        ]
+    )
+    draw_verbs = ("take", "draw")
+    race_rate = 0.05
+    blind_looks = False  # 2 "My hand" in the e2e match's 188 clicks: Draw opens the panel
 
-    def after(
-        self, table: TableInfo, click: Click, answers: list[Message], rng: random.Random
+    def _choose(
+        self,
+        table: TableInfo,
+        msg: Message,
+        panels: dict[int, Message | None],
+        rng: random.Random,
     ) -> Click | None:
-        """What a player does with their panel: draw (allow or refuse a call), the
-        suggested lay-down, a lay-off, a discard; a call now and then."""
-        for msg in answers:
-            bs = enabled(msg)
-            user = click.user
-            if "draw" in bs:
-                if "take" in bs and rng.random() < 0.3:
-                    return Click(user, msg, bs["take"][0], "take (panel)")
-                return Click(user, msg, bs["draw"][0], "draw (panel)")
-            if "lay" in bs and click.kind == "suggest":
-                return Click(user, msg, bs["lay"][0], "lay down")
-            if "sugg" in bs and rng.random() < 0.5:
-                return Click(user, msg, bs["sugg"][0], "suggest")
-            if "back" in bs:  # a draft the lay-down refused: back to the main panel
-                return Click(user, msg, bs["back"][0], "back")
-            if rng.random() < 0.3 and (
-                lay := _select_pick(user, msg, "lay off", rng, "2")
-                or _select_pick(user, msg, "lay-off card", rng, "5")  # over 25: card first
-            ):
-                return lay
-            if found := _select_pick(user, msg, "discard", rng, "1"):
-                return found
-            if "end" in bs:
-                return Click(user, msg, bs["end"][0], "end turn")
-            if "call" in bs and rng.random() < 0.5:
-                return Click(user, msg, bs["call"][0], "call (panel)")
+        # Take is the table's too, but a draw mostly (81 draws, 2 takes in the e2e match)
+        self.draw_verbs = ("take", "draw") if rng.random() < 0.03 else ("draw",)
+        return super()._choose(table, msg, panels, rng)
+
+    def race(self, free: list[User], msg: Message, rng: random.Random) -> Click | None:
+        bs = enabled(msg)
+        if "call" in bs:
+            return Click(rng.choice(free), msg, bs["call"][0], "call")
         return None
 
+    def move(self, user: User, panel: Message, rng: random.Random) -> Click | None:
+        bs = enabled(panel)
+        last = self.last.get(user.id, "")
+        if "draw" in bs:  # a call pending: Allow (Draw) or Refuse (Take) on the panel
+            if "take" in bs and rng.random() < 0.3:
+                return Click(user, panel, bs["take"][0], "take (panel)")
+            return Click(user, panel, bs["draw"][0], "draw (panel)")
+        if "lay" in bs and last == "suggest":
+            return Click(user, panel, bs["lay"][0], "lay down")
+        if "sugg" in bs and last != "lay down" and rng.random() < 0.5:
+            return Click(user, panel, bs["sugg"][0], "suggest")
+        if "back" in bs:  # a draft the lay-down refused: back to the main panel
+            return Click(user, panel, bs["back"][0], "back")
+        if rng.random() < 0.3 and (
+            lay := _select_pick(user, panel, "lay off", rng, "2")
+            or _select_pick(user, panel, "lay-off card", rng, "5")  # over 25: card first
+        ):
+            return lay
+        if found := _select_pick(user, panel, "discard", rng, "1"):
+            return found
+        if "end" in bs:
+            return Click(user, panel, bs["end"][0], "end turn")
+        return super().move(user, panel, rng)
 
-class TarotPlayers:
+
+class TarotPlayers(TurnPlayers):
+    """From the panel: a bid in the auction, the king called, the écart (the cards picked
+    in the select, then the button), "No chelem", a card of the trick (button or select);
+    "My hand" on the table before a move half the time, as in the e2e deal; "Next deal" on
+    a deal's result."""
+
+    game = "tarot"
+    turn_verbs = frozenset(["bid", "call", "chelem", "ecart", "play", "pick", "poig"])
+
     def __init__(self, players: int) -> None:
+        super().__init__()
         self.dog = TAROT_PRESETS["tarot"].deal_for(players)[1]
 
-    def choose(self, table: TableInfo, msg: Message, rng: random.Random) -> Click | None:
-        bs = enabled(msg)
-        roll = rng.random()
-        user = rng.choice(table.users)
-        if "next" in bs:  # a deal's result: the next deal
-            return Click(user, msg, bs["next"][0], "next")
-        if roll < 0.15 and table.panels:
-            # an older panel of the table, clicked now: mostly out of turn (refused)
-            owner = rng.choice(list(table.panels))
-            old = table.panels[owner]
-            who = next(u for u in table.users if u.id == owner)
-            found = self._move(who, old, rng, "old panel")
-            if found is not None:
-                return found
-        if "hand" in bs:
-            return Click(user, msg, bs["hand"][0], "my cards")
-        return None
-
-    def follows(self, kind: str) -> bool:
-        return kind != "next"
-
-    def _move(self, user: User, msg: Message, rng: random.Random, kind: str) -> Click | None:
-        bs = enabled(msg)
+    def move(self, user: User, panel: Message, rng: random.Random) -> Click | None:
+        bs = enabled(panel)
+        if "chelem" in bs:
+            no = [c for c in bs["chelem"] if _arg(c)[-1:] == ["0"]]
+            if no:
+                return Click(user, panel, no[0], "no chelem")
+        if "ecart" in bs:  # enabled: the cards are chosen
+            return Click(user, panel, bs["ecart"][0], "ecart")
+        ecart = [
+            s
+            for s in panel.selects()
+            if len(_arg(s.custom_id)) >= 2 and int(_arg(s.custom_id)[1]) < PICK_PLAY
+        ]
+        if ecart and self.last.get(user.id) != "ecart cards":  # refused: the clock plays it
+            pick = _select_pick(
+                user, panel, "ecart cards", rng, _arg(ecart[0].custom_id)[1], self.dog
+            )
+            if pick is not None:
+                return pick
+        if "call" in bs:
+            return Click(user, panel, rng.choice(bs["call"]), "call king")
         if "bid" in bs:
             bids = bs["bid"]
             passes = [c for c in bids if _arg(c)[-1:] == ["0"]]
             pick = passes[0] if passes and rng.random() < 0.6 else rng.choice(bids)
-            return Click(user, msg, pick, kind if kind == "old panel" else "bid")
+            return Click(user, panel, pick, "bid")
         plays = bs.get("play", [])
         selects = [
             s
-            for s in msg.selects()
+            for s in panel.selects()
             if not s.disabled and len(_arg(s.custom_id)) == 2
             if PICK_PLAY <= int(_arg(s.custom_id)[1]) < PICK_POIGNEE
         ]
         if plays or selects:
             options = len(plays) + sum(len(s.options) for s in selects)
             n = rng.randrange(options)
-            name = kind if kind == "old panel" else "play"
             if n < len(plays):
-                return Click(user, msg, plays[n], name)
+                return Click(user, panel, plays[n], "play")
             n -= len(plays)
             for s in selects:
                 if n < len(s.options):
-                    return Click(user, msg, s.custom_id, name, [str(s.options[n]["value"])])
+                    return Click(user, panel, s.custom_id, "play", [str(s.options[n]["value"])])
                 n -= len(s.options)
-        return None
-
-    def after(
-        self, table: TableInfo, click: Click, answers: list[Message], rng: random.Random
-    ) -> Click | None:
-        """What a player does with their panel: bid, call a king, the écart, no chelem,
-        a card of the trick."""
-        for msg in answers:
-            if not msg.components:
-                continue
-            table.panels[click.user.id] = msg
-            bs = enabled(msg)
-            user = click.user
-            if "chelem" in bs:
-                no = [c for c in bs["chelem"] if _arg(c)[-1:] == ["0"]]
-                if no:
-                    return Click(user, msg, no[0], "no chelem")
-            if "ecart" in bs:  # enabled: the cards are chosen
-                return Click(user, msg, bs["ecart"][0], "ecart")
-            ecart = [
-                s
-                for s in msg.selects()
-                if len(_arg(s.custom_id)) >= 2 and int(_arg(s.custom_id)[1]) < PICK_PLAY
-            ]
-            if ecart:
-                if click.kind == "ecart cards":  # the choice was refused: the clock plays it
-                    return None
-                return _select_pick(
-                    user, msg, "ecart cards", rng, _arg(ecart[0].custom_id)[1], self.dog
-                )
-            if "call" in bs:
-                return Click(user, msg, rng.choice(bs["call"]), "call king")
-            return self._move(user, msg, rng, "play")
         return None
 
 
