@@ -690,3 +690,22 @@ async def test_emoji_markup_in_a_label_placeholder_or_option_label_is_found() ->
         ("placeholder", "<a:x:9> pick"),
         ("option label", "<:c1_2s:5> on #1"),
     ]
+
+
+async def test_the_bots_test_clock_keeps_its_offset_through_a_torn_read(tmp_path: Path) -> None:
+    """The harness's clock file was written in place: a read between its truncation and its
+    write gave an offset of 0, the bot's clock went back by every advance for a moment, and
+    a turn ping timed from then came that much early (a CI failure). The harness replaces
+    the file atomically, and the bot keeps its last offset when the file reads empty."""
+    import time
+
+    from tests.support.e2e_bot import OffsetClock
+
+    path = tmp_path / "clock_offset_ms"
+    path.write_text("600000")
+    clock = OffsetClock(str(path))
+    first = clock()
+    assert first - time.time() * 1000 > 590_000
+    path.write_text("")  # the instant of a write in place
+    time.sleep(0.01)
+    assert clock() - time.time() * 1000 > 590_000

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import sqlite3
 import threading
@@ -95,7 +96,12 @@ class BotHarness:
         """Move Discord's clock and the bot's clock forward together."""
         self.offset += ms
         self.emu.advance(ms)
-        self.clock_file.write_text(str(self.offset))
+        # atomically: the bot reads the file every few ms, and a write in place is first a
+        # truncation, which it read as an offset of 0 (its clock went back by every advance
+        # so far, for a moment: a turn ping started then came that much early)
+        part = self.clock_file.with_suffix(".part")
+        part.write_text(str(self.offset))
+        os.replace(part, self.clock_file)
 
     # -- reading --------------------------------------------------------------------
 

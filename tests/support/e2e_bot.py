@@ -36,8 +36,8 @@ class OffsetClock:
             now = time.monotonic()
             if now - self.checked > 0.005:
                 self.checked = now
-                with contextlib.suppress(OSError, ValueError):
-                    self.offset = float(self.path.read_text() or 0)
+                with contextlib.suppress(OSError, ValueError):  # an unreadable file: the last
+                    self.offset = float(self.path.read_text())
         return int(time.time() * 1000 + self.offset)
 
 
