@@ -547,8 +547,16 @@ def playable(game: Game, player: int) -> list[int]:
             led = s
         if s == TRUMP and c > top:
             top = c
+    return legal_for(list(hand), led, top)
+
+
+def legal_for(hand: list[int], led: int, top: int) -> list[int]:
+    """The cards of ``hand`` playable on a trick led in ``led`` (-1: nothing led yet, or
+    only the Excuse: the next card sets the suit, T-P2) whose highest trump is ``top`` (-1:
+    none): follow, else trump over the top if possible, else any trump, else anything; the
+    Excuse always (T-P3..T-P5). On plain ints: the AI's rollouts use it too."""
     if led < 0:
-        return list(hand)  # only the Excuse was led: the next card sets the suit (T-P2)
+        return hand
     if led != TRUMP:
         follow = [c for c in hand if SUIT[c] == led]
         if follow:
@@ -557,7 +565,7 @@ def playable(game: Game, player: int) -> list[int]:
             return follow
     trumps = [c for c in hand if IS_TRUMP[c]]
     if not trumps:
-        return list(hand)
+        return hand
     over = [c for c in trumps if c > top]
     out = over or trumps
     if EXCUSE in hand:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from tamalou.games.tarot import actions as A
+from tamalou.games.tarot.ai.search import card_beats
 from tamalou.games.tarot.cards import (
     EXCUSE,
     EXCUSE_SUIT,
@@ -156,14 +157,7 @@ def winner_of(plays: list[tuple[int, int]]) -> tuple[int, int]:
 
 
 def beats(card: int, plays: list[tuple[int, int]]) -> bool:
-    if card == EXCUSE:
-        return False
-    _, best = winner_of(plays)
-    if best < 0:
-        return True
-    if IS_TRUMP[card]:
-        return not IS_TRUMP[best] or card > best
-    return not IS_TRUMP[best] and SUIT[card] == SUIT[best] and RANK[card] > RANK[best]
+    return card_beats(card, winner_of(plays)[1])
 
 
 class HeuristicPlayer(AIPlayer):

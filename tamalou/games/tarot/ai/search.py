@@ -37,6 +37,7 @@ from tamalou.games.tarot.cards import (
     TRUMP_21,
     from_code,
 )
+from tamalou.games.tarot.engine import legal_for
 from tamalou.games.tarot.rules import CONTRACTS, GARDE_CONTRE, GARDE_SANS, Rules
 from tamalou.games.tarot.views import PlayerView
 
@@ -60,24 +61,6 @@ def legal_cards(hand: Sequence[int], trick: Sequence[int]) -> list[int]:
     return legal_for(list(hand), led, top)
 
 
-def legal_for(hand: list[int], led: int, top: int) -> list[int]:
-    """The cards of ``hand`` playable on a trick led in ``led`` (-1: nothing led yet) whose
-    highest trump is ``top`` (-1: none): follow, else trump over the top if possible, else
-    any trump, else anything; the Excuse always (T-P3..T-P5)."""
-    if led < 0:
-        return hand
-    legal = [x for x in hand if SUIT[x] == led] if led != TRUMP else []
-    if not legal:
-        legal = [x for x in hand if PETIT <= x < EXCUSE and x > top]
-        if not legal:
-            legal = [x for x in hand if PETIT <= x < EXCUSE]
-            if not legal:
-                return hand
-    if EXCUSE in hand and EXCUSE not in legal:
-        legal.append(EXCUSE)
-    return legal
-
-
 def trick_winner(seats: Sequence[int], trick: Sequence[int]) -> tuple[int, int]:
     """(index in the trick, card) of the card winning it so far (T-P6); (-1, -1) if none."""
     led = -1
@@ -96,7 +79,8 @@ def trick_winner(seats: Sequence[int], trick: Sequence[int]) -> tuple[int, int]:
     return at, card
 
 
-def _beats(card: int, best: int) -> bool:
+def card_beats(card: int, best: int) -> bool:
+    """Whether ``card`` beats ``best``, the card winning a trick so far (-1: none; T-P6)."""
     if card == EXCUSE:
         return False
     if best < 0:
