@@ -15,6 +15,7 @@ from bot.storage import SeatRow
 
 if TYPE_CHECKING:
     from bot.app import GameBot
+    from bot.tables import LiveTable
 
 log = logging.getLogger(__name__)
 
@@ -160,6 +161,18 @@ def seat_name(seat: SeatRow, lang: str) -> str:
     if seat.ai_level:
         return t(lang, "ai.name", n=seat.user_id, level=t(lang, f"level.{seat.ai_level}"))
     return escape_markdown(seat.name)
+
+
+def name_of(table: LiveTable, seat: int, lang: str) -> str:
+    """The name of ``table``'s seat as shown (``seat_name``), ``#n`` past its seats."""
+    if not 0 <= seat < len(table.seats):
+        return f"#{seat + 1}"
+    return seat_name(table.seats[seat], lang)
+
+
+def picture_name(table: LiveTable, seat: int, lang: str) -> str:
+    """A seat's name in a picture (no markdown escapes: the picture is not markdown)."""
+    return name_of(table, seat, lang).replace("\\", "")
 
 
 def closed_message(table_id: int, lang: str, reason: str, game: str = "Tamalou") -> discord.Embed:

@@ -9,11 +9,11 @@ from collections.abc import Callable, Sequence
 import discord
 
 from bot.i18n import t
-from bot.tables import LiveTable
 from bot.ui import grid
 from bot.ui.cards import display
 from bot.ui.cards.codes import text as card_text
-from bot.ui.common import button, seat_name
+from bot.ui.common import button
+from bot.ui.common import name_of as name_of  # the platform's (every game's read alike)
 from tamalou.core import cards
 
 SUITS_ORDER = {"s": 0, "h": 1, "c": 2, "d": 3}  # alternating colours, as players hold them
@@ -49,12 +49,6 @@ def card_button(
 def card_word(card: int | None) -> str:
     """A card as a label may carry it: its text (``9♥``), never its emoji markup."""
     return card_text(cards.code(card)) if card is not None else "—"
-
-
-def name_of(table: LiveTable, seat: int, lang: str) -> str:
-    if not 0 <= seat < len(table.seats):
-        return f"#{seat + 1}"
-    return seat_name(table.seats[seat], lang)
 
 
 def sort_key(order: str) -> Callable[[int], tuple[int, int, int, int]]:

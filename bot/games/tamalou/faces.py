@@ -3,9 +3,9 @@ them, else its label (docs/cards.md); a seat by its member's name or its AI's.""
 
 from __future__ import annotations
 
-from bot.tables import LiveTable
 from bot.ui import cards as card_faces
-from bot.ui.common import seat_name
+from bot.ui.common import name_of as name_of  # the platform's (every game's read alike)
+from bot.ui.common import picture_name as picture_name
 from tamalou.core import cards
 
 BACK = "🂠"
@@ -45,18 +45,6 @@ def back() -> str:
 
 def hole() -> str:
     return card_faces.emoji(card_faces.HOLE) or HOLE
-
-
-def name_of(table: LiveTable, seat: int, lang: str) -> str:
-    """A seat's name as shown: the member's name, or the AI's name in ``lang``."""
-    if not 0 <= seat < len(table.seats):
-        return f"#{seat + 1}"
-    return seat_name(table.seats[seat], lang)
-
-
-def picture_name(table: LiveTable, seat: int, lang: str) -> str:
-    """A seat's name in a picture (no markdown escapes: the picture is not markdown)."""
-    return name_of(table, seat, lang).replace("\\", "")
 
 
 def score(value: float) -> str:

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import t
-from bot.tables import LiveTable
 from bot.ui import cards as card_faces
-from bot.ui.common import seat_name
+from bot.ui.common import name_of as name_of  # the platform's (every game's read alike)
+from bot.ui.common import picture_name as picture_name
 from tamalou.games.tarot.rules import CONTRACTS
 
 #: the engine's rank letters -> the picture pipeline's, by language (French: 1 V C D R, the
@@ -73,17 +73,6 @@ def line(codes: Sequence[str], lang: str, emojis: bool = True) -> str:
         group = g
         out.append(show(code, lang, emojis))
     return " ".join(out) if out else "—"
-
-
-def name_of(table: LiveTable, seat: int, lang: str) -> str:
-    if not 0 <= seat < len(table.seats):
-        return f"#{seat + 1}"
-    return seat_name(table.seats[seat], lang)
-
-
-def picture_name(table: LiveTable, seat: int, lang: str) -> str:
-    """A seat's name in a picture (no markdown escapes: the picture is not markdown)."""
-    return name_of(table, seat, lang).replace("\\", "")
 
 
 def contract_name(contract: int | str, lang: str) -> str:
