@@ -10,7 +10,7 @@ other action (``apply`` refuses with ``deadline_pending``); :func:`step` does bo
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tamalou.core.chance import rng_for
@@ -537,9 +537,16 @@ def playable(game: Game, player: int) -> list[int]:
             allowed = [c for c in hand if SUIT[c] != cs or c == d.called]
             return allowed or list(hand)
         return list(hand)
+    led, top = led_and_top(trick.cards)
+    return legal_for(list(hand), led, top)
+
+
+def led_and_top(trick: Sequence[int]) -> tuple[int, int]:
+    """A trick's led suit (-1: none yet, or only the Excuse, T-P2) and its highest trump
+    (-1: none)."""
     led = -1
     top = -1
-    for c in trick.cards:
+    for c in trick:
         s = SUIT[c]
         if s == EXCUSE_SUIT:
             continue
@@ -547,7 +554,7 @@ def playable(game: Game, player: int) -> list[int]:
             led = s
         if s == TRUMP and c > top:
             top = c
-    return legal_for(list(hand), led, top)
+    return led, top
 
 
 def legal_for(hand: list[int], led: int, top: int) -> list[int]:

@@ -37,7 +37,7 @@ from tamalou.games.tarot.cards import (
     TRUMP_21,
     from_code,
 )
-from tamalou.games.tarot.engine import legal_for
+from tamalou.games.tarot.engine import led_and_top, legal_for
 from tamalou.games.tarot.rules import CONTRACTS, GARDE_CONTRE, GARDE_SANS, Rules
 from tamalou.games.tarot.views import PlayerView
 
@@ -48,17 +48,7 @@ HIGH_TRUMP = 71  # trump 16: medium trusts a trick won from here up
 
 def legal_cards(hand: Sequence[int], trick: Sequence[int]) -> list[int]:
     """The cards of ``hand`` that may go on ``trick`` (T-P2..T-P5)."""
-    led = -1
-    top = -1
-    for c in trick:
-        s = SUIT[c]
-        if s == EXCUSE_SUIT:
-            continue
-        if led < 0:
-            led = s
-        if s == TRUMP and c > top:
-            top = c
-    return legal_for(list(hand), led, top)
+    return legal_for(list(hand), *led_and_top(trick))
 
 
 def trick_winner(seats: Sequence[int], trick: Sequence[int]) -> tuple[int, int]:
