@@ -8,6 +8,7 @@ carol (French: their ephemerals and panel buttons are French), dave (en-GB), eri
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
@@ -234,6 +235,39 @@ async def test_r_p3_king_look_is_private_hidden_after_2_s_and_transmitted(
     game = h.game()
     assert game.round.current == 0 and game.round.transmitted is None  # not transmitted again
     assert len(game.round.discard) == 1  # bob used the power: he did not draw
+
+
+@pytest.mark.one_backend
+async def test_r_p3_a_look_shown_twice_is_hidden_by_one_edit_drawn_after_the_others(
+    harness: BotHarness,
+) -> None:
+    """Every drawing of a panel that still showed a timed card scheduled its own hide: the
+    look, then "My cards", gave two hides of the same message, each drawn when its task woke
+    and sent through its own token — under load one landed over a newer drawing (a Throw
+    button gone in the CI's Cabo match, a Draw back after it was drawn). A seat's panel is
+    drawn and sent by one task at a time, and a hide a later drawing did is not sent."""
+    h, emu = harness, harness.emu
+    seed = find_seed(2, lambda g: g.round.first_player == 0 and rank(g.round.pile[-1]) == "K")
+    await h.start(seeds=[seed])
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    a3 = h.game().round.seats[0].row[2]
+    await emu.click("alice", h.table_message(), "Draw")
+    await emu.click("alice", h.panel("alice"), "Throw it")
+    await emu.click("alice", h.panel("alice"), "Look at 3")
+    panel = h.panel("alice")
+    await emu.click("alice", h.table_message(), "My cards")  # bob's turn: she looks again
+    assert h.panel("alice").id == panel.id and label(a3) in panel.content
+
+    def edits() -> int:
+        return len(emu.requests_to("PATCH", f"/messages/{panel.id}"))
+
+    before = edits()
+    h.advance(2_100)
+    await emu.wait_for(lambda: label(a3) not in panel.content, 10, "the look to be hidden")
+    await asyncio.sleep(1.0)  # a second hide would have come by now
+    assert edits() - before == 1
+    assert "Your card 3 is" not in panel.content
 
 
 # -- the discard (R-T2, R-T3) -------------------------------------------------------------

@@ -480,6 +480,30 @@ async def test_a_server_sets_how_long_a_turn_waits_before_its_ping(harness: BotH
 
 
 @pytest.mark.one_backend
+async def test_a_turns_ping_wait_counts_from_its_start_not_from_a_late_drawing(
+    harness: BotHarness,
+) -> None:
+    """The wait before a ping counted from the table's drawing of the turn: a drawing Discord
+    held (a slow edit, a 429's retry) put the ping off by as long, and a clock moved while
+    the drawing was in flight put it off by a whole wait (CI's refusal of the sixth
+    session's stop). It counts from the turn's start (the plugin's ``turn_since``)."""
+    h, emu = harness, harness.emu
+    await h.start(seeds=[plain_first_turn(2)])
+    await open_table(h, ["alice", "bob"])
+    for user in ("alice", "bob"):
+        await emu.click(user, h.table_message(), "My cards")
+    stall = emu.stall_next("PATCH", "/messages/", contains="to play")
+    h.advance(5_100)  # the peek ends (R-S5): alice's turn starts
+    await asyncio.wait_for(stall.hit.wait(), 10)  # its drawing is done, the answer held
+    h.advance(10_000)  # her turn waited the default 10 s meanwhile
+    await asyncio.sleep(0.3)
+    assert pings(h) == []  # a turn is not pinged before the table shows it
+    stall.release()
+    await emu.wait_for(lambda: pings(h), 3, "alice's ping, due already")
+    assert [p.mentions for p in pings(h)] == [[emu.member("alice").id]]
+
+
+@pytest.mark.one_backend
 async def test_r_a4_a_failed_calls_reveal_ends_on_time_in_public_and_in_the_callers_panel(
     harness: BotHarness,
 ) -> None:

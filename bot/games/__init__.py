@@ -103,6 +103,12 @@ class GamePlugin(ABC):
         pings that player, docs/architecture.md "Turn pings"); None: no ping."""
         return None
 
+    def turn_since(self, table: LiveTable) -> int | None:
+        """When the turn ``turn_of`` names started, on the game's clock (ms): its ping is due
+        that long after, however late the table's drawing came. None: when the presenter
+        first sees it."""
+        return None
+
     def moment(self, table: LiveTable, at: int) -> Any:
         """A key that changes when a member's open panel may gain moves (a turn starts, a
         race opens): the presenter then edits the open panels that do (issue 21). Default:

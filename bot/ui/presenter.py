@@ -19,7 +19,7 @@ import contextlib
 import hashlib
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -117,12 +117,38 @@ def panel_print(text: str, view: discord.ui.View, picture: CardPicture | None) -
     return hashlib.blake2b(raw, digest_size=16).digest()
 
 
+class KeyedLocks:
+    """One asyncio lock a key, kept only while somebody holds it or waits for it."""
+
+    def __init__(self) -> None:
+        self._held: dict[Any, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: Any) -> AsyncIterator[None]:
+        lock, users = self._held.get(key, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._held[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._held[key]
+            if users == 1:
+                del self._held[key]
+            else:
+                self._held[key] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+
 @dataclass(slots=True)
 class TurnNudge:
     """A table's current turn, watched: its player is pinged if it waits too long."""
 
     turn: Any  # the plugin's turn key: (seat, key)
-    started: int  # ms, the bot's clock, when the presenter saw it start
+    started: int  # ms, the bot's clock: the turn's start (the plugin's turn_since), else when seen
     message_id: int | None = None  # the ping, once posted
     channel_id: int | None = None
     nonce: str | None = None  # the ping's nonce, which its stored row carries
@@ -134,10 +160,11 @@ class TurnNudge:
         self.timer = None
 
 
-def ping_nonce(table_id: int, started: int) -> str:
-    """The nonce a turn's ping is posted with: the table and when the turn started, in base
-    36 (at most 25 characters, as Discord allows)."""
-    return f"tp{_base36(table_id)}.{_base36(started)}"[:25]
+def ping_nonce(table_id: int, posted: int) -> str:
+    """The nonce a ping is posted with: the table and when it is posted, in base 36 (at most
+    25 characters, as Discord allows). Not the turn's start: a turn pinged again after a
+    restart swept its first ping must not be answered with the swept message."""
+    return f"tp{_base36(table_id)}.{_base36(posted)}"[:25]
 
 
 def _base36(n: int) -> str:
@@ -196,6 +223,13 @@ class DiscordPresenter:
         self._tasks: set[asyncio.Task[Any]] = set()  # edits and hides in flight
         self._panels: dict[tuple[int, int], OpenPanel] = {}  # (table, seat) -> open panel
         self._answering: dict[tuple[int, int], int] = {}  # (table, seat) -> clicks in flight
+        #: a seat's panel is drawn and sent by one task at a time, so Discord receives its
+        #: edits in the order of the states they show (a click's answer, a turn's wake, a
+        #: timed hide): an older drawing never lands over a newer one
+        self._drawing = KeyedLocks()
+        #: (table, seat) -> (message, the bot's clock it was last drawn for): a timed hide
+        #: that a later drawing already did is not sent again
+        self._drawn_at: dict[tuple[int, int], tuple[int, int]] = {}
         #: (table, seat) -> (open panel's id, when) of a "My cards" answered by that panel
         self._asked: dict[tuple[int, int], tuple[int, int]] = {}
         self._woken: dict[int, Any] = {}  # table -> the turn its panels were woken for
@@ -245,6 +279,8 @@ class DiscordPresenter:
         if lock is not None and not lock.locked():
             del self._locks[table_id]
         self._woken.pop(table_id, None)
+        for key in [k for k in self._drawn_at if k[0] == table_id]:
+            del self._drawn_at[key]
         keys = [k for k in self._panels if k[0] == table_id]
         for key in keys:
             if key not in self._answering:  # else: the click's answer edits it, then it goes
@@ -734,7 +770,11 @@ class DiscordPresenter:
             if nudge.message_id is not None and self._acted(table, nudge):
                 await self._unping(table, nudge)  # they moved: the nudge did its job
             return
-        fresh = TurnNudge(turn, self.bot.service.clock()) if turn is not None else None
+        fresh = None
+        if turn is not None:  # its wait counts from the turn's start, not from this drawing
+            now = self.bot.service.clock()
+            since = games.plugin(table.row.game).turn_since(table)
+            fresh = TurnNudge(turn, now if since is None else min(now, since))
         if fresh is None:
             self._pings.pop(table.id, None)
         else:
@@ -821,7 +861,7 @@ class DiscordPresenter:
             everyone=False, roles=False, users=[discord.Object(user_id)]
         )
         channel_id = self.public_channel_id(table)
-        nonce = ping_nonce(table.id, nudge.started)
+        nonce = ping_nonce(table.id, self.bot.service.clock())  # this post's own
         await self._keep_ping(table, display.TurnPing(table.id, turn, 0, channel_id, nonce=nonce))
         with discord.http.handle_message_parameters(
             content=t(lang, "ping.turn", mention=f"<@{user_id}>", id=table.id),
@@ -971,15 +1011,16 @@ class DiscordPresenter:
         member asks for a new one).
         """
         plugin = games.plugin(table.row.game)
-        now = self.bot.service.clock()
-        shown = plugin.panel(table, seat, lang, now, **choice)
-        try:
-            await self._send_panel(
-                interaction, table, seat, lang, edit, reuse, shown, now, plugin.round_no(table)
-            )
-        finally:
-            release_view(shown.view)
-            await self._remember(plugin, table, seat)
+        async with self._drawing.hold((table.id, seat)):  # drawn when it can be sent
+            now = self.bot.service.clock()
+            shown = plugin.panel(table, seat, lang, now, **choice)
+            try:
+                await self._send_panel(
+                    interaction, table, seat, lang, edit, reuse, shown, now, plugin.round_no(table)
+                )
+            finally:
+                release_view(shown.view)
+        await self._remember(plugin, table, seat)
 
     async def _remember(self, plugin: games.GamePlugin, table: LiveTable, seat: int) -> None:
         """What the game's panel keeps for the seat (``GamePlugin.panel_memory``, JSON-able), stored when it changed: a restart gives it back
@@ -1078,6 +1119,7 @@ class DiscordPresenter:
                 if not await self._edit_panel(opened, shown):
                     log.warning("table %s: a timed panel could not show its cards", table.id)
         self._panels[key] = opened
+        self._drawn_at[key] = (opened.message_id, now)
         await self._keep_panel(table, seat, opened, now)
         self._hide_timed(table, seat, opened, hide_at)
 
@@ -1148,17 +1190,22 @@ class DiscordPresenter:
                 or (table_id, seat) in self._answering
             ):
                 continue
-            shown = plugin.panel(table, seat, opened.lang, now)
-            try:
-                moves = moves_of(shown.view)
-                if moves - opened.moves:
-                    hide_at = None if self._closing else shown.hide_at
-                    await self._keep_timed(table, seat, opened, hide_at)
-                    if await self._edit_panel(opened, shown):
-                        opened.moves = moves
-                        self._hide_timed(table, seat, opened, hide_at)
-            finally:
-                release_view(shown.view)
+            async with self._drawing.hold((table_id, seat)):
+                if self._panels.get((table_id, seat)) is not opened:
+                    continue  # a click's answer showed it meanwhile
+                now = self.bot.service.clock()
+                shown = plugin.panel(table, seat, opened.lang, now)
+                try:
+                    moves = moves_of(shown.view)
+                    if moves - opened.moves:
+                        hide_at = None if self._closing else shown.hide_at
+                        await self._keep_timed(table, seat, opened, hide_at)
+                        if await self._edit_panel(opened, shown):
+                            opened.moves = moves
+                            self._drawn_at[(table_id, seat)] = (opened.message_id, now)
+                            self._hide_timed(table, seat, opened, hide_at)
+                finally:
+                    release_view(shown.view)
 
     async def restore_panels(self) -> int:
         """At start: each member's open panel of a live table (its round's panel is edited
@@ -1364,20 +1411,31 @@ class DiscordPresenter:
         clock = self.bot.service.clock
         while (remaining := until - clock()) > 0:  # short naps: the clock may jump (tests)
             await asyncio.sleep(min(0.25, remaining / 1000) + 0.01)
-        current = self._panels.get((table.id, seat))
-        if (
-            current is not None
-            and current is not opened
-            and current.message_id == opened.message_id
-        ):
-            current.shows = None  # the same message, edited here through another record
-        if table.game is None:
-            hid = await self._edit_panel_text(opened, t(opened.lang, "panel.hidden"))
-        else:
-            plugin = games.plugin(table.row.game)
-            hidden: Panel = plugin.panel(table, seat, opened.lang, max(clock(), until))
-            hid = await self._edit_panel(opened, hidden)  # the picture loses the card too
-            release_view(hidden.view)
+        key = (table.id, seat)
+        async with self._drawing.hold(key):
+            drawn = self._drawn_at.get(key)
+            if drawn is not None and drawn[0] == opened.message_id and drawn[1] >= until:
+                # drawn since for a time the cards were hidden at: nothing to hide (a panel
+                # clicked several times while it showed them has one hide per click)
+                await self._forget_timed(table.id, seat, opened)
+                return
+            current = self._panels.get(key)
+            if (
+                current is not None
+                and current is not opened
+                and current.message_id == opened.message_id
+            ):
+                current.shows = None  # the same message, edited here through another record
+            at = max(clock(), until)
+            if table.game is None:
+                hid = await self._edit_panel_text(opened, t(opened.lang, "panel.hidden"))
+            else:
+                plugin = games.plugin(table.row.game)
+                hidden: Panel = plugin.panel(table, seat, opened.lang, at)
+                hid = await self._edit_panel(opened, hidden)  # the picture loses the card too
+                release_view(hidden.view)
+            if hid and current is not None and current.message_id == opened.message_id:
+                self._drawn_at[key] = (opened.message_id, at)
         if not hid:
             log.info("table %s: could not hide a timed card panel (token expired?)", table.id)
         await self._forget_timed(table.id, seat, opened)

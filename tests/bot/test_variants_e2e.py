@@ -198,6 +198,18 @@ class Script:
         else:
             await self.walk(user, msg)
 
+    def next_round(self) -> list[Message]:
+        """The table message, if it offers the next round now."""
+        try:
+            table = self.h.table_message()
+        except AssertionError:  # between the table's two messages
+            return []
+        return [table] if buttons(table, "next") else []
+
+    def round_moved(self, r: Any) -> bool:
+        g = self.h.game()
+        return g.over or g.round.round_no != r.round_no
+
     async def match(self, limit: int = 400) -> Game:
         """Play until the match is over."""
         for _ in range(limit):
@@ -214,10 +226,18 @@ class Script:
         r = g.round
         before = len(h.actions())
         if r.phase == "over":
-            if not buttons(h.table_message(), "next"):  # an AI started the next round
-                await asyncio.sleep(0.05)
+            # the round's end is drawn after it is stored: the table message may be moving
+            # below the round's summary (none in the channel for a moment, under load)
+            ready = await poll(lambda: bool(self.next_round()) or self.round_moved(r), 5)
+            if not ready:  # a slow machine: the next round starts by itself (R-M4)
+                h.advance(g.rules.next_round_ms + 100)
+                ready = await poll(lambda: bool(self.next_round()) or self.round_moved(r), 10)
+            shown = [(m.content, m.embeds, m.components) for m in h.public_messages()[-3:]]
+            assert ready, f"no Next round at the round's end: {shown}"
+            nexts = self.next_round()
+            if not nexts:  # an AI started the next round
                 return
-            await press(emu, self.humans[0], h.table_message(), "next")
+            await press(emu, self.humans[0], nexts[0], "next")
         elif r.phase == "final":
             h.advance(g.rules.final_window_ms + 100)
         elif r.phase == "peek":

@@ -83,6 +83,11 @@ class KalookiPlugin(GamePlugin):
         presenter pings that player (docs/architecture.md, "Turn pings")."""
         return seen.turn_of(table, at)
 
+    def turn_since(self, table: LiveTable) -> int | None:
+        """When the player may draw: after the call window (K-K2)."""
+        game = table.game
+        return None if game is None else int(game.round.draw_at)
+
     def round_no(self, table: LiveTable) -> int:
         game = table.game
         assert game is not None

@@ -92,6 +92,11 @@ class TamalouPlugin(GamePlugin):
         """Whose turn it is and which turn (a new key each turn started), or None."""
         return seen.turn_of(table, at)
 
+    def turn_since(self, table: LiveTable) -> int | None:
+        """The turn's start (R-T1)."""
+        game = table.game
+        return None if game is None else int(game.round.turn_started)
+
     def moment(self, table: LiveTable, at: int) -> Any:
         """Every turn's start, the last turns after a call included (``turn_of`` pings only
         in the play)."""

@@ -82,6 +82,11 @@ class TarotPlugin(GamePlugin):
         presenter pings that player (docs/architecture.md, "Turn pings")."""
         return seen.turn_of(table, at)
 
+    def turn_since(self, table: LiveTable) -> int | None:
+        """The turn's start: a bid, the call, the écart, the chelem window or a card."""
+        game = table.game
+        return None if game is None else int(game.deal.turn_started)
+
     def round_no(self, table: LiveTable) -> int:
         game = table.game
         assert game is not None
