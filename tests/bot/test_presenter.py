@@ -382,9 +382,13 @@ class Turns:
 
     def __init__(self) -> None:
         self.turn: Any = (0, (1, 0))
+        self.since: int | None = None  # the turn's start on the game's clock, if it says
 
     def turn_of(self, table: LiveTable, at: int) -> Any:
         return self.turn
+
+    def turn_since(self, table: LiveTable) -> int | None:
+        return self.since
 
 
 def nudging(
@@ -448,6 +452,21 @@ async def test_a_slow_player_is_pinged_once_after_the_default_ten_seconds(
     assert bot.deleted == [500]
     await later(bot, 30_000)
     assert len(bot.posted) == 1  # never again for that turn
+    await presenter.stop()
+
+
+async def test_a_turn_seen_late_is_pinged_ten_seconds_after_its_start(monkeypatch: Any) -> None:
+    """The wait counts from the turn's start the game gives (``turn_since``), not from the
+    drawing that showed it: a drawing 6 s late leaves 4 s, not 10."""
+    bot, presenter, table, turns = nudging(monkeypatch)
+    turns.since = bot.now
+    await later(bot, 6_000)  # the table's drawing of the turn was held this long
+    await presenter._ping_turn(table)
+    await later(bot, 3_900)
+    assert bot.posted == []
+    await later(bot, 200)
+    await nudged(presenter)
+    assert len(bot.posted) == 1
     await presenter.stop()
 
 
