@@ -110,6 +110,8 @@ TRACE = bool(os.environ.get("BENCH_TRACE"))  # print the text-only answers (refu
 WORK = {"dir": ""}  # databases and bot logs (removed at the end unless --keep)
 #: --py-spy / --py-spy-trivial: where the profiles of the bot and of the trivial bot go
 PROFILE: dict[str, str | None] = {"path": None, "trivial": None}
+#: --trace-memory: the snapshots' path prefix (the bot then runs under tools.trace_memory)
+TRACE: dict[str, str | None] = {"path": None}
 BOT_MODULE = {"name": "bot"}  # --bot-module: e.g. a wrapper that profiles bot.__main__
 GOALS = {
     "rate": 500.0,
@@ -364,7 +366,24 @@ def bot_env(emu: Emulator, db: Path) -> dict[str, str]:
         "TAMALOU_LOG_LEVEL": "INFO",
         "TAMALOU_SYNC_COMMANDS": "1",
         "TAMALOU_THREADS": "0",  # tables in their channels: comparable with earlier runs
+        **({"TAMALOU_TRACE_FILE": TRACE["path"]} if TRACE["path"] else {}),
     }
+
+
+async def trace_snapshot(pid: int, name: str) -> None:
+    """--trace-memory: the bot writes its tracemalloc snapshot, kept as ``<path>.<name>``."""
+    path = TRACE["path"]
+    if path is None:
+        return
+    target = Path(path)
+    target.unlink(missing_ok=True)
+    os.kill(pid, signal.SIGUSR1)
+    for _ in range(600):
+        if target.exists():
+            target.replace(f"{path}.{name}")
+            return
+        await asyncio.sleep(0.1)
+    raise RuntimeError("the bot wrote no tracemalloc snapshot")
 
 
 def logged_moves(db: Path) -> dict[str, dict[str, int]]:
@@ -1018,11 +1037,13 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(1.0)
             assert emu.bot is not None
             rss0 = rss_kb(emu.bot.pid)
+            await trace_snapshot(emu.bot.pid, "empty")
             await emu.stop_bot()
             first = await start_and_refresh(emu, work / "big.sqlite3", big, len(big))
             await asyncio.sleep(1.0)
             assert emu.bot is not None
             rss_n = rss_kb(emu.bot.pid)
+            await trace_snapshot(emu.bot.pid, "full")
             results["kb_per_table"] = (rss_n - rss0) / len(big)
             say(
                 f"first start, {len(big)} tables (messages posted): loaded "
@@ -1552,6 +1573,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bot-module", default="bot", help="module the launcher runs")
     p.add_argument("--keep", action="store_true", help="keep the databases and bot logs")
     p.add_argument(
+        "--trace-memory",
+        metavar="PATH",
+        default=None,
+        help="run the bot under tracemalloc (tools.trace_memory) and keep its snapshots of the "
+        "restart's empty and full starts as PATH.empty and PATH.full (summary: python -m "
+        "tools.trace_memory PATH.empty PATH.full TABLES); its figures are not the benchmark's",
+    )
+    p.add_argument(
         "--py-spy",
         metavar="FILE",
         default=None,
@@ -1594,6 +1623,9 @@ def main(argv: list[str] | None = None) -> int:
             args.tables, args.clicks, args.warmup = 30, 800, 100
             args.restart_tables, args.trivial = 60, 400
     BOT_MODULE["name"] = args.bot_module
+    if args.trace_memory:
+        TRACE["path"] = str(Path(args.trace_memory).resolve())
+        BOT_MODULE["name"] = "tools.trace_memory"
     PROFILE["path"] = args.py_spy
     PROFILE["trivial"] = args.py_spy_trivial
     runs: list[dict[str, Any]] = []
