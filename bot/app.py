@@ -93,6 +93,9 @@ class GameBot(commands.AutoShardedBot):
             intents=intents,
             tree_cls=Tree,
             allowed_mentions=discord.AllowedMentions.none(),
+            # no message cache: nothing reads it (a click carries its message), and it kept
+            # every table message posted, about 5 kB each (issue 25: memory a live table)
+            max_messages=None,
             **shards,
         )
         self.config = config

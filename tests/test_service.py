@@ -509,6 +509,27 @@ async def test_a_restart_reads_the_logs_by_batches_and_rebuilds_every_table(
     await storage2.close()
 
 
+async def test_a_restart_gives_tables_of_equal_rules_one_rules_object(tmp_path: Path) -> None:
+    """Issue 25 (memory a live table): each table rebuilt at start held its own rules, the
+    match's rules dict and its own frozen model with its compiled rules, about 16 kB of 60
+    at 1,000 tables. Equal rules are one object; other rules are their own."""
+    service, storage, _ = await make(tmp_path, reorder_ms=0)
+    for channel, target in ((10, 100), (11, 100), (12, 50)):
+        table = await service.open_table(1, channel, 100, "p0", {"target": target})
+        await service.join(table, 101, "p1")
+        await service.start(table, 100)
+    await storage.close()
+    again, storage2, _ = await make(tmp_path)
+    await again.load()
+    first, second, third = (again.tables[t] for t in sorted(again.tables))
+    assert first.game is not None and second.game is not None and third.game is not None
+    assert first.game.rules is second.game.rules and first.rules is second.rules
+    assert first.match is not None and second.match is not None
+    assert first.match.rules is second.match.rules
+    assert third.game.rules is not first.game.rules and third.game.rules.target == 50
+    await storage2.close()
+
+
 class Killed(BaseException):
     """The process dies here (SIGKILL): nothing after this point runs."""
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 
 @dataclass(slots=True)
@@ -99,13 +100,21 @@ def seat_from_row(s: Row) -> SeatRow:
     return SeatRow(s["seat"], s["user_id"], s["name"], s["ai_level"])
 
 
+@functools.lru_cache(maxsize=1024)
+def _rules_of(text: str | bytes) -> dict[str, Any]:
+    return cast(dict[str, Any], json.loads(text))
+
+
 def match_from_row(r: Row) -> MatchRow:
+    """A match's row. Its ``rules`` are shared by every match stored with the same text (a
+    thousand tables of one preset held a thousand equal dicts, about 10 kB a table): read
+    them, never change them."""
     return MatchRow(
         r["id"],
         r["table_id"],
         r["guild_id"],
         r["seed"],
-        json.loads(r["rules"]),
+        _rules_of(r["rules"]),
         json.loads(r["seats"]),
         r["started_at"],
         r["ended_at"],

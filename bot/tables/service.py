@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, cast
 
+import orjson
 from pydantic import BaseModel
 
 from bot.storage import (
@@ -157,6 +158,27 @@ def seat_limits(rules: BaseModel) -> tuple[int, int]:
     return int(getattr(rules, "min_players", 2)), int(getattr(rules, "max_players", 8))
 
 
+class SharedRules:
+    """Equal rules are one object (issue 25: the memory of a live table). A thousand tables
+    of one preset held a thousand equal frozen models, each with its compiled rules: about
+    9 kB a table. The engines' rules are frozen pydantic models; read-only once made."""
+
+    LIMIT = 4096  # distinct rule sets kept (presets times table settings): a bound, not a goal
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[str, bytes], Any] = {}
+
+    def get(self, game: str, data: Any, make: Callable[[], Any]) -> Any:
+        key = (game, orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS))
+        found = self._kept.get(key)
+        if found is None:
+            found = make()  # a refusal (ValidationError) is raised, not kept
+            if len(self._kept) >= self.LIMIT:
+                self._kept.clear()
+            self._kept[key] = found
+        return found
+
+
 class TableService:
     def __init__(
         self,
@@ -188,6 +210,7 @@ class TableService:
         self.owns = owns or (lambda guild_id: True)
         self.tables: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}
+        self._rules = SharedRules()
         self._counter = itertools.count()
         #: tables closed by ``load`` (a kill had come between their last write and their
         #: cancel): their message is drawn closed once Discord is reachable
@@ -278,7 +301,10 @@ class TableService:
         return None
 
     def _live(self, row: TableRow) -> LiveTable:
-        return LiveTable(row, self.rules_for(row.game, row.settings), self.load_game(row.game))
+        rules = self._rules.get(
+            f"{row.game}:settings", row.settings, lambda: self.rules_for(row.game, row.settings)
+        )
+        return LiveTable(row, rules, self.load_game(row.game))
 
     async def _rebuild(
         self, table: LiveTable, match: MatchRow, rows: list[ActionRow] | None = None
@@ -286,7 +312,9 @@ class TableService:
         """The match folded from its log (``rows``: already read); AI seats fed the same
         streams again (their memory)."""
         module = self.load_game(match.game)
-        rules = module.rules_from_dict(match.rules)
+        rules = self._rules.get(
+            match.game, match.rules, lambda: module.rules_from_dict(match.rules)
+        )
         seats = [MatchSeat.from_dict(s) for s in match.seats]
         ai = [s.ai_level is not None for s in seats]
         game, events = module.new_game(rules, len(seats), match.seed, match.started_at, ai)

@@ -117,3 +117,11 @@ async def test_every_command_is_on_the_tree_whatever_was_imported_before(tmp_pat
             assert {"settings", "leaderboard", "stats", "season"} <= names
         finally:
             await bot.close()
+
+
+async def test_the_bot_keeps_no_message_cache(tmp_path: Path) -> None:
+    """Issue 25: discord.py's cache of 1,000 messages kept every table message the bot
+    posted (about 5 kB each, at 1,000 tables); nothing reads it."""
+    bot = await unconnected(Config(token="x", database=str(tmp_path / "t.sqlite3")))
+    assert bot._connection.max_messages is None and bot._connection._messages is None
+    await bot.close()
