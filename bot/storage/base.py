@@ -21,6 +21,8 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, Protocol
 
+import orjson
+
 from bot.storage import dialect
 from bot.storage.errors import MigrationError, StorageConflict, StorageError
 from bot.storage.rows import (
@@ -396,7 +398,7 @@ class Storage:
             *match_ids,
         ):
             logs[int(r["match_id"])].append(
-                ActionRow(r["n"], r["at"], json.loads(r["payload"]), r["user_id"])
+                ActionRow(r["n"], r["at"], orjson.loads(r["payload"]), r["user_id"])
             )
         return logs
 
@@ -404,7 +406,7 @@ class Storage:
         rows = await self.fetch(
             "SELECT n, at, payload, user_id FROM actions WHERE match_id = ? ORDER BY n", match_id
         )
-        return [ActionRow(r["n"], r["at"], json.loads(r["payload"]), r["user_id"]) for r in rows]
+        return [ActionRow(r["n"], r["at"], orjson.loads(r["payload"]), r["user_id"]) for r in rows]
 
     async def append_actions(
         self,
