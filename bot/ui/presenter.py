@@ -153,8 +153,16 @@ class TurnNudge:
     channel_id: int | None = None
     nonce: str | None = None  # the ping's nonce, which its stored row carries
     timer: asyncio.Task[None] | None = None
+    #: its ping's post is in flight: Discord may make the message whatever the bot does
+    posting: bool = False
 
-    def stop(self) -> None:
+    def stop(self, force: bool = False) -> None:
+        """No ping for this turn any more. A post in flight is not cancelled (a cancel lost
+        the message Discord made: a ping nobody deleted); its timer deletes it on return,
+        its turn being over. ``force`` (shutdown): cancelled, its stored row swept at the
+        next start."""
+        if self.posting and not force:
+            return
         if self.timer is not None and self.timer is not asyncio.current_task():
             self.timer.cancel()
         self.timer = None
@@ -313,7 +321,7 @@ class DiscordPresenter:
         for task in list(self._pending.values()):
             task.cancel()
         for nudge in self._pings.values():
-            nudge.stop()  # a ping due later is not waited for
+            nudge.stop(force=True)  # a ping due later is not waited for
         if self._tasks:
             _, pending = await asyncio.wait(set(self._tasks), timeout=5)
             for task in pending:
@@ -863,13 +871,21 @@ class DiscordPresenter:
         channel_id = self.public_channel_id(table)
         nonce = ping_nonce(table.id, self.bot.service.clock())  # this post's own
         await self._keep_ping(table, display.TurnPing(table.id, turn, 0, channel_id, nonce=nonce))
-        with discord.http.handle_message_parameters(
-            content=t(lang, "ping.turn", mention=f"<@{user_id}>", id=table.id),
-            nonce=nonce,  # discord.py sends enforce_nonce with it
-            allowed_mentions=mentions,
-            previous_allowed_mentions=self.bot.allowed_mentions,
-        ) as params:
-            data = await self.bot.http.send_message(channel_id, params=params)
+        if self._pings.get(table.id) is not nudge:  # the turn ended meanwhile: no post
+            with contextlib.suppress(StorageBusy):
+                await display.drop_turn_ping(self.bot.storage, table.id, nonce=nonce)
+            return None
+        nudge.posting = True  # from here a stop does not cancel: see TurnNudge.stop
+        try:
+            with discord.http.handle_message_parameters(
+                content=t(lang, "ping.turn", mention=f"<@{user_id}>", id=table.id),
+                nonce=nonce,  # discord.py sends enforce_nonce with it
+                allowed_mentions=mentions,
+                previous_allowed_mentions=self.bot.allowed_mentions,
+            ) as params:
+                data = await self.bot.http.send_message(channel_id, params=params)
+        finally:
+            nudge.posting = False
         return display.TurnPing(table.id, turn, int(data["id"]), channel_id, nonce=nonce)
 
     async def ping_after_ms(self, guild_id: int) -> int:

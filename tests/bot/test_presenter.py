@@ -350,11 +350,15 @@ class PingBot:
         self.deleted: list[int] = []
         self.ids = itertools.count(500)
         self.kept: list[Any] = []
+        #: set by a test: a post waits for it once Discord made the message (a slow answer)
+        self.answer: asyncio.Event | None = None
 
         class Http:
             async def send_message(_, channel_id: int, *, params: Any) -> dict[str, Any]:
                 mid = next(bot.ids)
                 bot.posted.append((mid, params.payload["content"]))
+                if bot.answer is not None:
+                    await bot.answer.wait()
                 return {"id": str(mid)}
 
             async def delete_message(_, channel_id: int, message_id: int) -> None:
@@ -467,6 +471,33 @@ async def test_a_turn_seen_late_is_pinged_ten_seconds_after_its_start(monkeypatc
     await later(bot, 200)
     await nudged(presenter)
     assert len(bot.posted) == 1
+    await presenter.stop()
+
+
+async def test_a_turn_that_ends_while_its_ping_is_posted_still_gets_it_deleted(
+    monkeypatch: Any,
+) -> None:
+    """The turn's end cancelled its timer even in the middle of the ping's post: Discord
+    made the message, the bot never learnt its id, and the mention stayed (a Kalooki table
+    cancelled right after a restart, in a full run). The post is let finish, then deleted."""
+    bot, presenter, table, turns = nudging(monkeypatch, ping_after_s=1.0)
+    bot.answer = asyncio.Event()
+    await presenter._ping_turn(table)
+    await later(bot, 1_100)
+    for _ in range(100):  # until Discord made it; its answer is held
+        if bot.posted:
+            break
+        await asyncio.sleep(0.01)
+    (posted,) = bot.posted
+    turns.turn = None  # the table is cancelled: no turn any more
+    await presenter._ping_turn(table)
+    bot.answer.set()
+    await nudged(presenter)
+    for _ in range(100):
+        if bot.deleted:
+            break
+        await asyncio.sleep(0.01)
+    assert bot.deleted == [posted[0]]
     await presenter.stop()
 
 
