@@ -122,6 +122,19 @@ def test_cabo_a_failed_call_voids_the_round_and_scores_its_points() -> None:
     assert sim.round_scores() == [10.0, 0.0]
 
 
+def test_cabo_a_modelled_player_does_not_gamble_a_call_on_an_unseen_card() -> None:
+    """Cabo (R-V4): a wrong call voids the round at 10 points, so no modelled player calls
+    with a card it has not seen (medium does not: P(total <= 5) < 0.8); where a wrong call
+    costs a penalty card (R-A4) the rollouts keep that gamble."""
+    for rules, gamble in ((CABO, False), (TAMALOU, True)):
+        sim = _sim(rules, [["Ac", "9c"], ["Kc", "Qc"]], ["2c"] * 5)
+        sim.know[0][1] = False  # A known, one unseen card
+        assert sim.wants_call(0) is gamble, rules.name
+        sim.know[0][1] = True
+        sim.rows[0][1] = from_code("3c")
+        assert sim.wants_call(0), rules.name  # all seen, 4 <= 5: a right call (R-A1)
+
+
 def test_r_v1_the_dutch_caller_draws_a_card_per_player_below() -> None:
     """Dutch: the caller scores its total (others too) after a pile card per player below."""
     sim = _sim(DUTCH, [["5c", "6c"], ["Ac", "2c"]], ["9d"])
