@@ -650,9 +650,9 @@ async def test_a_kalooki_table_plays_in_its_thread_until_it_is_cancelled(k: Kalo
     assert emu.channel_messages("general") == [lobby] and not lobby.buttons()
     assert f"<#{thread.id}>" in lobby.text and "Kalooki" in lobby.text
     await emu.wait_for(lambda: pings_in(emu, thread), 10, "the slow player's ping")
-    # the ping is stored just after it is posted: a kill in between leaves it behind
-    # (noted in the closing note); this test's restart comes once it is stored
-    await k.until(lambda: h.sql("SELECT * FROM turn_pings"), "the ping stored")
+    # the ping's row is written before its post, its message id once Discord answered:
+    # this test's restart comes once both are stored
+    await k.until(lambda: h.sql("SELECT * FROM turn_pings WHERE message_id != 0"), "the ping")
     await h.restart()
     table = k.table_message()
     await k.click("alice", table, "My hand")
