@@ -139,9 +139,6 @@ class KeyedLocks:
             else:
                 self._held[key] = (lock, users - 1)
 
-    def __len__(self) -> int:
-        return len(self._held)
-
 
 @dataclass(slots=True)
 class TurnNudge:
