@@ -387,9 +387,10 @@ async def test_a_restart_neither_pings_a_turn_twice_nor_leaves_its_ping_behind(
         lambda: [p.mentions for p in pings(h)] == [[emu.member("bob").id]], 10, "bob's ping"
     )  # bob is slow: a second
     assert first.id not in [m.id for m in emu.channel_messages()]  # alice's ping is gone
-    await emu.wait_for(lambda: h.sql("SELECT * FROM turn_pings"), 10, "bob's stored ping")
-    (row,) = h.sql("SELECT * FROM turn_pings")
-    assert row["message_id"] == pings(h)[0].id
+    (second,) = pings(h)
+    # stored before its post, its message id once Discord answered (as alice's above)
+    await emu.wait_for(lambda: h.sql(stored, second.id), 10, "bob's stored ping")
+    assert [r["message_id"] for r in h.sql("SELECT * FROM turn_pings")] == [second.id]
 
 
 async def test_a_kill_while_a_ping_is_posted_leaves_no_ping_behind(harness: BotHarness) -> None:
