@@ -1523,7 +1523,8 @@ def summary(args: argparse.Namespace, r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line; ``--quick`` sets small defaults for what it does not set itself."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--tables", type=int, default=200, help="live tables under load")
     p.add_argument("--players", type=int, default=3, help="human players per table")
@@ -1613,15 +1614,24 @@ def main(argv: list[str] | None = None) -> int:
     alone = games == ("tamalou",)
     if args.scale_tables is None:
         args.scale_tables = 100 if alone else 0
-    if args.quick:
-        args.tables, args.clicks, args.warmup, args.restart_tables = 40, 1000, 100, 100
-        args.restarts, args.trivial = 1, 500
+    if args.quick:  # small defaults for what the command line did not set itself
+        quick: dict[str, Any] = {"tables": 40, "clicks": 1000, "warmup": 100}
+        quick |= {"restart_tables": 100, "restarts": 1, "trivial": 500, "scale_seconds": 8.0}
         if alone:
-            args.scale_tables, args.scale_seconds = 40, 8.0
+            quick["scale_tables"] = 40
         else:  # the mix: about 20 s, no scale runs
-            args.scale_seconds = 8.0
-            args.tables, args.clicks, args.warmup = 30, 800, 100
-            args.restart_tables, args.trivial = 60, 400
+            quick |= {"tables": 30, "clicks": 800, "restart_tables": 60, "trivial": 400}
+        given = {
+            a.split("=", 1)[0][2:].replace("-", "_") for a in argv or sys.argv[1:] if a[:2] == "--"
+        }
+        for name, value in quick.items():
+            if name not in given:
+                setattr(args, name, value)
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     BOT_MODULE["name"] = args.bot_module
     if args.trace_memory:
         TRACE["path"] = str(Path(args.trace_memory).resolve())
