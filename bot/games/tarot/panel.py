@@ -81,7 +81,9 @@ def hand_picture(hand: Sequence[str], lang: str, chosen: Sequence[str] = ()) -> 
         return None
     picked = set(chosen)
     return CardPicture.hand(
-        [face(c, lang) for c in hand], highlight=tuple(i for i, c in enumerate(hand) if c in picked)
+        [face(c, lang) for c in hand],
+        highlight=tuple(i for i, c in enumerate(hand) if c in picked),
+        alt=" ".join(label(c, lang) for c in hand),  # the text's words: A12 in French
     )
 
 

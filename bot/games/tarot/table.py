@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.games.tarot.faces import contract_name, face, line, name_of, picture_name, show
+from bot.games.tarot.faces import contract_name, face, label, line, name_of, picture_name, show
 from bot.games.tarot.seen import rules_of, seen_at
 from bot.games.tarot.verbs import cid
 from bot.i18n import t
@@ -166,10 +166,12 @@ def trick_picture(table: LiveTable, pv: PublicView, lang: str) -> CardPicture | 
         return None
     seats = [seat for seat, _ in trick.plays]
     winner = seats.index(trick.winner) if trick.winner in seats else None
+    names = [(picture_name(table, seat, lang), card) for seat, card in trick.plays]
     return CardPicture.trick(
-        [(picture_name(table, seat, lang), face(card, lang)) for seat, card in trick.plays],
+        [(name, face(card, lang)) for name, card in names],
         winner=winner,
         filename=f"trick-{pv.deal_no}-{trick.trick_no}.png",
+        alt=" | ".join(f"{name}: {label(card, lang)}" for name, card in names),
     )
 
 

@@ -80,13 +80,21 @@ class CardPicture:
     args: tuple[Any, ...]
     options: tuple[tuple[str, Any], ...] = ()
     filename: str = "cards.png"
+    #: the alt text in the reader's words (a game's own: tarot's "A12", "Excuse"), else
+    #: the renderer's from the face codes (``7♣``, ``T21``)
+    alt: str | None = None
 
     @classmethod
     def hand(
-        cls, codes: Sequence[str], *, filename: str = "hand.png", **options: Any
+        cls,
+        codes: Sequence[str],
+        *,
+        filename: str = "hand.png",
+        alt: str | None = None,
+        **options: Any,
     ) -> CardPicture:
         """``render_hand(codes, **options)`` (``captions``, ``highlight``, ``overlap``…)."""
-        return cls("hand", (tuple(codes),), _frozen(options), filename)
+        return cls("hand", (tuple(codes),), _frozen(options), filename, alt)
 
     @classmethod
     def table(
@@ -94,18 +102,25 @@ class CardPicture:
         rows: Sequence[tuple[str, Sequence[str]]],
         *,
         filename: str = "table.png",
+        alt: str | None = None,
         **options: Any,
     ) -> CardPicture:
         """``render_table(rows, **options)``: one labelled row per player."""
         frozen_rows = tuple((label, tuple(codes)) for label, codes in rows)
-        return cls("table", (frozen_rows,), _frozen(options), filename)
+        return cls("table", (frozen_rows,), _frozen(options), filename, alt)
 
     @classmethod
     def trick(
-        cls, plays: Sequence[tuple[str, str]], *, filename: str = "trick.png", **options: Any
+        cls,
+        plays: Sequence[tuple[str, str]],
+        *,
+        filename: str = "trick.png",
+        alt: str | None = None,
+        **options: Any,
     ) -> CardPicture:
         """``render_trick(plays, winner=…)``."""
-        return cls("trick", (tuple(tuple(p) for p in plays),), _frozen(options), filename)
+        frozen = tuple(tuple(p) for p in plays)
+        return cls("trick", (frozen,), _frozen(options), filename, alt)
 
     @property
     def url(self) -> str:
@@ -115,7 +130,9 @@ class CardPicture:
     @property
     def key(self) -> str:
         """Same recipe, same key: the presenter skips uploading a picture already shown."""
-        raw = json.dumps([self.kind, self.args, self.options, self.filename], default=list)
+        raw = json.dumps(
+            [self.kind, self.args, self.options, self.filename, self.alt], default=list
+        )
         return hashlib.sha1(raw.encode()).hexdigest()
 
     async def render(self) -> PictureResult:
@@ -130,7 +147,7 @@ class CardPicture:
     async def file(self) -> discord.File:
         """The PNG as an attachment, its alt text as the description (screen readers)."""
         result = await self.render()
-        made: discord.File = result.file(self.filename)
+        made: discord.File = result.file(self.filename, self.alt)
         return made
 
 

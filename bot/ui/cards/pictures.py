@@ -77,11 +77,13 @@ class PictureResult:
     def faces(self) -> frozenset[str]:
         return frozenset(self.description["faces"])
 
-    def file(self, filename: str = "cards.png") -> Any:
-        """A ``discord.File`` of the picture, its alt text set (screen readers read it)."""
+    def file(self, filename: str = "cards.png", alt: str | None = None) -> Any:
+        """A ``discord.File`` of the picture, its alt text set (screen readers read it):
+        ``alt`` when given (a game's words in the reader's language), else ``alt_text``."""
         import discord  # the renderer itself stays usable without discord (tools, tests)
 
-        return discord.File(io.BytesIO(self.png), filename=filename, description=self.alt_text)
+        description = alt[:ALT_LIMIT] if alt else self.alt_text
+        return discord.File(io.BytesIO(self.png), filename=filename, description=description)
 
 
 def read_description(png: bytes) -> dict[str, Any] | None:
@@ -98,6 +100,8 @@ def read_description(png: bytes) -> dict[str, Any] | None:
 
 
 Row = tuple[str, tuple[str, ...]]
+#: Discord's limit for an attachment's description (its alt text)
+ALT_LIMIT = 1024
 Box = tuple[int, int, int, int]
 
 
@@ -116,7 +120,7 @@ def _alt(rows: Sequence[Row]) -> str:
     for label, cards in rows:
         body = " ".join(text(c) for c in cards)
         parts.append(f"{label}: {body}" if label else body)
-    return " | ".join(parts)[:1024]  # Discord's limit for an attachment description
+    return " | ".join(parts)[:ALT_LIMIT]
 
 
 @functools.lru_cache(maxsize=1024)

@@ -481,6 +481,27 @@ def test_pictures_emoji_names_and_alt_text_follow_the_readers_language(
     assert queen == "tQh" and label("Qh", "en") == "Q♥" and face("Qh", "fr") == "tDh"
 
 
+async def test_a_french_readers_alt_text_names_trumps_as_the_text_does() -> None:
+    """The pictures' alt text came from the face codes, which do not carry the reader's
+    language: a French screen reader read "T5" where the panel's text says "A5". The game
+    gives its own words (``CardPicture.alt``), in the reader's language."""
+    game = first_trick_game()
+    table = table_of(game)
+    for lang, trump in (("fr", "A5"), ("en", "T5")):
+        hand = panels.panel(table, 1, lang, game.now).picture
+        assert hand is not None and hand.alt is not None
+        assert hand.alt.split() == [label(c, lang) for c in view(game, 1).hand]
+        assert trump in hand.alt.split()
+        assert (await hand.file()).description == hand.alt
+    apply(game, A.Play(2, playable(game, 2)[0], game.now))
+    pv = public_view(game, game.now)
+    trick = tables.trick_picture(table, pv, "fr")
+    assert trick is not None and trick.alt is not None
+    played = [label(c, "fr") for _, c in pv.trick.plays]  # type: ignore[union-attr]
+    assert [part.split(": ")[1] for part in trick.alt.split(" | ")] == played
+    assert trick.key != tables.trick_picture(table, pv, "en").key  # type: ignore[union-attr]
+
+
 def test_card_buttons_and_the_ecart_select_follow_the_hands_sorted_order() -> None:
     """Issue 21: the 17 (or 18) card buttons and the écart select came in deal order while
     the panel's text and picture show the hand sorted (suits, trumps, the Excuse)."""
