@@ -96,6 +96,12 @@ async def test_a_tamalou_table_plays_in_its_thread_and_the_channel_keeps_a_summa
     refused = emu.requests_to("POST", "/threads")[-1]
     assert refused.status == 403 and emu.threads("general") == [thread]
     assert [m.id for m in emu.channel_messages("general")] == [lobby.id, h.table_message().id]
+    # the press is told why, in one line and its language, as /tamalou new tells its host
+    await emu.wait_for(
+        lambda: any("se joue dans ce salon" in (m.content or "") for m in emu.ephemerals("bob")),
+        10,
+        "the rematch's line",
+    )
 
 
 async def test_a_cancelled_lobby_archives_its_thread(harness: BotHarness) -> None:

@@ -241,6 +241,8 @@ class DiscordPresenter:
         self._pings: dict[int, TurnNudge] = {}  # table -> its turn, watched
         self._ping_after: dict[int, int] = {}  # guild -> ms a turn waits before its ping
         self._threads_on: dict[int, bool] = {}  # guild -> its tables play in threads
+        #: table -> the line its Rematch press is told (it plays in the channel: no thread)
+        self._thread_notes: dict[int, str] = {}
         self._pictures: dict[int, str | None] = {}  # table -> key of its message's picture
         #: table -> what its message shows (:func:`table_print`), while it is known
         self._shown: dict[int, bytes] = {}
@@ -280,6 +282,7 @@ class DiscordPresenter:
         self._pictures.pop(table_id, None)
         self._shown.pop(table_id, None)
         self._previous.pop(table_id, None)
+        self._thread_notes.pop(table_id, None)
         lock = self._locks.get(table_id)
         if lock is not None and not lock.locked():
             del self._locks[table_id]
@@ -617,6 +620,11 @@ class DiscordPresenter:
             return "threads.no_permission"
         return None
 
+    def thread_note(self, table_id: int) -> str | None:
+        """The catalogue key of the line a rematch's press is told when its table plays in
+        the channel for want of permission (once), else None."""
+        return self._thread_notes.pop(table_id, None)
+
     async def _start_thread(self, table: LiveTable, starter_id: int) -> bool:
         """Start the table's public thread from its channel message ``starter_id``;
         False when Discord refuses (no permission: the table plays in the channel)."""
@@ -941,6 +949,8 @@ class DiscordPresenter:
             try:
                 if not await self._open_thread(table):
                     await self.post_table(table)
+                    if await self.threads_on(table.row.guild_id):  # Discord refused it
+                        self._thread_notes[table.id] = "threads.no_permission"
             except discord.HTTPException as exc:
                 fault("table post failed", f"table {table.id}", exc)
                 with contextlib.suppress(TableError):

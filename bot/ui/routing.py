@@ -146,7 +146,10 @@ async def _component(
     plugin = games.plugin(game)
     if verb == "rematch":
         await interaction.response.defer()
-        await service.rematch(table_id, interaction.user.id, interaction.channel_id)
+        fresh = await service.rematch(table_id, interaction.user.id, interaction.channel_id)
+        note = bot_of(interaction).presenter.thread_note(fresh.id)
+        if note is not None:  # as /<game> new tells its host: one line, to the press
+            await reply(interaction, t(lang, note))
         return
     if verb not in LOBBY_VERBS and verb not in plugin.verbs:
         raise TableError("bad_button")
