@@ -7,10 +7,11 @@ ends the round at once (no last turn for anyone); koubo's caller must be strictl
 from __future__ import annotations
 
 from tamalou.core.cards import from_code
+from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.ai.estimate import Estimate, call_threshold
 from tamalou.games.tamalou.ai.memory import UNKNOWN, Memory
 from tamalou.games.tamalou.ai.policy import HeuristicPlayer
-from tamalou.games.tamalou.rules import DUTCH_SEC, KOUBO, TAMALOU, Rules
+from tamalou.games.tamalou.rules import CABO, DUTCH_SEC, KOUBO, TAMALOU, Rules
 
 
 def _memory(rules: Rules, mine: list[str], theirs: list[str | None]) -> Memory:
@@ -92,3 +93,28 @@ def test_r_v7_medium_calls_an_unchecked_call_only_when_nearly_sure() -> None:
     assert p.should_call(Estimate.of(low))
     p.memory = high
     assert not p.should_call(Estimate.of(high))
+
+
+def test_r_x5_medium_credits_no_power_to_a_replaced_card_in_the_presets() -> None:
+    """R-T5 (the default rules, power_from "discarded"): the card a drawn card replaces gives
+    its power, so replacing a known look-own card (the default's K, cabo's 7) is worth the
+    look too. R-X5 (every house preset, "thrown"): only the drawn card thrown at once does;
+    medium credited the replaced card's power there too, and replaced power cards it should
+    have valued as plain points."""
+    gains = {}
+    for rules, look in ((TAMALOU, "Kc"), (CABO, "7c")):
+        m = _memory(rules, [look, "6c"], [None] * 4)
+        m.row(0).extend([UNKNOWN, UNKNOWN])  # two slots of mine I have not seen
+        m.owner_knows[0].extend([False, False])
+        m.held = from_code("Ac")
+        p = HeuristicPlayer(0, rules, "t")
+        p.memory = m
+        est = Estimate.of(m)
+        assert p.power_value(from_code(look), est) > 0  # a look own is worth something
+        options = p.holding_options([A.Replace(0, 1), A.Replace(0, 2)], est)
+        points = est.value[from_code(look)] - est.value[from_code("Ac")]
+        gains[rules.name] = ([g for g, _ in options], points)
+    (cabo_look, cabo_six), points = gains["cabo"]
+    assert (cabo_look, cabo_six) == (points, 6 - 1)  # the points saved, no power for the 7
+    (default_look, default_six), points = gains["tamalou"]
+    assert default_look > points and default_six == 6 - 1

@@ -316,8 +316,10 @@ class HeuristicPlayer(AIPlayer):
                 e = mine.get(a.slot, est.mean)
                 gain = e - x
                 old = row[a.slot - 1] if a.slot <= len(row) else UNKNOWN
-                if old >= 0:
-                    gain += self.power_value(old, est) + self.dbl_bonus(old, a.slot)
+                if old >= 0:  # R-X5 (power_from "thrown"): a replaced card gives no power
+                    gain += self.dbl_bonus(old, a.slot)
+                    if self.rules.power_from == "discarded":
+                        gain += self.power_value(old, est)
                 else:  # a known card replaces an unknown one: calling gets surer
                     gain += 0.25 * self.info_weight()
                 out.append((gain, a))
