@@ -417,6 +417,28 @@ async def test_a_kill_while_a_ping_is_posted_leaves_no_ping_behind(harness: BotH
 
 
 @pytest.mark.one_backend
+async def test_a_ping_posted_while_its_player_moves_is_deleted_when_discord_answers(
+    harness: BotHarness,
+) -> None:
+    """A move while the ping's post was in flight had nothing to delete yet; once Discord
+    answered, the ping stayed for the rest of a turn its player had already begun (up to
+    the turn's 45 s in Tamalou: she draws, thinks, then throws)."""
+    h, emu = harness, harness.emu
+    await h.start(seeds=[plain_first_turn(2)], TAMALOU_PING_AFTER_S="1")
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    stall = emu.stall_next("POST", "/messages", contains="your turn")
+    await asyncio.wait_for(stall.hit.wait(), 10)  # Discord made the ping; the bot waits
+    (ping,) = pings(h)
+    await emu.click("alice", h.table_message(), "Draw")
+    stall.release()
+    await emu.wait_for(lambda: not pings(h), 10, "her ping to go: she moved")
+    assert emu.requests_to("DELETE", f"/messages/{ping.id}")
+    assert h.game().round.current == 0 and h.actions()[-1].kind == "draw"  # her turn goes on
+    await emu.wait_for(lambda: not h.sql("SELECT * FROM turn_pings"), 10, "its row dropped")
+
+
+@pytest.mark.one_backend
 async def test_a_turn_ping_waits_ten_seconds_for_a_slow_player_and_never_comes_for_a_prompt_one(
     harness: BotHarness,
 ) -> None:
