@@ -334,7 +334,7 @@ async def test_a_turn_start_pings_its_player_only_and_a_member_may_turn_it_off(
     await peek_all(h, ["alice", "bob"])
     await emu.wait_for(lambda: pings(h), 10, "alice's ping")
     (ping,) = pings(h)
-    alice, bob = emu.member("alice"), emu.member("bob")
+    alice = emu.member("alice")
     assert ping.mentions == [alice.id] and "your turn at table" in ping.content
     sent = [r for r in emu.requests_to("POST", "/messages") if "<@" in str(r.body)]
     assert sent and [int(u) for u in sent[-1].body["allowed_mentions"]["users"]] == [alice.id]
@@ -349,9 +349,8 @@ async def test_a_turn_start_pings_its_player_only_and_a_member_may_turn_it_off(
     await emu.slash("bob", "tamalou ping", on=True)
     await emu.click("bob", h.table_message(), "Draw")
     await emu.click("bob", h.panel("bob"), "Jeter")
-    await emu.wait_for(lambda: pings(h), 10, "alice's new ping")
-    assert [p.mentions for p in pings(h)] == [[alice.id]]
-    assert bob.id not in pings(h)[0].mentions
+    # bob's own ping, if his turn's ping came after he turned them on, may still be going
+    await emu.wait_for(lambda: [p.mentions for p in pings(h)] == [[alice.id]], 10, "alice's ping")
 
 
 async def test_a_restart_neither_pings_a_turn_twice_nor_leaves_its_ping_behind(
