@@ -312,7 +312,7 @@ async def test_table_edits_are_coalesced_and_the_latest_state_wins(harness: BotH
     await emu.click("alice", h.panel("alice"), "Throw it")
     await emu.click("bob", h.table_message(), "Draw")
     edits_now = len(emu.requests_to("PATCH", f"/messages/{table.id}")) - before
-    assert edits_now <= at_most()  # three moves inside a second: at most one edit so far
+    assert edits_now <= at_most()  # three moves within a second here: one edit so far
     await emu.wait_for(
         lambda: "bob drew from the pile" in h.table_message().text, 5, "the coalesced edit"
     )
