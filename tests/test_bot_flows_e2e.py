@@ -621,10 +621,13 @@ async def test_commands_rules_settings_kick_cancel_and_lobby_expiry(harness: Bot
     # a lobby expires after 10 minutes
     await emu.slash("erin", "tamalou new")
     await emu.click("carol", h.table_message(), "Rejoindre")
-    h.advance(599_000)
+    # from the lobby's own start: a fixed 599 s left a second's margin for the two clicks
+    # (real time) before it, and the join lost it on a slow machine
+    opened = int(h.sql("SELECT created_at FROM tables ORDER BY id DESC LIMIT 1")[0]["created_at"])
+    h.advance(opened + 595_000 - emu.clock.now_ms())  # 5 s before its 10 minutes
     await emu.slash("dave", "tamalou join")
     assert "You sit at table 2" in emu.last_ephemeral("dave").content
-    h.advance(1_500)
+    h.advance(max(0, opened + 601_500 - emu.clock.now_ms()))  # past them
     await emu.wait_for(
         lambda: "Personne n'a lancé la table à temps" in emu.channel_messages()[-1].text,
         10,

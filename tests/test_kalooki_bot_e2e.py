@@ -291,6 +291,9 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
         if r.phase == "over":
             at_most_three_new_ephemerals()
             standings += 1
+            # the log has the round's end before the table shows it (an AI's last move is
+            # committed, then drawn, off any click)
+            await emu.wait_for(lambda: "🏁" in k.table_message().text, 10, "the standings")
             over = k.table_message()  # the round's standings (in the guild's language)
             assert re.search(rf"(round|manche) {r.round_no}/3", over.text), over.text
             assert "🏁" in over.text
@@ -301,8 +304,8 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
             continue
         scripted = script(game, 1)
         if scripted and r.round_no == 2:
-            msg = k.table_message()
             await k.table_shows_draw()
+            msg = k.table_message()
             call_id = f"kalooki:call:{k.tid}:2.{r.discard[-1]}"
             inter = await emu.click("carol", msg, custom_id=call_id)
             assert await emu.handled(inter) == []
@@ -322,6 +325,11 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
         await k.logged_past(logged, f"{HUMANS[seat]}'s {action.kind}")
     at_most_three_new_ephemerals()
     game, events, done = k.replay()
+    await emu.wait_for(  # committed before it is drawn (the last move may be the AI's)
+        lambda: re.search(r"match over|partie terminée", emu.channel_messages()[-1].text),
+        10,
+        "the final message",
+    )
     assert [(a.kind, a.player) for a in done if a.kind != "next_round"] == [
         (a.kind, a.player) for a in expected.actions
     ]  # the same match, click for click
@@ -624,7 +632,10 @@ async def test_k_t1_a_turn_start_pings_its_player_only_and_the_last_ping_goes(
     await emu.wait_for(lambda: not pings(k), 10, f"{player}'s ping to go")  # other: none
     await emu.slash(other, "kalooki ping", on=True)
     await play_a_turn(other, 1 - seat)
-    await emu.wait_for(lambda: pings(k), 10, f"{player}'s new ping")
+    # the other's own ping, posted if their turn waited a second, may still be being deleted
+    await emu.wait_for(
+        lambda: [p.mentions for p in pings(k)] == [[member.id]], 10, f"{player}'s new ping"
+    )
     (again,) = pings(k)
     assert again.id != first.id and again.mentions == [member.id]
     assert first.id not in [m.id for m in emu.channel_messages()]

@@ -844,6 +844,8 @@ class DiscordPresenter:
             nudge.message_id, nudge.channel_id = ping.message_id, ping.channel_id
             nudge.nonce = ping.nonce
             await self._keep_ping(table, ping)  # a restart neither pings twice nor leaves it
+            if self._acted(table, nudge):  # they moved while it was posted: nothing deleted it
+                await self._unping(table, nudge)
         except asyncio.CancelledError:
             raise
         except discord.HTTPException as exc:  # its channel gone (the table closes), a 403...

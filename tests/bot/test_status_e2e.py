@@ -4,11 +4,14 @@ card emojis, last warnings, the live tables per game and shard, the commands' la
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,6 +37,17 @@ async def status(h: BotHarness) -> subprocess.CompletedProcess[str]:
     )
 
 
+async def stored_status(h: BotHarness, wanted: Callable[[dict[str, Any]], bool]) -> None:
+    """Polls the status the bot writes (after its log line: a database write the emulator
+    does not see)."""
+    for _ in range(400):
+        rows = h.sql("SELECT value FROM bot_state WHERE key LIKE 'status:%'")
+        if any(wanted(json.loads(r["value"])) for r in rows):
+            return
+        await asyncio.sleep(0.025)
+    raise AssertionError(f"no such status: {[r['value'] for r in rows]}")
+
+
 async def test_status_of_a_running_then_stopped_bot(emulator: Emulator, tmp_path: Path) -> None:
     h, emu = BotHarness(emulator, tmp_path), emulator
     await h.start(TAMALOU_CARD_EMOJIS="1")
@@ -43,7 +57,9 @@ async def test_status_of_a_running_then_stopped_bot(emulator: Emulator, tmp_path
         120,
         "the card emojis",
     )
-    await asyncio.sleep(0.5)  # the status written after the emojis
+    await stored_status(
+        h, lambda st: st["state"] == "ready" and str(st["emojis"]).startswith("ready")
+    )
     done = await status(h)
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
