@@ -213,6 +213,13 @@ class GameBot(commands.AutoShardedBot):
             await self.presenter.restore_hides()
         except Exception:
             log.exception("could not read the timed panels back: some may stay shown")
+        # The turn pings before the scheduler starts: a turn that runs out before on_ready
+        # (discord.py waits up to 2 s for the guilds) is drawn knowing its stored ping, which
+        # goes with it (a ping nobody deleted, else). REST works here, no gateway needed.
+        try:
+            await self.presenter.restore_pings()
+        except Exception:
+            log.exception("could not read the turn pings back: a turn may be pinged twice")
         try:  # a half-built Kalooki contract, the hand's order...: before any click comes
             await self.presenter.restore_panel_memory()
         except Exception:
@@ -296,10 +303,6 @@ class GameBot(commands.AutoShardedBot):
             return
         self._refreshed = True
         self._redrawing = asyncio.current_task()  # close() ends it before the storage
-        try:  # before any table is drawn (and its player pinged) again
-            await self.presenter.restore_pings()
-        except Exception:
-            log.exception("could not read the turn pings back: a turn may be pinged twice")
         for table, reason in self.service.closed_at_start:  # a kill cut their cancel short
             await self.presenter.table_closed(table, reason)
         self.service.closed_at_start.clear()

@@ -392,6 +392,35 @@ async def test_a_restart_neither_pings_a_turn_twice_nor_leaves_its_ping_behind(
     assert [r["message_id"] for r in h.sql("SELECT * FROM turn_pings")] == [second.id]
 
 
+async def test_a_turn_that_runs_out_before_the_gateway_is_ready_leaves_no_ping_behind(
+    harness: BotHarness,
+) -> None:
+    """The stored pings were read back in ``on_ready``, after the scheduler had started: a
+    turn that ran out in between (R-K2, overdue after a restart) was drawn with no ping
+    known, so the stored one was never deleted, or the new turn's ping was lost track of
+    (the Kalooki thread test's mention left in its archived thread, once under load). They
+    are read back before the scheduler starts. discord.py's own 2 s wait for the guilds
+    before ``on_ready`` (the emulator shortens it; here 3 s) is the gap."""
+    h, emu = harness, harness.emu
+    await h.start(seeds=[plain_first_turn(2)], TAMALOU_PING_AFTER_S="1")
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    await emu.wait_for(lambda: pings(h), 10, "alice's ping")
+    (first,) = pings(h)
+    stored = "SELECT * FROM turn_pings WHERE message_id = ?"
+    await emu.wait_for(lambda: h.sql(stored, first.id), 10, "the stored ping")
+    await emu.kill_bot()
+    h.advance(TAMALOU.turn_ms + 1_000)  # alice's turn runs out while the bot is down
+    await emu.start_bot("tests.support.e2e_bot", env=h.env, ready_timeout=3.0)
+    bob = emu.member("bob").id
+    await emu.wait_for(lambda: [p.mentions for p in pings(h)] == [[bob]], 15, "bob's ping alone")
+    (second,) = pings(h)
+    await emu.wait_for(lambda: h.sql(stored, second.id), 10, "bob's stored ping")
+    await asyncio.sleep(1.5)  # nothing else comes: no second ping, no ping left behind
+    assert [p.id for p in pings(h)] == [second.id]
+    assert [r["message_id"] for r in h.sql("SELECT * FROM turn_pings")] == [second.id]
+
+
 async def test_a_kill_while_a_ping_is_posted_leaves_no_ping_behind(harness: BotHarness) -> None:
     """A ping was stored only once Discord answered its post: a kill in between left a
     mention nobody deleted (seen by the Kalooki thread e2e, about half its runs). It is
