@@ -254,8 +254,12 @@ class Script:
             if not movers:  # an AI's move (or a window): let it come
                 if r.window_until:
                     h.advance(g.rules.open_doubles_ms + 100)
-                if not await poll(self.grew(before), 5):
-                    h.advance(g.rules.turn_ms)  # a slow machine: the clock plays (R-K2)
+                # a slow machine: the clock plays for the AI (R-K2). Only once it waited long
+                # and nothing moved: a turn's worth of clock moved just after the AI's move
+                # ran the human's next turn out, and two in a row made them away (R-K4: the
+                # table then closed with "every human left", once in a loaded full run)
+                if not await poll(self.grew(before), 15) and len(h.actions()) == before:
+                    h.advance(g.rules.turn_ms)
                 assert await poll(self.grew(before), 10), "an AI move"
                 return
             other = [u for u in self.humans if u != movers[0]]
