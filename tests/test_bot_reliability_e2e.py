@@ -353,6 +353,23 @@ async def test_a_turn_start_pings_its_player_only_and_a_member_may_turn_it_off(
     await emu.wait_for(lambda: [p.mentions for p in pings(h)] == [[alice.id]], 10, "alice's ping")
 
 
+STORED_PING = "SELECT * FROM turn_pings WHERE message_id = ?"
+
+
+async def alice_pinged_and_stored(h: BotHarness) -> Message:
+    """A two-seat table at alice's first turn, pinged after 1 s, the ping's message id
+    stored (its row is written before the post, its message id once Discord answered: a
+    restart in between sweeps the ping and watches the turn again)."""
+    emu = h.emu
+    await h.start(seeds=[plain_first_turn(2)], TAMALOU_PING_AFTER_S="1")
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    await emu.wait_for(lambda: pings(h), 10, "alice's ping")
+    (first,) = pings(h)
+    await emu.wait_for(lambda: h.sql(STORED_PING, first.id), 10, "the stored ping")
+    return first
+
+
 async def test_a_restart_neither_pings_a_turn_twice_nor_leaves_its_ping_behind(
     harness: BotHarness,
 ) -> None:
@@ -360,15 +377,8 @@ async def test_a_restart_neither_pings_a_turn_twice_nor_leaves_its_ping_behind(
     again for the same turn, and the old ping stayed when the turn moved on. The ping and
     its turn are stored (migration 007) and read back before the tables are drawn."""
     h, emu = harness, harness.emu
-    await h.start(seeds=[plain_first_turn(2)], TAMALOU_PING_AFTER_S="1")
-    await open_table(h, ["alice", "bob"])
-    await peek_all(h, ["alice", "bob"])
-    await emu.wait_for(lambda: pings(h), 10, "alice's ping")
-    (first,) = pings(h)
-    # its row is written before the post, its message id once Discord answered: a restart
-    # in between sweeps the ping and watches the turn again (the test below)
-    stored = "SELECT * FROM turn_pings WHERE message_id = ?"
-    await emu.wait_for(lambda: h.sql(stored, first.id), 10, "the stored ping")
+    first = await alice_pinged_and_stored(h)
+    stored = STORED_PING
     posted = len(emu.requests_to("POST", "/messages"))
     edits = len(emu.requests_to("PATCH", f"/messages/{h.table_message().id}"))
     await h.restart()
@@ -402,13 +412,8 @@ async def test_a_turn_that_runs_out_before_the_gateway_is_ready_leaves_no_ping_b
     are read back before the scheduler starts. discord.py's own 2 s wait for the guilds
     before ``on_ready`` (the emulator shortens it; here 3 s) is the gap."""
     h, emu = harness, harness.emu
-    await h.start(seeds=[plain_first_turn(2)], TAMALOU_PING_AFTER_S="1")
-    await open_table(h, ["alice", "bob"])
-    await peek_all(h, ["alice", "bob"])
-    await emu.wait_for(lambda: pings(h), 10, "alice's ping")
-    (first,) = pings(h)
-    stored = "SELECT * FROM turn_pings WHERE message_id = ?"
-    await emu.wait_for(lambda: h.sql(stored, first.id), 10, "the stored ping")
+    await alice_pinged_and_stored(h)
+    stored = STORED_PING
     await emu.kill_bot()
     h.advance(TAMALOU.turn_ms + 1_000)  # alice's turn runs out while the bot is down
     await emu.start_bot("tests.support.e2e_bot", env=h.env, ready_timeout=3.0)
