@@ -57,11 +57,13 @@ import datetime as dt
 import gc
 import json
 import os
+import pickle
 import random
 import shutil
 import signal
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -1604,6 +1606,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--idle-seconds", type=float, default=4.0, help="open loop: idle CPU measured first"
     )
     p.add_argument("--quick", action="store_true", help="small smoke run")
+    p.add_argument("--result-file", default=None, help=argparse.SUPPRESS)  # a repeat's figures
     args = p.parse_args(argv)
     games = tuple(dict.fromkeys(g.strip() for g in (args.mix or args.games).split(",") if g))
     unknown = [g for g in games if g not in GAMES]
@@ -1638,15 +1641,39 @@ def main(argv: list[str] | None = None) -> int:
         BOT_MODULE["name"] = "tools.trace_memory"
     PROFILE["path"] = args.py_spy
     PROFILE["trivial"] = args.py_spy_trivial
-    runs: list[dict[str, Any]] = []
-    for _ in range(max(1, args.repeat)):
+    if args.repeat > 1:
+        runs = [
+            repeat_run(argv if argv is not None else sys.argv[1:], i) for i in range(args.repeat)
+        ]
+    else:
         try:
-            runs.append(asyncio.run(asyncio.wait_for(bench(args), 1200)))
+            runs = [asyncio.run(asyncio.wait_for(bench(args), 1200))]
         finally:
             if not args.keep:
                 shutil.rmtree(WORK["dir"], ignore_errors=True)
+        if args.result_file:  # a repeat of a parent run: it prints the summary
+            Path(args.result_file).write_bytes(pickle.dumps(runs[0]))
+            return 0
     print(summary(args, medians(runs)))
     return 0
+
+
+def repeat_run(argv: list[str], index: int) -> dict[str, Any]:
+    """One run of ``--repeat N`` in a process of its own: the load generator keeps every
+    message version it saw and freezes its heap for the load, so runs in one process grew
+    slower one after the other (the fifth of five read a third more CPU a click for the bot,
+    whose clicks then came slower, and its open loop offered almost none)."""
+    with tempfile.TemporaryDirectory(prefix="bench-repeat-") as tmp:
+        out = Path(tmp) / "run.pickle"
+        cmd = [sys.executable, "-m", "tools.bench_bot", *argv, "--repeat", "1"]
+        print(f"-- run {index + 1}", flush=True)
+        subprocess.run(
+            [*cmd, "--result-file", str(out)],
+            check=True,
+            cwd=Path(__file__).resolve().parent.parent,
+        )
+        run: dict[str, Any] = pickle.loads(out.read_bytes())  # our own child's figures
+        return run
 
 
 #: the figures a repeated benchmark reports as their median over the runs
