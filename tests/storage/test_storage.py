@@ -323,3 +323,53 @@ async def test_a_restart_reads_every_live_match_and_their_logs_at_once(storage: 
     assert await storage.actions_of([]) == {}
     await storage.append_actions(m2, 2, entries(12, 1), [], finished_at=T0 + 9, table_id=t2.id)
     assert set(await storage.live_matches()) == {t1.id}  # a finished match is not live
+
+
+COUNT_STATEMENT_TRIPS = """
+import asyncio, sys
+from bot.storage.postgres import PostgresStorage
+from tests.emulator import launcher
+
+class Reporter:
+    n = 0
+    def send(self, kind, **data):
+        Reporter.n += data["n"]
+
+async def main(url):
+    storage = PostgresStorage(url)
+    await storage.connect()
+    await storage.fetchval("SELECT ?::int", 1)  # prepared once
+    launcher.install_db_round_trips(Reporter())
+    counts = []
+    for value in (2, 3):
+        before = Reporter.n
+        await storage.fetchval("SELECT ?::int", value)
+        counts.append(Reporter.n - before)
+    async with storage.transaction() as tx:  # a transaction still rolls back on release
+        await tx.execute("CREATE TEMP TABLE t (x int)")
+    await storage.disconnect()
+    print(counts)
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+async def test_a_pooled_statement_costs_one_round_trip_to_postgresql() -> None:
+    """Issue 25 (round trips a click): asyncpg's pool sent its reset query (advisory
+    unlock, CLOSE ALL, UNLISTEN, RESET ALL) after every statement, a second round trip for
+    each; the bot keeps no session state for it to undo."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.support.backends import fresh_database
+
+    url = await fresh_database()  # skips without a PostgreSQL server
+    done = subprocess.run(
+        [sys.executable, "-c", COUNT_STATEMENT_TRIPS, url],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stdout.strip() == "[1, 1]", done.stderr[-2000:]
