@@ -1305,22 +1305,39 @@ async def start_processes(
 async def scale(args: argparse.Namespace, work: Path, rng: random.Random) -> dict[str, Any]:
     say = print
     results: dict[str, Any] = {}
-    emu = make_emulator(args.scale_tables, args.players, work / "logs-scale", guilds=2)
+    # the same live tables a process in both runs (``--scale-tables``): two processes get
+    # twice the tables and twice the rate, one process half of them (half of each guild's)
+    # at the rate; on the same tables, two processes at twice the rate found too few moves
+    # to make (a member waits for their turn) and ran at a fraction of it
+    emu = make_emulator(2 * args.scale_tables, args.players, work / "logs-scale", guilds=2)
     await emu.start()
     try:
         lite = work / "scale.sqlite3"
-        tables = await prefill(
-            lite, emu, args.scale_tables, args.players, args.turns, args.seed, args.games
+        every = await prefill(
+            lite, emu, 2 * args.scale_tables, args.players, args.turns, args.seed, args.games
         )
-        shards = {(t.channel_id and emu.channels[t.channel_id].guild_id) for t in tables}
-        say(f"scale: {len(tables)} live tables in {len(shards)} guilds on 2 shards")
+        shards = {(t.channel_id and emu.channels[t.channel_id].guild_id) for t in every}
+        say(
+            f"scale: {args.scale_tables} live tables a process, in {len(shards)} guilds on 2 shards"
+        )
         for backend, processes in SCALE_RUNS:
             # every run starts from the same tables (the load changes them)
+            tables = every if processes > 1 else [t for i, t in enumerate(every) if i % 4 < 2]
+            source = lite
+            if len(tables) < len(every):  # the others finished: the process has none of them
+                source = work / f"scale-{processes}-tables.sqlite3"
+                shutil.copy(lite, source)
+                kept = {t.id for t in tables}
+                with contextlib.closing(sqlite3.connect(source)) as db, db:
+                    db.executemany(
+                        "UPDATE tables SET status = 'finished' WHERE id = ?",
+                        [(t.id,) for t in every if t.id not in kept],
+                    )
             if backend == "sqlite":
                 target = str(work / f"scale-{processes}.sqlite3")
-                shutil.copy(lite, target)
+                shutil.copy(source, target)
             else:
-                target = await postgres_copy(lite)
+                target = await postgres_copy(source)
             await start_processes(emu, target, processes, tables)
             await settled(emu)
             rate = args.scale_rate * processes  # the same offered rate a process
@@ -1553,7 +1570,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--scale-tables",
         type=int,
         default=None,
-        help="tables of the scale runs (0: skip; default 100 for Tamalou alone, else 0)",
+        help="scale runs: live tables a process (0: skip; default 100 for Tamalou alone, else 0)",
     )
     p.add_argument(
         "--scale-rate", type=float, default=100.0, help="scale: offered clicks a second a process"
