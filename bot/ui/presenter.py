@@ -79,6 +79,11 @@ class OpenPanel:
     #: what it shows (:func:`panel_print`), None: not known (an edit in flight, overlapping
     #: edits, a restart): a table button then edits it rather than trusting it
     shows: bytes | None = None
+    #: the key of the picture it is known to carry (`CardPicture.key`), None: none or
+    #: not known (as ``shows``): an edit with that very picture keeps the attachment rather
+    #: than rendering and uploading it again (a turn's start wakes a panel whose hand is
+    #: the same: issue 25's CPU a click)
+    picture: str | None = None
     #: its edits in flight, and whether two of them overlapped (Discord may apply them in
     #: either order: what it shows is then not known until an edit alone)
     editing: int = 0
@@ -89,16 +94,19 @@ class OpenPanel:
 
     def started_edit(self) -> None:
         self.shows = None
+        self.picture = None
         if self.editing:
             self.overlapped = True
         self.editing += 1
 
-    def ended_edit(self, shows: bytes | None) -> None:
-        """An edit is done: ``shows`` is what it showed (None: it failed)."""
+    def ended_edit(self, shows: bytes | None, picture: str | None = None) -> None:
+        """An edit is done: ``shows`` is what it showed (None: it failed), ``picture`` the
+        key of its picture."""
         self.editing -= 1
         if self.editing == 0:
             if not self.overlapped:
                 self.shows = shows
+                self.picture = picture if shows is not None else None
             self.overlapped = False
 
 
@@ -1101,18 +1109,30 @@ class DiscordPresenter:
         elif reuse and old is not None and asks_for_panel(interaction):
             reuse = self._asked_once(key, old, now)
         if edit and (clicked_id := clicked.message_id(interaction)) is not None:
-            files = await self._files(interaction, shown.picture, deadline)
+            picture = shown.picture.key if shown.picture is not None else None
+            # the member's current panel, known to carry this very picture: it is kept
+            kept = (
+                picture is not None
+                and old is not None
+                and old.message_id == clicked_id
+                and not old.editing
+                and old.picture == picture
+            )
+            files = [] if kept else await self._files(interaction, shown.picture, deadline)
+            # the attachments are replaced (an older picture never outlives its panel), or
+            # kept when they are the very picture
+            attached: dict[str, Any] = {} if kept else {"attachments": files}
             edited = OpenPanel(interaction.token, clicked_id, now, lang, round_no, moves)
             printed: bytes | None = panel_print(shown.text, view, shown.picture)
             await self._keep_timed(table, seat, edited, hide_at)
-            try:  # the attachments are replaced: an older picture never outlives its panel
+            try:
                 if interaction.response.is_done():
                     await interaction.edit_original_response(
-                        content=shown.text, view=view, attachments=files
+                        content=shown.text, view=view, **attached
                     )
                 else:  # the click's one callback, carrying its result
                     await interaction.response.edit_message(
-                        content=shown.text, view=view, attachments=files
+                        content=shown.text, view=view, **attached
                     )
                 opened = edited
                 if old is not None and old.message_id == clicked_id:
@@ -1120,6 +1140,8 @@ class DiscordPresenter:
                     if old.editing:  # an older edit may still land after this one
                         printed = None
                 opened.shows = printed
+                if printed is not None and (kept or files):
+                    opened.picture = picture
             except discord.HTTPException as exc:  # a move may be committed: a fresh panel
                 fault("panel edit failed", f"table {table.id}", exc)  # says so
         elif reuse and old is not None and old.round_no == round_no and old.alive(now):
@@ -1131,7 +1153,7 @@ class DiscordPresenter:
                 opened.moves = moves
             else:
                 await self._keep_timed(table, seat, old, hide_at)
-                if await self._edit_panel(old, shown, shows):
+                if await self._edit_panel(old, shown, shows, keep_picture=True):
                     opened = old
                     opened.moves = moves
         if opened is None:
@@ -1225,7 +1247,7 @@ class DiscordPresenter:
                     if moves - opened.moves:
                         hide_at = None if self._closing else shown.hide_at
                         await self._keep_timed(table, seat, opened, hide_at)
-                        if await self._edit_panel(opened, shown):
+                        if await self._edit_panel(opened, shown, keep_picture=True):
                             opened.moves = moves
                             self._drawn_at[(table_id, seat)] = (opened.message_id, now)
                             self._hide_timed(table, seat, opened, hide_at)
@@ -1283,6 +1305,7 @@ class DiscordPresenter:
             message_id = message.id
         opened = OpenPanel(interaction.token, message_id, now, lang, round_no)
         opened.shows = panel_print(shown.text, view, shown.picture)
+        opened.picture = shown.picture.key if files and shown.picture is not None else None
         return opened
 
     @staticmethod
@@ -1392,30 +1415,43 @@ class DiscordPresenter:
         return True
 
     async def _edit_panel(
-        self, opened: OpenPanel, shown: Panel, shows: bytes | None = None
+        self,
+        opened: OpenPanel,
+        shown: Panel,
+        shows: bytes | None = None,
+        *,
+        keep_picture: bool = False,
     ) -> bool:
         """Edit a panel through the token of the interaction that showed it; ``shows``: its
-        :func:`panel_print`, when the caller has it."""
+        :func:`panel_print`, when the caller has it. ``keep_picture``: ``opened`` is the
+        member's current record of the message (no other record edited it since), so a
+        picture it is known to carry already is kept, not uploaded again; a hide never
+        trusts it (its record may be an older one of the same message)."""
         webhook = discord.Webhook.partial(
             self.bot.application_id or 0, opened.token, client=self.bot
         )
         view = frozen_view(shown.view)
         if shows is None:
             shows = panel_print(shown.text, view, shown.picture)
+        key = shown.picture.key if shown.picture is not None else None
+        keep = keep_picture and key is not None and opened.picture == key
         opened.started_edit()
         done: bytes | None = None
         try:
-            await webhook.edit_message(
-                opened.message_id,
-                content=shown.text,
-                view=view,
-                attachments=await picture_files(shown.picture),
-            )
+            if keep:  # an edit without "attachments" keeps the message's own
+                await webhook.edit_message(opened.message_id, content=shown.text, view=view)
+            else:
+                await webhook.edit_message(
+                    opened.message_id,
+                    content=shown.text,
+                    view=view,
+                    attachments=await picture_files(shown.picture),
+                )
             done = shows
         except discord.HTTPException:
             return False
         finally:
-            opened.ended_edit(done)
+            opened.ended_edit(done, key)
         return True
 
     async def _hide_later(
@@ -1451,6 +1487,7 @@ class DiscordPresenter:
                 and current.message_id == opened.message_id
             ):
                 current.shows = None  # the same message, edited here through another record
+                current.picture = None
             at = max(clock(), until)
             if table.game is None:
                 hid = await self._edit_panel_text(opened, t(opened.lang, "panel.hidden"))

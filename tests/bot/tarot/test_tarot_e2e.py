@@ -498,6 +498,29 @@ async def test_one_private_panel_per_member_over_a_whole_four_human_deal(
     new = {user: len(h.emu.ephemerals(user)) for user in humans.values()}
     assert all(n <= 3 for n in new.values()), new
     assert leaks(h, list(humans.values())) == []
+    # issue 25: a panel edit that keeps the hand (a turn's start waking the panel, a bid)
+    # keeps its picture; it rendered and uploaded the same picture again
+    kept, again = uploads_of_the_same_picture(h)
+    assert kept > 10 and again == 0, (kept, again)  # 71 uploaded again before
+
+
+def uploads_of_the_same_picture(h: TarotHarness) -> tuple[int, int]:
+    """Over every private message's versions: the edits that kept its hand picture (the
+    same attachment), and those that uploaded the very same bytes as a new attachment."""
+    last: dict[int, Any] = {}
+    kept = again = 0
+    for entry in h.emu.history():
+        if entry.audience is None or entry.action not in ("edit", "create"):
+            continue
+        hand = next((f for f in entry.files if f.filename == "hand.png"), None)
+        before = last.get(entry.message_id)
+        if hand is not None and before is not None:
+            if hand.id == before.id:
+                kept += 1
+            elif hand.data == before.data:
+                again += 1
+        last[entry.message_id] = hand
+    return kept, again
 
 
 # -- threads (issue 22) ------------------------------------------------------------------------
