@@ -49,6 +49,7 @@ class _Sim:
         "call_at",
         "caller",
         "failed",
+        "gamble_call",
         "know",
         "n",
         "pile",
@@ -76,6 +77,9 @@ class _Sim:
         self.power_on_replace = rules.power_from == "discarded"
         self.threshold = rules.call_threshold if rules.call_checked else math.inf
         self.call_at = rules.call_threshold  # when a modelled player calls (R-A1's bar)
+        # a call on one unseen card: only where a wrong call costs a penalty card (R-A4), not
+        # where it voids the round at 10 points (cabo, R-V4; see ``wants_call``)
+        self.gamble_call = rules.failed_call != "void_round"
         self.unknown_value = unknown_value
         self.rows: list[list[int]] = []
         self.know: list[list[bool]] = []
@@ -95,15 +99,18 @@ class _Sim:
         s.value, s.rank, s.power = self.value, self.rank, self.power
         s.power_on_replace = self.power_on_replace
         s.threshold, s.call_at, s.unknown_value = self.threshold, self.call_at, self.unknown_value
-        s.rows = [list(r) for r in self.rows]
-        s.know = [list(k) for k in self.know]
-        s.pile = list(self.pile)
+        s.gamble_call = self.gamble_call
+        s.rows = [r[:] for r in self.rows]
+        s.know = [k[:] for k in self.know]
+        s.pile = self.pile[:]
         s.top, s.top_spent = self.top, self.top_spent
         s.caller, s.turns_left, s.n = self.caller, self.turns_left, self.n
         s.active, s.failed, s.void = self.active, list(self.failed), self.void
         return s
 
     # -- the greedy model ---------------------------------------------------------------
+    # (the hot loop of the search: a rollout is a few dozen of these calls, so they read
+    # attributes once into locals and loop over the row without building lists)
 
     def estimates(self, p: int) -> list[float]:
         value, mu = self.value, self.unknown_value
@@ -113,23 +120,30 @@ class _Sim:
         ]
 
     def worst(self, p: int) -> tuple[int, float]:
-        est = self.estimates(p)
+        """The slot that looks highest (the last known one of a tie, else the first), by
+        ``estimates``; (-1, -1.0) if none looks above a hole."""
+        value, mu = self.value, self.unknown_value
+        know = self.know[p]
         best_i, best_v = -1, -1.0
-        for i, v in enumerate(est):
-            if v > best_v or (v == best_v and self.know[p][i]):
+        for i, c in enumerate(self.rows[p]):
+            k = know[i]
+            v = -1.0 if c == HOLE else (value[c] if k else mu)
+            if v > best_v or (v == best_v and k):
                 best_i, best_v = i, v
         return best_i, best_v
 
     def wants_call(self, p: int) -> bool:
         if self.caller is not None:
             return False
+        value = self.value
+        know = self.know[p]
         known = 0.0
         unknown = 0
-        for c, k in zip(self.rows[p], self.know[p], strict=True):
+        for i, c in enumerate(self.rows[p]):
             if c == HOLE:
                 continue
-            if k:
-                known += self.value[c]
+            if know[i]:
+                known += value[c]
             else:
                 unknown += 1
         if unknown == 0:
@@ -138,11 +152,7 @@ class _Sim:
         # call costs a penalty card (R-A4); where it voids the round at 10 points (cabo,
         # R-V4) medium never takes it (P(total <= 5) < 0.8), and modelling it made the
         # rollouts expect opponents to throw rounds away
-        return unknown == 1 and known <= 1 and self.void_call_safe
-
-    @property
-    def void_call_safe(self) -> bool:
-        return self.rules.failed_call != "void_round"
+        return unknown == 1 and known <= 1 and self.gamble_call
 
     def discard(self, card: int, p: int, allow_power: bool = True, depth: int = 0) -> None:
         self.top, self.top_spent = card, False
@@ -208,22 +218,29 @@ class _Sim:
         else:
             self.discard(x, p, depth=depth)
 
-    def doubles(self, after: int) -> None:
-        """R-D1: after a turn, the first player who knows a card of the top's rank doubles."""
-        if self.top is None or self.top_spent:
-            return
-        r = self.rank[self.top]
-        for k in range(1, self.n + 1):
-            q = (after + k) % self.n
-            if q == self.caller or not self.active[q]:
+    def doubles(self, after: int) -> bool:
+        """R-D1: after a turn, the first player who knows a card of the top's rank doubles.
+
+        True if that double emptied the player's row (R-X8: the round ends): the only
+        move of the model that takes a card out of a row."""
+        top = self.top
+        if top is None or self.top_spent:
+            return False
+        rank = self.rank
+        r = rank[top]
+        n, caller, active = self.n, self.caller, self.active
+        for k in range(1, n + 1):
+            q = (after + k) % n
+            if q == caller or not active[q]:
                 continue
             row, know = self.rows[q], self.know[q]
             for i, c in enumerate(row):
-                if c != HOLE and know[i] and self.rank[c] == r:
+                if know[i] and c != HOLE and rank[c] == r:
                     row[i] = HOLE
                     know[i] = False
                     self.top, self.top_spent = c, True
-                    return
+                    return row.count(HOLE) == len(row)
+        return False
 
     def call(self, p: int) -> None:
         rules = self.rules
@@ -257,34 +274,41 @@ class _Sim:
             return
         top = self.top
         if top is not None and self.power[top] is None:
-            i, w = self.worst(p)
             v = self.value[top]
-            if i >= 0 and v <= 2 and v < w - 2:
-                self.top = None
-                self.keep_or_throw(p, top, False)
-                return
+            if v <= 2:
+                i, w = self.worst(p)
+                if i >= 0 and v < w - 2:
+                    self.top = None
+                    self.keep_or_throw(p, top, False)
+                    return
         self.draw_and_play(p)
 
     def finish(self, start: int) -> None:
-        """Play turns from ``start`` until the round ends."""
+        """Play turns from ``start`` until the round ends (``over``)."""
+        if self.over():
+            return
+        n, active = self.n, self.active
         p = start
         for _ in range(MAX_TURNS):
-            if self.over():
+            # ``over`` without its look at the rows: only a double empties a row
+            caller = self.caller
+            if self.void or (caller is not None and self.turns_left <= 0) or not self.pile:
                 return
-            if p != self.caller and self.active[p]:
-                was_called = self.caller is not None
+            if p != caller and active[p]:
                 self.turn(p)
-                self.doubles(p)
-                if was_called:
+                emptied = self.doubles(p)
+                if caller is not None:
                     self.turns_left -= 1
-            p = (p + 1) % self.n
+                if emptied:
+                    return
+            p = (p + 1) % n
 
     def over(self) -> bool:
         if self.void or (self.caller is not None and self.turns_left <= 0) or not self.pile:
             return True
         # R-X8, approximated: an emptied row ends the round
         return any(
-            a and all(c == HOLE for c in r) for a, r in zip(self.active, self.rows, strict=True)
+            a and r.count(HOLE) == len(r) for a, r in zip(self.active, self.rows, strict=True)
         )
 
     def round_scores(self) -> list[float]:
