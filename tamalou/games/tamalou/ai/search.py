@@ -58,6 +58,7 @@ class _Sim:
         "rank",
         "rows",
         "rules",
+        "same_rank",
         "threshold",
         "top",
         "top_spent",
@@ -73,6 +74,11 @@ class _Sim:
         self.value = c.value
         self.rank = c.rank
         self.power = c.power
+        by_rank: dict[str, set[int]] = {}
+        for card, r in enumerate(c.rank):
+            by_rank.setdefault(r, set()).add(card)
+        # card -> the cards of its rank (R-D1's doubles), to pass over a row in one test
+        self.same_rank = [frozenset(by_rank[r]) for r in c.rank]
         # R-X5 (power_from "thrown"): only a drawn card thrown at once plays its power
         self.power_on_replace = rules.power_from == "discarded"
         self.threshold = rules.call_threshold if rules.call_checked else math.inf
@@ -97,6 +103,7 @@ class _Sim:
         s = _Sim.__new__(_Sim)
         s.rules = self.rules
         s.value, s.rank, s.power = self.value, self.rank, self.power
+        s.same_rank = self.same_rank
         s.power_on_replace = self.power_on_replace
         s.threshold, s.call_at, s.unknown_value = self.threshold, self.call_at, self.unknown_value
         s.gamble_call = self.gamble_call
@@ -119,33 +126,42 @@ class _Sim:
             for c, k in zip(self.rows[p], self.know[p], strict=True)
         ]
 
+    def scan(self, p: int) -> tuple[int, float, float, int]:
+        """One pass over a row: ``worst``'s slot and value, then the total of the cards the
+        owner knows and the number it does not (``wants_call``)."""
+        value, mu = self.value, self.unknown_value
+        know = self.know[p]
+        best_i, best_v = -1, -1.0  # by ``estimates``: the highest, the last known of a tie
+        known, unknown = 0.0, 0
+        for i, c in enumerate(self.rows[p]):
+            if c == HOLE:  # estimated -1.0: taken only on a tie, if marked known
+                if best_v == -1.0 and know[i]:
+                    best_i = i
+            elif know[i]:
+                v = value[c]
+                known += v
+                if v >= best_v:
+                    best_i, best_v = i, v
+            else:
+                unknown += 1
+                if mu > best_v:
+                    best_i, best_v = i, mu
+        return best_i, best_v, known, unknown
+
     def worst(self, p: int) -> tuple[int, float]:
         """The slot that looks highest (the last known one of a tie, else the first), by
         ``estimates``; (-1, -1.0) if none looks above a hole."""
-        value, mu = self.value, self.unknown_value
-        know = self.know[p]
-        best_i, best_v = -1, -1.0
-        for i, c in enumerate(self.rows[p]):
-            k = know[i]
-            v = -1.0 if c == HOLE else (value[c] if k else mu)
-            if v > best_v or (v == best_v and k):
-                best_i, best_v = i, v
-        return best_i, best_v
+        i, v, _, _ = self.scan(p)
+        return i, v
 
     def wants_call(self, p: int) -> bool:
         if self.caller is not None:
             return False
-        value = self.value
-        know = self.know[p]
-        known = 0.0
-        unknown = 0
-        for i, c in enumerate(self.rows[p]):
-            if c == HOLE:
-                continue
-            if know[i]:
-                known += value[c]
-            else:
-                unknown += 1
+        _, _, known, unknown = self.scan(p)
+        return self.calls(known, unknown)
+
+    def calls(self, known: float, unknown: int) -> bool:
+        """A modelled player's call, from what it knows of its row."""
         if unknown == 0:
             return known <= self.call_at
         # a gamble on one unseen card (right about a third of the time): only where a wrong
@@ -202,14 +218,22 @@ class _Sim:
         self.rows[q].append(self.pile.pop())
         self.know[q].append(False)
 
-    def draw_and_play(self, p: int, depth: int = 0) -> None:
+    def draw_and_play(self, p: int, depth: int = 0, worst: tuple[int, float] | None = None) -> None:
         if not self.pile:
             return
         x = self.pile.pop()
-        self.keep_or_throw(p, x, True, depth)
+        self.keep_or_throw(p, x, True, depth, worst)
 
-    def keep_or_throw(self, p: int, x: int, may_throw: bool, depth: int = 0) -> None:
-        i, w = self.worst(p)
+    def keep_or_throw(
+        self,
+        p: int,
+        x: int,
+        may_throw: bool,
+        depth: int = 0,
+        worst: tuple[int, float] | None = None,
+    ) -> None:
+        """``worst``: the row's ``worst(p)`` when the caller has it already."""
+        i, w = self.worst(p) if worst is None else worst
         if i >= 0 and (not may_throw or self.value[x] < w - 0.5):
             old = self.rows[p][i]
             self.rows[p][i] = x
@@ -228,12 +252,15 @@ class _Sim:
             return False
         rank = self.rank
         r = rank[top]
+        same = self.same_rank[top]
         n, caller, active = self.n, self.caller, self.active
         for k in range(1, n + 1):
             q = (after + k) % n
             if q == caller or not active[q]:
                 continue
             row, know = self.rows[q], self.know[q]
+            if same.isdisjoint(row):
+                continue  # no card of the rank in the row, known or not
             for i, c in enumerate(row):
                 if know[i] and c != HOLE and rank[c] == r:
                     row[i] = HOLE
@@ -269,19 +296,18 @@ class _Sim:
                 self.know[p].append(False)
 
     def turn(self, p: int) -> None:
-        if self.wants_call(p):
+        i, w, known, unknown = self.scan(p)  # the row as the turn starts: one pass
+        if self.caller is None and self.calls(known, unknown):
             self.call(p)
             return
         top = self.top
         if top is not None and self.power[top] is None:
             v = self.value[top]
-            if v <= 2:
-                i, w = self.worst(p)
-                if i >= 0 and v < w - 2:
-                    self.top = None
-                    self.keep_or_throw(p, top, False)
-                    return
-        self.draw_and_play(p)
+            if i >= 0 and v <= 2 and v < w - 2:
+                self.top = None
+                self.keep_or_throw(p, top, False, worst=(i, w))
+                return
+        self.draw_and_play(p, worst=(i, w))
 
     def finish(self, start: int) -> None:
         """Play turns from ``start`` until the round ends (``over``)."""
@@ -317,7 +343,7 @@ class _Sim:
             points = self.rules.scoring.failed_call_points
             return [points * f for f in self.failed]
         value = self.value
-        totals = [float(sum(value[c] for c in r if c != HOLE)) for r in self.rows]
+        totals = [float(sum([value[c] for c in r if c != HOLE])) for r in self.rows]
         caller = self.caller
         if caller is not None and self.rules.scoring.caller_draws_per_better:
             # dutch (R-V1): the caller takes a pile card per player strictly below
@@ -337,12 +363,13 @@ class _Sim:
 class _Outlook:
     """The match around the round (from the view): scores so far and how the match ends."""
 
-    __slots__ = ("active", "cum", "rounds_left", "rules", "spread")
+    __slots__ = ("active", "cum", "rounds_left", "rules", "seats", "spread")
 
     def __init__(self, rules: Rules, cum: list[float], active: list[bool], round_no: int) -> None:
         self.rules = rules
         self.cum = cum
         self.active = active
+        self.seats = [i for i, a in enumerate(active) if a]
         self.rounds_left = None if rules.max_rounds is None else max(0, rules.max_rounds - round_no)
         self.spread = 12.0  # a round's score difference, roughly (its standard deviation)
 
@@ -352,7 +379,7 @@ class _Outlook:
         cum = [c + s if a else c for c, s, a in zip(self.cum, scores, active, strict=True)]
         if rules.exact_target_falls_to is not None:  # R-X16 (tamoul): exactly on it falls back
             cum = [rules.exact_target_falls_to if c == rules.target else c for c in cum]
-        seats = [i for i, a in enumerate(active) if a]
+        seats = self.seats
         mine = cum[me]
         others = [i for i in seats if i != me]
         if not others:
