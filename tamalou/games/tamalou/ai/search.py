@@ -343,7 +343,13 @@ class _Sim:
             points = self.rules.scoring.failed_call_points
             return [points * f for f in self.failed]
         value = self.value
-        totals = [float(sum([value[c] for c in r if c != HOLE])) for r in self.rows]
+        totals: list[float] = []
+        for r in self.rows:
+            total = 0.0
+            for c in r:
+                if c != HOLE:
+                    total += value[c]
+            totals.append(total)
         caller = self.caller
         if caller is not None and self.rules.scoring.caller_draws_per_better:
             # dutch (R-V1): the caller takes a pile card per player strictly below
@@ -363,29 +369,40 @@ class _Sim:
 class _Outlook:
     """The match around the round (from the view): scores so far and how the match ends."""
 
-    __slots__ = ("active", "cum", "rounds_left", "rules", "seats", "spread")
+    __slots__ = (
+        "active",
+        "cum",
+        "falls_to",
+        "match_end",
+        "rounds_left",
+        "seats",
+        "spread",
+        "target",
+        "win_at",
+    )
 
     def __init__(self, rules: Rules, cum: list[float], active: list[bool], round_no: int) -> None:
-        self.rules = rules
         self.cum = cum
         self.active = active
         self.seats = [i for i, a in enumerate(active) if a]
         self.rounds_left = None if rules.max_rounds is None else max(0, rules.max_rounds - round_no)
         self.spread = 12.0  # a round's score difference, roughly (its standard deviation)
+        # the match end, read once (every rollout's score reads it)
+        self.target, self.match_end, self.win_at = rules.target, rules.match_end, rules.win_at
+        self.falls_to = rules.exact_target_falls_to
 
     def win_chance(self, me: int, scores: list[float]) -> float:
-        rules = self.rules
-        active = self.active
-        cum = [c + s if a else c for c, s, a in zip(self.cum, scores, active, strict=True)]
-        if rules.exact_target_falls_to is not None:  # R-X16 (tamoul): exactly on it falls back
-            cum = [rules.exact_target_falls_to if c == rules.target else c for c in cum]
+        target = self.target
+        cum = [c + s if a else c for c, s, a in zip(self.cum, scores, self.active, strict=True)]
+        falls_to = self.falls_to
+        if falls_to is not None:  # R-X16 (tamoul): exactly on the target falls back
+            cum = [falls_to if c == target else c for c in cum]
         seats = self.seats
         mine = cum[me]
         others = [i for i in seats if i != me]
         if not others:
             return 1.0
-        target = rules.target
-        if rules.match_end == "elimination":
+        if self.match_end == "elimination":
             left = [i for i in seats if cum[i] < target]
             if me not in left:
                 if left:
@@ -398,23 +415,25 @@ class _Outlook:
                 return _share(mine, [cum[i] for i in left])
             room = target - max(cum[i] for i in left)
         else:
-            if rules.win_at is not None and any(cum[i] <= rules.win_at for i in seats):
-                return _share(mine, [cum[i] for i in seats])  # a grand winner
-            if rules.match_end == "exceed":
-                over = any(cum[i] > target for i in seats)
-            elif rules.match_end == "reach":
-                over = any(cum[i] >= target for i in seats)
+            live = [cum[i] for i in seats]
+            high = max(live)
+            if self.win_at is not None and min(live) <= self.win_at:
+                return _share(mine, live)  # a grand winner
+            if self.match_end == "exceed":
+                over = high > target
+            elif self.match_end == "reach":
+                over = high >= target
             else:
                 over = False
             if over or self.rounds_left == 0:
-                return _share(mine, [cum[i] for i in seats])
-            room = target - max(cum[i] for i in seats)
-            if rules.match_end == "rounds":
+                return _share(mine, live)
+            room = target - high
+            if self.match_end == "rounds":
                 room = 20.0 * (self.rounds_left or 1)
         rounds = max(1.0, room / 20.0)
         if self.rounds_left is not None:
             rounds = min(rounds, max(1.0, float(self.rounds_left)))
-        lead = min(cum[i] for i in others) - mine
+        lead = min([cum[i] for i in others]) - mine
         return _phi(lead / (self.spread * math.sqrt(rounds)))
 
 
@@ -424,8 +443,11 @@ def _share(mine: float, scores: list[float]) -> float:
     return 1.0 / sum(1 for c in scores if c == best) if mine == best else 0.0
 
 
+_SQRT2 = math.sqrt(2.0)
+
+
 def _phi(z: float) -> float:
-    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+    return 0.5 * (1.0 + math.erf(z / _SQRT2))
 
 
 class SearchPlayer(HeuristicPlayer):
