@@ -41,6 +41,9 @@ CALL_MARGIN = 2.5  # the same for a call (R-A1), which ends the round for the ca
 MAX_TURNS = 40  # a rollout still running after this many turns is scored as it stands
 
 
+_ScoreKey = tuple[tuple[float, ...], int | None, tuple[int, ...], tuple[bool, ...]]
+
+
 class _Sim:
     """One determinized round, played fast by a greedy model of every player."""
 
@@ -59,6 +62,7 @@ class _Sim:
         "rows",
         "rules",
         "same_rank",
+        "scored",
         "threshold",
         "top",
         "top_spent",
@@ -98,12 +102,15 @@ class _Sim:
         self.active: list[bool] = []  # R-X16: False for a seat out of the match
         self.failed: list[int] = []  # failed calls this round (R-A2, R-M5)
         self.void = False  # R-X7: a failed call voided the round
+        # the preset's round scores by (totals, caller, failed calls, seats in), shared by
+        # the copies: the rollouts of one search end in a few hundred places at most
+        self.scored: dict[_ScoreKey, list[float]] = {}
 
     def copy(self) -> _Sim:
         s = _Sim.__new__(_Sim)
         s.rules = self.rules
         s.value, s.rank, s.power = self.value, self.rank, self.power
-        s.same_rank = self.same_rank
+        s.same_rank, s.scored = self.same_rank, self.scored
         s.power_on_replace = self.power_on_replace
         s.threshold, s.call_at, s.unknown_value = self.threshold, self.call_at, self.unknown_value
         s.gamble_call = self.gamble_call
@@ -357,9 +364,14 @@ class _Sim:
             for q in range(self.n):
                 if q != caller and self.active[q] and totals[q] < mine:
                     totals[caller] += value[self.pile.pop()] if self.pile else self.unknown_value
-        return round_scores(
-            self.rules.scoring, totals, self.caller, self.failed, active=self.active
-        )
+        key = (tuple(totals), caller, tuple(self.failed), tuple(self.active))
+        scores = self.scored.get(key)
+        if scores is None:
+            scores = round_scores(
+                self.rules.scoring, totals, caller, self.failed, active=self.active
+            )
+            self.scored[key] = scores
+        return list(scores)
 
     def reward(self, me: int, outlook: _Outlook) -> float:
         """The chance the match is won from where this round leaves it."""
@@ -371,6 +383,7 @@ class _Outlook:
 
     __slots__ = (
         "active",
+        "chances",
         "cum",
         "falls_to",
         "match_end",
@@ -390,8 +403,16 @@ class _Outlook:
         # the match end, read once (every rollout's score reads it)
         self.target, self.match_end, self.win_at = rules.target, rules.match_end, rules.win_at
         self.falls_to = rules.exact_target_falls_to
+        self.chances: dict[tuple[int, tuple[float, ...]], float] = {}  # many rollouts tie
 
     def win_chance(self, me: int, scores: list[float]) -> float:
+        key = (me, tuple(scores))
+        chance = self.chances.get(key)
+        if chance is None:
+            chance = self.chances[key] = self._win_chance(me, scores)
+        return chance
+
+    def _win_chance(self, me: int, scores: list[float]) -> float:
         target = self.target
         cum = [c + s if a else c for c, s, a in zip(self.cum, scores, self.active, strict=True)]
         falls_to = self.falls_to
