@@ -665,8 +665,8 @@ class SearchPlayer(HeuristicPlayer):
         while it < self.max_iterations:
             det = self.sample(base, hidden, est, seed_base + it)
             rewards = []
-            for a in candidates:
-                sim = det.copy()
+            for c, a in enumerate(candidates):
+                sim = det if c == k - 1 else det.copy()  # the last one plays the sample itself
                 self.play(sim, a)
                 rewards.append(sim.reward(self.seat, outlook))
                 if deadline is not None and it and clock() > deadline:
