@@ -7,6 +7,7 @@ small seeded check at the end keeps CI failing if hard stops beating medium.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import pytest
@@ -97,6 +98,57 @@ def test_hard_decides_from_its_own_view_in_presets(preset: str) -> None:
         assert a[first][0] in ("event", "view"), a[first]
     decisions = [x for x in a[:first] if x[0] == "decide" and isinstance(x[1], A.Action)]
     assert len(decisions) >= 2
+
+
+# -- what the search computes, pinned ----------------------------------------------------
+
+#: (preset, levels, seed) -> (searched decisions, digest of hard's choices, digest of every
+#: rollout's reward), recorded from the search of the eighth session (before the ninth made
+#: the rollout faster): a speed-up must not change what a rollout computes
+PINNED = {
+    ("cabo", ("hard", "medium"), "pin-cabo"): (33, "7333f026f4a9cf3a", "8327e9d80492b162"),
+    ("dutch", ("medium", "hard", "medium"), "pin-dutch"): (
+        37,
+        "8ae95ad166241105",
+        "0f60e1bad0f9b9d4",
+    ),
+    ("tamalou", ("hard", "medium"), "pin-tamalou"): (25, "4be924dc064be7da", "dad59b96093799b6"),
+}
+
+
+def _digest(items: list[str]) -> str:
+    return hashlib.sha256("\n".join(items).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize(("preset", "levels", "seed"), sorted(PINNED))
+def test_a_seeded_round_searches_the_same_rollouts(
+    preset: str, levels: tuple[str, ...], seed: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: two seeded rounds of hard bounded by rollouts (``budget_ms=None``) make the
+    same searched choices from the same rollout rewards, bit for bit (the float's hex)."""
+    choices: list[str] = []
+    rewards: list[str] = []
+    real_search, real_reward = S.SearchPlayer.search, S._Sim.reward
+
+    def search(self: S.SearchPlayer, *args: Any, **kw: Any) -> Any:
+        out = real_search(self, *args, **kw)
+        choices.append(f"{self.seat} {self.last_iterations} {out!r}")
+        return out
+
+    def reward(self: S._Sim, *args: Any, **kw: Any) -> float:
+        out = real_reward(self, *args, **kw)
+        rewards.append(f"{out:.12g}")  # not the last bits: a libm may differ there
+        return out
+
+    monkeypatch.setattr(S.SearchPlayer, "search", search)
+    monkeypatch.setattr(S._Sim, "reward", reward)
+    for i in range(2):
+        game, players, events = table(
+            list(levels), f"{seed}-{i}", PRESETS[preset], max_iterations=10, budget_ms=None
+        )
+        drive(game, players, events, f"{seed}-{i}")
+    got = (len(choices), _digest(choices), _digest(rewards))
+    assert got == PINNED[preset, levels, seed]
 
 
 # -- the preset's mechanics in the rollouts ----------------------------------------------

@@ -41,6 +41,9 @@ CALL_MARGIN = 2.5  # the same for a call (R-A1), which ends the round for the ca
 MAX_TURNS = 40  # a rollout still running after this many turns is scored as it stands
 
 
+_ScoreKey = tuple[tuple[float, ...], int | None, tuple[int, ...], tuple[bool, ...]]
+
+
 class _Sim:
     """One determinized round, played fast by a greedy model of every player."""
 
@@ -49,6 +52,7 @@ class _Sim:
         "call_at",
         "caller",
         "failed",
+        "gamble_call",
         "know",
         "n",
         "pile",
@@ -57,6 +61,8 @@ class _Sim:
         "rank",
         "rows",
         "rules",
+        "same_rank",
+        "scored",
         "threshold",
         "top",
         "top_spent",
@@ -72,10 +78,18 @@ class _Sim:
         self.value = c.value
         self.rank = c.rank
         self.power = c.power
+        by_rank: dict[str, set[int]] = {}
+        for card, r in enumerate(c.rank):
+            by_rank.setdefault(r, set()).add(card)
+        # card -> the cards of its rank (R-D1's doubles), to pass over a row in one test
+        self.same_rank = [frozenset(by_rank[r]) for r in c.rank]
         # R-X5 (power_from "thrown"): only a drawn card thrown at once plays its power
         self.power_on_replace = rules.power_from == "discarded"
         self.threshold = rules.call_threshold if rules.call_checked else math.inf
         self.call_at = rules.call_threshold  # when a modelled player calls (R-A1's bar)
+        # a call on one unseen card: only where a wrong call costs a penalty card (R-A4), not
+        # where it voids the round at 10 points (cabo, R-V4; see ``wants_call``)
+        self.gamble_call = rules.failed_call != "void_round"
         self.unknown_value = unknown_value
         self.rows: list[list[int]] = []
         self.know: list[list[bool]] = []
@@ -88,22 +102,29 @@ class _Sim:
         self.active: list[bool] = []  # R-X16: False for a seat out of the match
         self.failed: list[int] = []  # failed calls this round (R-A2, R-M5)
         self.void = False  # R-X7: a failed call voided the round
+        # the preset's round scores by (totals, caller, failed calls, seats in), shared by
+        # the copies: the rollouts of one search end in a few hundred places at most
+        self.scored: dict[_ScoreKey, list[float]] = {}
 
     def copy(self) -> _Sim:
         s = _Sim.__new__(_Sim)
         s.rules = self.rules
         s.value, s.rank, s.power = self.value, self.rank, self.power
+        s.same_rank, s.scored = self.same_rank, self.scored
         s.power_on_replace = self.power_on_replace
         s.threshold, s.call_at, s.unknown_value = self.threshold, self.call_at, self.unknown_value
-        s.rows = [list(r) for r in self.rows]
-        s.know = [list(k) for k in self.know]
-        s.pile = list(self.pile)
+        s.gamble_call = self.gamble_call
+        s.rows = [r[:] for r in self.rows]
+        s.know = [k[:] for k in self.know]
+        s.pile = self.pile[:]
         s.top, s.top_spent = self.top, self.top_spent
         s.caller, s.turns_left, s.n = self.caller, self.turns_left, self.n
         s.active, s.failed, s.void = self.active, list(self.failed), self.void
         return s
 
     # -- the greedy model ---------------------------------------------------------------
+    # (the hot loop of the search: a rollout is a few dozen of these calls, so they read
+    # attributes once into locals and loop over the row without building lists)
 
     def estimates(self, p: int) -> list[float]:
         value, mu = self.value, self.unknown_value
@@ -112,37 +133,49 @@ class _Sim:
             for c, k in zip(self.rows[p], self.know[p], strict=True)
         ]
 
+    def scan(self, p: int) -> tuple[int, float, float, int]:
+        """One pass over a row: ``worst``'s slot and value, then the total of the cards the
+        owner knows and the number it does not (``wants_call``)."""
+        value, mu = self.value, self.unknown_value
+        know = self.know[p]
+        best_i, best_v = -1, -1.0  # by ``estimates``: the highest, the last known of a tie
+        known, unknown = 0.0, 0
+        for i, c in enumerate(self.rows[p]):
+            if c == HOLE:  # estimated -1.0: taken only on a tie, if marked known
+                if best_v == -1.0 and know[i]:
+                    best_i = i
+            elif know[i]:
+                v = value[c]
+                known += v
+                if v >= best_v:
+                    best_i, best_v = i, v
+            else:
+                unknown += 1
+                if mu > best_v:
+                    best_i, best_v = i, mu
+        return best_i, best_v, known, unknown
+
     def worst(self, p: int) -> tuple[int, float]:
-        est = self.estimates(p)
-        best_i, best_v = -1, -1.0
-        for i, v in enumerate(est):
-            if v > best_v or (v == best_v and self.know[p][i]):
-                best_i, best_v = i, v
-        return best_i, best_v
+        """The slot that looks highest (the last known one of a tie, else the first), by
+        ``estimates``; (-1, -1.0) if none looks above a hole."""
+        i, v, _, _ = self.scan(p)
+        return i, v
 
     def wants_call(self, p: int) -> bool:
         if self.caller is not None:
             return False
-        known = 0.0
-        unknown = 0
-        for c, k in zip(self.rows[p], self.know[p], strict=True):
-            if c == HOLE:
-                continue
-            if k:
-                known += self.value[c]
-            else:
-                unknown += 1
+        _, _, known, unknown = self.scan(p)
+        return self.calls(known, unknown)
+
+    def calls(self, known: float, unknown: int) -> bool:
+        """A modelled player's call, from what it knows of its row."""
         if unknown == 0:
             return known <= self.call_at
         # a gamble on one unseen card (right about a third of the time): only where a wrong
         # call costs a penalty card (R-A4); where it voids the round at 10 points (cabo,
         # R-V4) medium never takes it (P(total <= 5) < 0.8), and modelling it made the
         # rollouts expect opponents to throw rounds away
-        return unknown == 1 and known <= 1 and self.void_call_safe
-
-    @property
-    def void_call_safe(self) -> bool:
-        return self.rules.failed_call != "void_round"
+        return unknown == 1 and known <= 1 and self.gamble_call
 
     def discard(self, card: int, p: int, allow_power: bool = True, depth: int = 0) -> None:
         self.top, self.top_spent = card, False
@@ -192,14 +225,22 @@ class _Sim:
         self.rows[q].append(self.pile.pop())
         self.know[q].append(False)
 
-    def draw_and_play(self, p: int, depth: int = 0) -> None:
+    def draw_and_play(self, p: int, depth: int = 0, worst: tuple[int, float] | None = None) -> None:
         if not self.pile:
             return
         x = self.pile.pop()
-        self.keep_or_throw(p, x, True, depth)
+        self.keep_or_throw(p, x, True, depth, worst)
 
-    def keep_or_throw(self, p: int, x: int, may_throw: bool, depth: int = 0) -> None:
-        i, w = self.worst(p)
+    def keep_or_throw(
+        self,
+        p: int,
+        x: int,
+        may_throw: bool,
+        depth: int = 0,
+        worst: tuple[int, float] | None = None,
+    ) -> None:
+        """``worst``: the row's ``worst(p)`` when the caller has it already."""
+        i, w = self.worst(p) if worst is None else worst
         if i >= 0 and (not may_throw or self.value[x] < w - 0.5):
             old = self.rows[p][i]
             self.rows[p][i] = x
@@ -208,22 +249,32 @@ class _Sim:
         else:
             self.discard(x, p, depth=depth)
 
-    def doubles(self, after: int) -> None:
-        """R-D1: after a turn, the first player who knows a card of the top's rank doubles."""
-        if self.top is None or self.top_spent:
-            return
-        r = self.rank[self.top]
-        for k in range(1, self.n + 1):
-            q = (after + k) % self.n
-            if q == self.caller or not self.active[q]:
+    def doubles(self, after: int) -> bool:
+        """R-D1: after a turn, the first player who knows a card of the top's rank doubles.
+
+        True if that double emptied the player's row (R-X8: the round ends): the only
+        move of the model that takes a card out of a row."""
+        top = self.top
+        if top is None or self.top_spent:
+            return False
+        rank = self.rank
+        r = rank[top]
+        same = self.same_rank[top]
+        n, caller, active = self.n, self.caller, self.active
+        for k in range(1, n + 1):
+            q = (after + k) % n
+            if q == caller or not active[q]:
                 continue
             row, know = self.rows[q], self.know[q]
+            if same.isdisjoint(row):
+                continue  # no card of the rank in the row, known or not
             for i, c in enumerate(row):
-                if c != HOLE and know[i] and self.rank[c] == r:
+                if know[i] and c != HOLE and rank[c] == r:
                     row[i] = HOLE
                     know[i] = False
                     self.top, self.top_spent = c, True
-                    return
+                    return row.count(HOLE) == len(row)
+        return False
 
     def call(self, p: int) -> None:
         rules = self.rules
@@ -252,39 +303,45 @@ class _Sim:
                 self.know[p].append(False)
 
     def turn(self, p: int) -> None:
-        if self.wants_call(p):
+        i, w, known, unknown = self.scan(p)  # the row as the turn starts: one pass
+        if self.caller is None and self.calls(known, unknown):
             self.call(p)
             return
         top = self.top
         if top is not None and self.power[top] is None:
-            i, w = self.worst(p)
             v = self.value[top]
             if i >= 0 and v <= 2 and v < w - 2:
                 self.top = None
-                self.keep_or_throw(p, top, False)
+                self.keep_or_throw(p, top, False, worst=(i, w))
                 return
-        self.draw_and_play(p)
+        self.draw_and_play(p, worst=(i, w))
 
     def finish(self, start: int) -> None:
-        """Play turns from ``start`` until the round ends."""
+        """Play turns from ``start`` until the round ends (``over``)."""
+        if self.over():
+            return
+        n, active = self.n, self.active
         p = start
         for _ in range(MAX_TURNS):
-            if self.over():
+            # ``over`` without its look at the rows: only a double empties a row
+            caller = self.caller
+            if self.void or (caller is not None and self.turns_left <= 0) or not self.pile:
                 return
-            if p != self.caller and self.active[p]:
-                was_called = self.caller is not None
+            if p != caller and active[p]:
                 self.turn(p)
-                self.doubles(p)
-                if was_called:
+                emptied = self.doubles(p)
+                if caller is not None:
                     self.turns_left -= 1
-            p = (p + 1) % self.n
+                if emptied:
+                    return
+            p = (p + 1) % n
 
     def over(self) -> bool:
         if self.void or (self.caller is not None and self.turns_left <= 0) or not self.pile:
             return True
         # R-X8, approximated: an emptied row ends the round
         return any(
-            a and all(c == HOLE for c in r) for a, r in zip(self.active, self.rows, strict=True)
+            a and r.count(HOLE) == len(r) for a, r in zip(self.active, self.rows, strict=True)
         )
 
     def round_scores(self) -> list[float]:
@@ -293,7 +350,13 @@ class _Sim:
             points = self.rules.scoring.failed_call_points
             return [points * f for f in self.failed]
         value = self.value
-        totals = [float(sum(value[c] for c in r if c != HOLE)) for r in self.rows]
+        totals: list[float] = []
+        for r in self.rows:
+            total = 0.0
+            for c in r:
+                if c != HOLE:
+                    total += value[c]
+            totals.append(total)
         caller = self.caller
         if caller is not None and self.rules.scoring.caller_draws_per_better:
             # dutch (R-V1): the caller takes a pile card per player strictly below
@@ -301,9 +364,14 @@ class _Sim:
             for q in range(self.n):
                 if q != caller and self.active[q] and totals[q] < mine:
                     totals[caller] += value[self.pile.pop()] if self.pile else self.unknown_value
-        return round_scores(
-            self.rules.scoring, totals, self.caller, self.failed, active=self.active
-        )
+        key = (tuple(totals), caller, tuple(self.failed), tuple(self.active))
+        scores = self.scored.get(key)
+        if scores is None:
+            scores = round_scores(
+                self.rules.scoring, totals, caller, self.failed, active=self.active
+            )
+            self.scored[key] = scores
+        return list(scores)
 
     def reward(self, me: int, outlook: _Outlook) -> float:
         """The chance the match is won from where this round leaves it."""
@@ -313,28 +381,49 @@ class _Sim:
 class _Outlook:
     """The match around the round (from the view): scores so far and how the match ends."""
 
-    __slots__ = ("active", "cum", "rounds_left", "rules", "spread")
+    __slots__ = (
+        "active",
+        "chances",
+        "cum",
+        "falls_to",
+        "match_end",
+        "rounds_left",
+        "seats",
+        "spread",
+        "target",
+        "win_at",
+    )
 
     def __init__(self, rules: Rules, cum: list[float], active: list[bool], round_no: int) -> None:
-        self.rules = rules
         self.cum = cum
         self.active = active
+        self.seats = [i for i, a in enumerate(active) if a]
         self.rounds_left = None if rules.max_rounds is None else max(0, rules.max_rounds - round_no)
         self.spread = 12.0  # a round's score difference, roughly (its standard deviation)
+        # the match end, read once (every rollout's score reads it)
+        self.target, self.match_end, self.win_at = rules.target, rules.match_end, rules.win_at
+        self.falls_to = rules.exact_target_falls_to
+        self.chances: dict[tuple[int, tuple[float, ...]], float] = {}  # many rollouts tie
 
     def win_chance(self, me: int, scores: list[float]) -> float:
-        rules = self.rules
-        active = self.active
-        cum = [c + s if a else c for c, s, a in zip(self.cum, scores, active, strict=True)]
-        if rules.exact_target_falls_to is not None:  # R-X16 (tamoul): exactly on it falls back
-            cum = [rules.exact_target_falls_to if c == rules.target else c for c in cum]
-        seats = [i for i, a in enumerate(active) if a]
+        key = (me, tuple(scores))
+        chance = self.chances.get(key)
+        if chance is None:
+            chance = self.chances[key] = self._win_chance(me, scores)
+        return chance
+
+    def _win_chance(self, me: int, scores: list[float]) -> float:
+        target = self.target
+        cum = [c + s if a else c for c, s, a in zip(self.cum, scores, self.active, strict=True)]
+        falls_to = self.falls_to
+        if falls_to is not None:  # R-X16 (tamoul): exactly on the target falls back
+            cum = [falls_to if c == target else c for c in cum]
+        seats = self.seats
         mine = cum[me]
         others = [i for i in seats if i != me]
         if not others:
             return 1.0
-        target = rules.target
-        if rules.match_end == "elimination":
+        if self.match_end == "elimination":
             left = [i for i in seats if cum[i] < target]
             if me not in left:
                 if left:
@@ -347,23 +436,25 @@ class _Outlook:
                 return _share(mine, [cum[i] for i in left])
             room = target - max(cum[i] for i in left)
         else:
-            if rules.win_at is not None and any(cum[i] <= rules.win_at for i in seats):
-                return _share(mine, [cum[i] for i in seats])  # a grand winner
-            if rules.match_end == "exceed":
-                over = any(cum[i] > target for i in seats)
-            elif rules.match_end == "reach":
-                over = any(cum[i] >= target for i in seats)
+            live = [cum[i] for i in seats]
+            high = max(live)
+            if self.win_at is not None and min(live) <= self.win_at:
+                return _share(mine, live)  # a grand winner
+            if self.match_end == "exceed":
+                over = high > target
+            elif self.match_end == "reach":
+                over = high >= target
             else:
                 over = False
             if over or self.rounds_left == 0:
-                return _share(mine, [cum[i] for i in seats])
-            room = target - max(cum[i] for i in seats)
-            if rules.match_end == "rounds":
+                return _share(mine, live)
+            room = target - high
+            if self.match_end == "rounds":
                 room = 20.0 * (self.rounds_left or 1)
         rounds = max(1.0, room / 20.0)
         if self.rounds_left is not None:
             rounds = min(rounds, max(1.0, float(self.rounds_left)))
-        lead = min(cum[i] for i in others) - mine
+        lead = min([cum[i] for i in others]) - mine
         return _phi(lead / (self.spread * math.sqrt(rounds)))
 
 
@@ -373,8 +464,11 @@ def _share(mine: float, scores: list[float]) -> float:
     return 1.0 / sum(1 for c in scores if c == best) if mine == best else 0.0
 
 
+_SQRT2 = math.sqrt(2.0)
+
+
 def _phi(z: float) -> float:
-    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+    return 0.5 * (1.0 + math.erf(z / _SQRT2))
 
 
 class SearchPlayer(HeuristicPlayer):
@@ -571,8 +665,8 @@ class SearchPlayer(HeuristicPlayer):
         while it < self.max_iterations:
             det = self.sample(base, hidden, est, seed_base + it)
             rewards = []
-            for a in candidates:
-                sim = det.copy()
+            for c, a in enumerate(candidates):
+                sim = det if c == k - 1 else det.copy()  # the last one plays the sample itself
                 self.play(sim, a)
                 rewards.append(sim.reward(self.seat, outlook))
                 if deadline is not None and it and clock() > deadline:
