@@ -14,6 +14,7 @@ and review why each changed.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 
@@ -114,3 +115,17 @@ def test_listings_events_and_states_are_unchanged(name: str) -> None:
 if __name__ == "__main__":
     for name in PRESETS:
         print(f'    "{name}": "{listing_digest(name)[0]}",')
+
+
+def test_double_for_is_built_like_its_dataclass() -> None:
+    """The play-for-someone listing (R-X10) builds each DoubleFor without calling its
+    ``__init__`` (object.__new__ and one store a field, engine/legal.py): that is only the
+    same object while the dataclass's fields are these six and nothing runs after them."""
+    fields = [f.name for f in dataclasses.fields(A.DoubleFor)]
+    assert fields == ["player", "target", "target_slot", "slot", "seq", "at"]
+    assert not hasattr(A.DoubleFor, "__post_init__")
+    built = A.DoubleFor.__new__(A.DoubleFor)
+    for name, value in zip(fields, (1, 2, 3, 4, 5, 6), strict=True):
+        setattr(built, name, value)
+    made = A.DoubleFor(1, 2, 3, 4, 5, 6)
+    assert built == made and hash(built) == hash(made) and repr(built) == repr(made)
