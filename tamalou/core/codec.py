@@ -138,41 +138,54 @@ def _reader(hint: Any) -> _Read | None:
 _NONE = object()  # a field with no default
 
 
-class _LogReader:
+def _log_reader(cls: type[Any]) -> Callable[[dict[str, Any]], Any]:
     """One action dataclass read from the bot's own JSON with its plain constructor: each
     field present with its exact type, or its default when absent, no field unknown; None
-    for any other row (the validated decoder then reads it)."""
+    for any other row (the validated decoder then reads it).
 
-    def __init__(self, cls: type[Any]) -> None:
-        hints = typing.get_type_hints(cls)
-        self.cls = cls
-        self.fields: list[tuple[str, _Read, Any]] = []
-        self.usable = dataclasses.is_dataclass(cls)
-        for f in dataclasses.fields(cls) if self.usable else ():
-            read = _reader(hints[f.name])
-            if read is None or not f.init or f.default_factory is not dataclasses.MISSING:
-                self.usable = False
-                return
-            default = _NONE if f.default is dataclasses.MISSING else f.default
-            self.fields.append((f.name, read, default))
+    The reading is straight-line code written for the class (as ``dataclasses`` writes an
+    ``__init__``): a loop over the fields cost as much as pydantic's validation."""
+    if not dataclasses.is_dataclass(cls):
+        return _unread
+    hints = typing.get_type_hints(cls)
+    env: dict[str, Any] = {"_cls": cls, "_ODD": _ODD, "_NONE": _NONE}
+    lines = ["def read(data):", "    present = 1"]  # the kind
+    names = []
+    for i, f in enumerate(dataclasses.fields(cls)):
+        hint = hints[f.name]
+        read = _reader(hint)
+        if read is None or not f.init or f.default_factory is not dataclasses.MISSING:
+            return _unread
+        v = f"v{i}"
+        lines += [f"    {v} = data.get({f.name!r}, _NONE)", f"    if {v} is _NONE:"]
+        if f.default is dataclasses.MISSING:
+            lines.append("        return None")
+        else:
+            env[f"d{i}"] = f.default
+            lines.append(f"        {v} = d{i}")
+        lines.append("    else:")
+        if hint in (int, str, bool):
+            env[f"t{i}"] = hint
+            lines += [f"        if type({v}) is not t{i}:", "            return None"]
+        else:
+            env[f"r{i}"] = read
+            lines += [
+                f"        {v} = r{i}({v})",
+                f"        if {v} is _ODD:",
+                "            return None",
+            ]
+        lines.append("        present += 1")
+        names.append(v)
+    lines += ["    if present != len(data):", "        return None"]  # a field too many
+    lines.append(f"    return _cls({', '.join(names)})")
+    exec("\n".join(lines), env)  # the field names of our own dataclass only
+    read_row: Callable[[dict[str, Any]], Any] = env["read"]
+    return read_row
 
-    def __call__(self, data: dict[str, Any]) -> Any:
-        values = []
-        present = 1  # the kind
-        for name, read, default in self.fields:
-            if name in data:
-                value = read(data[name])
-                if value is _ODD:
-                    return None
-                present += 1
-            elif default is _NONE:
-                return None
-            else:
-                value = default
-            values.append(value)
-        if present != len(data):  # a field the action does not have
-            return None
-        return self.cls(*values)
+
+def _unread(data: dict[str, Any]) -> None:
+    """The reader of a class with a field type ``_reader`` does not know: none (validated)."""
+    return None
 
 
 class Codec(Generic[ActionT, EventT]):
@@ -184,7 +197,7 @@ class Codec(Generic[ActionT, EventT]):
         self._actions = _Adapters(action_types)
         self._events = _Adapters({t.kind: t for t in event_types})
         self._action_types = dict(action_types)
-        self._log_readers: dict[str, _LogReader] = {}
+        self._log_readers: dict[str, Callable[[dict[str, Any]], Any]] = {}
 
     @staticmethod
     def _tagged(item: Any) -> dict[str, Any]:
@@ -212,11 +225,11 @@ class Codec(Generic[ActionT, EventT]):
         if type(data) is dict:
             kind = data.get("kind")
             if type(kind) is str:
-                reader = self._log_readers.get(kind)
-                if reader is None and kind in self._action_types:
-                    reader = self._log_readers[kind] = _LogReader(self._action_types[kind])
-                if reader is not None and reader.usable:
-                    action: ActionT | None = reader(data)
+                read = self._log_readers.get(kind)
+                if read is None and kind in self._action_types:
+                    read = self._log_readers[kind] = _log_reader(self._action_types[kind])
+                if read is not None:
+                    action: ActionT | None = read(data)
                     if action is not None:
                         return action
         return self.action_from_dict(data)
