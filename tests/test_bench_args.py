@@ -31,7 +31,7 @@ def test_without_quick_the_defaults_are_the_full_run() -> None:
 def test_the_bot_keeps_its_compiled_modules_between_starts_unless_told(tmp_path: Path) -> None:
     """A deployed bot reads its compiled modules at a restart; on a machine that sets
     PYTHONDONTWRITEBYTECODE the benchmark's bot compiled every module at every start (about
-    0.4 s of the restart figure). ``--no-pyc`` measures that as before."""
+    0.5 s of CPU of the restart). ``--no-pyc`` measures that as before."""
     from tools import bench_bot
 
     emu = SimpleNamespace(guild=SimpleNamespace(id=1))

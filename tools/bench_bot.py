@@ -363,7 +363,7 @@ def postgres_cpu_s() -> float:
 #: modules from source): kept in the run's work directory, written by the bot's first
 #: start and read by the next, as a deployed bot reads its ``__pycache__``. A checkout run
 #: under ``PYTHONDONTWRITEBYTECODE=1`` (the team's machine) compiled them at every start:
-#: about 0.4 s of the restart measured until the ninth session.
+#: about 0.5 s of CPU of the restart measured until the ninth session.
 PYC = {"on": True}
 
 
