@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib.util
 import logging
 import sys
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 import aiohttp
 import discord
 
+from bot import GC_THRESHOLDS
 from bot.config import Config, ConfigError
 from bot.storage import StorageError, open_storage
 
@@ -88,6 +90,7 @@ def main(config: Config | None = None, argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    gc.set_threshold(*GC_THRESHOLDS)  # start-up builds long-lived objects: see GC_THRESHOLDS
     try:
         asyncio.run(check_database(config))
         return asyncio.run(serve(config))

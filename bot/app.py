@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import tamalou.games
-from bot import games
+from bot import GC_THRESHOLDS, games
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, lang_of, t
 from bot.status import StatusReporter
@@ -231,9 +231,10 @@ class GameBot(commands.AutoShardedBot):
         # A click leaves no reference cycle (bot.ui.clicked.release, release_view): its
         # objects go by reference counting, and a young collection every 100,000 objects
         # cost 2-6% of the CPU under load, against 4-5 times that at 20,000 (issue 16).
+        # (``python -m bot`` set the thresholds before start-up: GC_THRESHOLDS)
         gc.collect()
         gc.freeze()
-        gc.set_threshold(100_000, 20, 50)
+        gc.set_threshold(*GC_THRESHOLDS)
         if self.config.sync_commands != "never":
             await self.sync_commands(force=self.config.sync_commands == "always")
         self.service.start_scheduler()

@@ -183,3 +183,34 @@ def test_status_of_a_database_no_bot_wrote_to_is_unhealthy(tmp_path: Path) -> No
 def test_an_unknown_command_prints_the_usage(tmp_path: Path) -> None:
     done = run_bot(tmp_path, "stauts")
     assert done.returncode == 2 and "usage: python -m bot [status]" in done.stderr
+
+
+def test_start_up_runs_with_the_bots_collector_thresholds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25 (restart of 1,000 live tables): the collector's young passes every 700
+    objects ran hundreds of times over start-up's imports and rebuilt tables, the full
+    ones over all of them. ``python -m bot`` sets the bot's own thresholds before it reads
+    the database (``GameBot.setup_hook`` freezes what start-up built, then keeps them)."""
+    import gc
+
+    import bot.__main__ as entry
+    from bot import GC_THRESHOLDS
+    from bot.config import Config
+    from bot.storage import StorageError
+
+    seen: list[tuple[int, int, int]] = []
+
+    async def check_database(config: Config) -> None:
+        seen.append(gc.get_threshold())
+        raise StorageError("stop here")
+
+    monkeypatch.setattr(entry, "check_database", check_database)
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        config = Config(token="x", database=str(tmp_path / "t.sqlite3"))
+        assert entry.main(config) == 2
+    finally:
+        gc.set_threshold(*before)
+    assert seen == [GC_THRESHOLDS]

@@ -458,6 +458,86 @@ async def test_a_table_whose_log_does_not_replay_never_blocks_its_channel(
     await storage.close()
 
 
+#: rows a restart cannot read as an action (a hand edit, a disk fault): not JSON, JSON of
+#: no object, an unknown kind, a field of the wrong type, a field missing
+UNREADABLE_ROWS = [
+    "not json",
+    '{"kind":"peek","player":0',
+    "[1]",
+    '"peek"',
+    '{"kind":"nonsense","player":0,"at":0}',
+    '{"player":0,"at":0}',
+    '{"kind":"peek","player":"x","at":0}',
+    '{"kind":"peek","player":[0],"at":0}',
+    '{"kind":"peek","at":0}',
+]
+
+
+@pytest.mark.parametrize("payload", UNREADABLE_ROWS)
+async def test_a_log_row_that_does_not_decode_closes_its_table_alone(
+    tmp_path: Path, payload: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 25 (the replay reads its own rows without pydantic): a row that is not an
+    action still closes its table at start, with the error logged, and the log is kept;
+    the other tables of its batch come back. A row that is not JSON at all did worse
+    before: the batch's read raised, and the bot did not start."""
+    service, storage, _ = await make(tmp_path, reorder_ms=0)
+    tables = []
+    for channel in (10, 11, 12):
+        table = await service.open_table(1, channel, 100, "p0", {"target": 100})
+        await service.join(table, 101, "p1")
+        await service.start(table, 100)
+        for seat in range(2):
+            await service.act(table, A.Peek(seat, T0 + 10), 100 + seat)
+        tables.append(table)
+    broken = tables[1]
+    await storage.db.execute(
+        "UPDATE actions SET payload = ? "
+        "WHERE match_id = (SELECT id FROM matches WHERE table_id = ?) AND n = 0",
+        (payload, broken.id),
+    )
+    await storage.db.commit()
+    await storage.close()
+    again, storage2, _ = await make(tmp_path)
+    assert await again.load() == 2
+    assert broken.id not in again.tables
+    assert f"table {broken.id}: its log does not replay; closing it" in caplog.text
+    for table in (tables[0], tables[2]):
+        rebuilt = again.tables[table.id].game
+        assert rebuilt is not None and table.game is not None
+        assert game_to_dict(rebuilt) == game_to_dict(table.game)
+    row = await storage2.get_table(broken.id)
+    assert row is not None and row.status == "cancelled"
+    kept = await storage2.fetch(
+        "SELECT payload FROM actions WHERE match_id = (SELECT id FROM matches "
+        "WHERE table_id = ?) ORDER BY n",
+        broken.id,
+    )
+    assert [r["payload"] for r in kept][:1] == [payload] and len(kept) == 2  # a post-mortem
+    assert (await again.open_table(1, 11, 100, "p0", {})).id != broken.id
+    await storage2.close()
+
+
+async def test_a_log_row_lax_validation_reads_replays_as_before(tmp_path: Path) -> None:
+    """A row the bot would not write but validation converts (a player id as text) is read
+    by the validated decoder, as before the replay's own decoder: the table comes back."""
+    service, storage, _ = await make(tmp_path, reorder_ms=0)
+    table = await started_table(service)
+    await storage.db.execute(
+        "UPDATE actions SET payload = ? "
+        "WHERE match_id = (SELECT id FROM matches WHERE table_id = ?) AND n = 0",
+        (f'{{"kind":"peek","player":"0","at":{T0 + 10}}}', table.id),
+    )
+    await storage.db.commit()
+    await storage.close()
+    again, storage2, _ = await make(tmp_path)
+    assert await again.load() == 1
+    rebuilt = again.tables[table.id].game
+    assert rebuilt is not None and table.game is not None
+    assert game_to_dict(rebuilt) == game_to_dict(table.game)
+    await storage2.close()
+
+
 async def test_a_restart_reads_the_logs_by_batches_and_rebuilds_every_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

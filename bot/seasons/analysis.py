@@ -55,7 +55,7 @@ def analyse_match(
         ai = [not s.human for s in seats]
         state, events = module.new_game(rules, len(seats), match.seed, match.started_at, ai)
         for payload in actions:
-            events.extend(module.apply(state, module.action_from_dict(payload)))
+            events.extend(module.apply(state, module.action_from_log(payload)))
         if not module.match_over(state):
             raise ValueError("the log stops before the end of the match")
         rounds = [(r.scores, r.places) for r in module.round_summaries(events)]

@@ -54,7 +54,7 @@ def table_result(
     ai = [bool(s.get("ai_level")) for s in match.seats]
     state, events = module.new_game(rules, len(ai), match.seed, match.started_at, ai)
     for payload in actions:
-        events.extend(module.apply(state, module.action_from_dict(payload)))
+        events.extend(module.apply(state, module.action_from_log(payload)))
     by_deal = getattr(module, "deal_results", None)
     if by_deal is not None:
         deals = dict(by_deal(events))

@@ -13,7 +13,7 @@ from tamalou.core.errors import IllegalAction
 from tamalou.core.protocol import RoundSummary
 from tamalou.games.kalooki import events as E
 from tamalou.games.kalooki.actions import Action, Tick
-from tamalou.games.kalooki.codec import action_from_dict, action_to_dict
+from tamalou.games.kalooki.codec import action_from_dict, action_from_log, action_to_dict
 from tamalou.games.kalooki.engine import (
     abandoned,
     apply,
@@ -94,6 +94,7 @@ __all__ = [
     "Rules",
     "abandoned",
     "action_from_dict",
+    "action_from_log",
     "action_to_dict",
     "apply",
     "away",

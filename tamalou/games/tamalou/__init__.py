@@ -12,7 +12,7 @@ from tamalou.core.errors import IllegalAction
 from tamalou.core.protocol import RoundSummary
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.actions import Action, Tick
-from tamalou.games.tamalou.codec import action_from_dict, action_to_dict
+from tamalou.games.tamalou.codec import action_from_dict, action_from_log, action_to_dict
 from tamalou.games.tamalou.engine import (
     abandoned,
     apply,
@@ -113,6 +113,7 @@ __all__ = [
     "Rules",
     "abandoned",
     "action_from_dict",
+    "action_from_log",
     "action_to_dict",
     "apply",
     "away",

@@ -14,6 +14,7 @@ from tamalou.games.tamalou.state import Game
 _CODEC: Codec[A.Action, E.Event] = Codec(A.ACTION_TYPES, E.Event.__args__)
 action_to_dict = _CODEC.action_to_dict
 action_from_dict = _CODEC.action_from_dict
+action_from_log = _CODEC.action_from_log
 action_to_json = _CODEC.action_to_json
 action_from_json = _CODEC.action_from_json
 event_to_dict = _CODEC.event_to_dict

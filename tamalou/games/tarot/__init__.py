@@ -12,7 +12,7 @@ from tamalou.core.errors import IllegalAction
 from tamalou.core.protocol import RoundSummary
 from tamalou.games.tarot import events as E
 from tamalou.games.tarot.actions import Action, Tick
-from tamalou.games.tarot.codec import action_from_dict, action_to_dict
+from tamalou.games.tarot.codec import action_from_dict, action_from_log, action_to_dict
 from tamalou.games.tarot.engine import (
     abandoned,
     apply,
@@ -129,6 +129,7 @@ __all__ = [
     "Rules",
     "abandoned",
     "action_from_dict",
+    "action_from_log",
     "action_to_dict",
     "apply",
     "away",
