@@ -147,7 +147,7 @@ def _log_reader(cls: type[Any]) -> Callable[[dict[str, Any]], Any]:
     ``__init__``): a loop over the fields cost as much as pydantic's validation."""
     if not dataclasses.is_dataclass(cls):
         return _unread
-    hints = typing.get_type_hints(cls)
+    hints = typing.get_type_hints(cls, include_extras=True)  # Annotated: validated
     env: dict[str, Any] = {"_cls": cls, "_ODD": _ODD, "_NONE": _NONE}
     lines = ["def read(data):", "    present = 1"]  # the kind
     names = []

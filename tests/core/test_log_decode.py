@@ -15,10 +15,12 @@ import functools
 import importlib
 import json
 import random
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 import orjson
 import pytest
+from pydantic import Field
 
 from tamalou.core.codec import dumps
 from tamalou.core.drivers import random_playout
@@ -271,3 +273,21 @@ def test_the_rows_the_bot_writes_are_read_without_the_validated_decoder(
     lax = {**rows[0], "player": str(rows[0]["player"])}
     assert module.action_from_log(lax) == module.action_from_log(rows[0])
     assert validated == [lax]
+
+
+@dataclass(frozen=True)
+class _Pick:
+    """An action with a constrained field (no game has one yet)."""
+
+    slot: Annotated[int, Field(ge=1)]
+
+
+def test_a_constrained_field_is_always_validated() -> None:
+    """A field with a constraint (``Annotated[int, Field(ge=1)]``) is read by pydantic even
+    when its JSON type is exact: the plain constructor would let 0 through."""
+    from tamalou.core.codec import Codec
+
+    codec: Codec[_Pick, _Pick] = Codec({"pick": _Pick}, [])
+    assert codec.action_from_log({"kind": "pick", "slot": 2}) == _Pick(2)
+    with pytest.raises(ValueError):
+        codec.action_from_log({"kind": "pick", "slot": 0})
