@@ -331,8 +331,8 @@ class TableService:
         if rows is None:
             rows = await self.storage.actions(match.id)
         for entry in rows:
-            # the bot's own rows: no pydantic for them (what a restart spent a third of its
-            # replay on), any other row validated as ever (``action_from_log``)
+            # the bot's own rows: no pydantic validation for them (about 0.1 s of 1,000
+            # tables' restart), any other row validated as ever (``action_from_log``)
             events = module.apply(game, module.action_from_log(entry.payload))
             table.recent.extend(public(events))
             self._feed_ai(table, events)
