@@ -95,6 +95,16 @@ def test_rules_variant_says_what_each_variant_changes(lang: str) -> None:
     assert len(set(texts.values())) == len(texts)  # each its own
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_rules_variant_names_a_grand_winners_score(lang: str) -> None:
+    """R-X16: a variant whose match a low score wins outright says so in ``/tamalou rules``
+    (fontenay −50, fontenay_half −25, tamoul −100 by a ruling)."""
+    named = {v: r.win_at for v, r in variants.VARIANTS.items() if r.win_at is not None}
+    assert {"fontenay", "fontenay_half", "tamoul"} <= set(named)
+    for v, win_at in named.items():
+        assert f"−{-win_at:g}" in variants.rules_text(v, lang), v
+
+
 def test_the_lobby_and_the_table_name_the_variant() -> None:
     game = forced_game(ROWS, rules=PRESETS["dutch"])
     table = live_table(game)

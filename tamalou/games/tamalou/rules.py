@@ -174,7 +174,8 @@ class Rules(BaseModel):
     target: float = Field(default=100, ge=10, le=1000)  # a table setting (R-M3)
     max_rounds: int | None = None
     exact_target_falls_to: float | None = None
-    win_at: float | None = None  # fontenay: reaching it wins outright (R-X16 grand winner)
+    #: reaching it wins outright (R-X16 grand winner): fontenay; tamoul by a ruling
+    win_at: float | None = None
     scoring: Scoring = Field(default_factory=Scoring)
 
     @model_validator(mode="after")
@@ -382,6 +383,9 @@ TAMOUL = Rules(
         "contre": True,
         "first_player": "rotate",
         "exact_target_falls_to": 50,
+        # Ruling (docs/rules.md): a right Tamoul scores -20, so two players who call well
+        # drift below 0 and R-M3 alone never ends their match; reaching -100 wins it.
+        "win_at": -100,
         "scoring": Scoring(caller_win_score=-20),
     }
 )

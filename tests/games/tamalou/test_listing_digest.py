@@ -38,7 +38,9 @@ DIGESTS = {
     "tamalou": "1608de20273ce256c79f30b61a7b321c70fe9c7862f0aaf6bfb5f10afe624721",
     "dutch": "4455bef00a2f98692e1b8ee194c65ab1cea2136f390f03ef575158127a271017",
     "koubo": "950963a5df88ac3cf923fbd02f4b8001261116f448f48261b99605e6193b9714",
-    "tamoul": "682ba33daa9d98365eb68c07bad4ac98ce330d744d0585730b097f7cd18b21f3",
+    # re-recorded (eleventh session) for tamoul's ruling win_at = -100: only the rules in
+    # the state's JSON changed
+    "tamoul": "bb2753c74bf488bf66e2585f1180a2db2bd82cce18f3905e63036b99cdf856de",
     "cabo": "69ec2cd20e2452399d23a25345ddf89c3f7c80a9235cb68ac376dd6dd1050a3f",
     "classique": "b7f3cc35a04411e86305a22d759f37a709b40dfbc81ab9a2020f9d8c0015c17e",
     "swiss": "26274ee6b292b5491d3b146ec63eea788ce6ccb62e9bd4c84a321a8e546fa7db",

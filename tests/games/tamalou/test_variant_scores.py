@@ -153,6 +153,42 @@ def test_r_x16_tamoul_exactly_100_falls_to_50() -> None:
     assert not ended.match_over
 
 
+def test_r_v3_ruling_tamoul_reaching_minus_100_wins_outright() -> None:
+    """R-V3, R-X16 and a ruling (docs/rules.md): a right Tamoul scores -20, so R-M3 alone
+    may never end a match; a seat reaching -100 wins it, the lowest winning."""
+    assert TAMOUL.win_at == -100
+    game = _fresh(TAMOUL)
+    game.cumulative = [30.0, -99.0, 60.0]
+    ended = _end_round_now(game, [["Ac"], ["5c"], ["9d"]])  # seat 1 empties its row: 0
+    assert ended.cumulative == (31, -99, 69) and not ended.match_over
+    game.cumulative = [30.0, -100.0, 60.0]
+    ended = _end_round_now(game, [["Ac"], ["5c"], ["9d"]])
+    assert ended.cumulative == (31, -100, 69) and ended.match_over and ended.winners == (1,)
+
+
+def test_r_v3_ruling_two_player_tamoul_matches_between_good_callers_end() -> None:
+    """R-V3 ruling: two medium players call right nearly every round (-20 each time) and
+    their scores drift below 0, where R-M3 (over 100) never ends the match; with the ruling
+    every seeded match ends, won by a seat at -100 or less. Failed before the ruling: no
+    match ended within the arena's step cap."""
+    from tamalou.games.tamalou import arena
+
+    for i in range(3):
+        stats = {"medium": arena.LevelStats()}
+        out = arena.play_match(
+            ["medium", "medium"],
+            f"tamoul-ends:{i}",
+            TAMOUL,
+            stats,
+            budget_ms=0,
+            max_steps=20_000,
+        )
+        assert out is not None, f"match {i} did not end"
+        _, game = out
+        assert game.over and min(game.cumulative) <= -100
+        assert all(game.cumulative[w] == min(game.cumulative) for w in game.winners)
+
+
 def _cabo_wrong_call(game: Game) -> E.RoundEnded:
     from tamalou.games.tamalou.scripted import redeal
 
