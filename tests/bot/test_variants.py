@@ -78,6 +78,16 @@ def test_an_unknown_variant_is_refused_with_a_translated_reason() -> None:
     assert "err.unknown_variant" in catalog("fr")
 
 
+def test_a_tables_target_scales_the_values_tied_to_it() -> None:
+    """R-M5: ``/tamalou new variant:tamoul target:30`` falls back from exactly 30 to 15 (not
+    to 50, over its own target) and is won outright at -30; the lobby says so."""
+    rules = variants.rules_for({"variant": "tamoul", "target": 30})
+    assert (rules.target, rules.exact_target_falls_to, rules.win_at) == (30, 15, -30)
+    assert variants.match_text(rules, "en").endswith("; -30 wins outright")
+    half = variants.rules_for({"variant": "fontenay", "target": 50})
+    assert half.win_at == PRESETS["fontenay_half"].win_at
+
+
 def test_settings_the_rules_model_refuses_are_refused() -> None:
     with pytest.raises(ValidationError):
         variants.rules_for({"variant": "dutch", "turn_seconds": 1})

@@ -63,9 +63,9 @@ def _rules(
     variant: str, target: float | None, turn_seconds: int | None, max_players: int | None
 ) -> Rules:
     base = VARIANTS[variant]
-    data = base.model_dump()
     if target is not None:
-        data["target"] = target
+        base = base.with_target(target)  # the values tied to the target scale with it
+    data = base.model_dump()
     if turn_seconds is not None:
         data["turn_ms"] = turn_seconds * 1000
     if max_players is not None:

@@ -201,6 +201,19 @@ class Rules(BaseModel):
             raise ValueError("a match of fixed rounds needs max_rounds")
         return self
 
+    def with_target(self, target: float) -> Rules:
+        """These rules with a table's own target (R-M5), validated: the match values tied to
+        the target scale with it (R-X16), as fontenay's «mi-partie» halves both (50 / -25).
+        Tamoul's exactly 100 falls to 50, so at 30 exactly 30 falls to 15 (kept at 50 it
+        would fall *up*, over the target, and lose the match); its -100 grand winner is -30."""
+        scale = target / self.target
+        data = self.model_dump()
+        data["target"] = target
+        for key in ("exact_target_falls_to", "win_at"):
+            if data[key] is not None:
+                data[key] = data[key] * scale
+        return Rules.model_validate(data)
+
     def value(self, card: int) -> float:
         r = cards.rank(card)
         if r != cards.JOKER:

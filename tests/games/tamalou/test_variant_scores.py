@@ -14,6 +14,7 @@ from tamalou.games.tamalou.rules import (
     DUTCH_ROI,
     DUTCH_SEC,
     FONTENAY,
+    FONTENAY_HALF,
     KOUBO,
     SWISS,
     TAMALOU,
@@ -187,6 +188,27 @@ def test_r_v3_ruling_two_player_tamoul_matches_between_good_callers_end() -> Non
         _, game = out
         assert game.over and min(game.cumulative) <= -100
         assert all(game.cumulative[w] == min(game.cumulative) for w in game.winners)
+
+
+def test_r_m5_r_x16_a_tables_target_scales_the_values_tied_to_it() -> None:
+    """R-M5, R-X16: a table's target scales the exact value's fall and the grand winner with
+    it, as fontenay's «mi-partie» halves both (50 / -25)."""
+    half = FONTENAY.with_target(50)
+    assert (half.target, half.win_at) == (FONTENAY_HALF.target, FONTENAY_HALF.win_at)
+    short = TAMOUL.with_target(30)
+    assert (short.target, short.exact_target_falls_to, short.win_at) == (30, 15, -30)
+    assert CABO.with_target(20).exact_target_falls_to == 0  # 50 falls to 0: 20 to 0
+    assert TAMOUL.with_target(100) == TAMOUL and TAMALOU.with_target(150).win_at is None
+
+
+def test_r_x16_tamoul_at_a_target_of_30_exactly_30_falls_to_15_and_plays_on() -> None:
+    """R-V3, R-X16 at a table's target of 30 (R-M5): exactly 30 falls back to 15 and the
+    match goes on. Kept at 50, the fall went up, over the target: the match ended and the
+    seat that hit the target exactly lost it."""
+    game = _fresh(TAMOUL.with_target(30))
+    game.cumulative = [21.0, 0.0, 0.0]
+    ended = _end_round_now(game, [["9c"], ["5c"], ["Ac"]])  # no caller: totals 9, 0, 1
+    assert ended.cumulative == (15, 0, 1) and not ended.match_over
 
 
 def _cabo_wrong_call(game: Game) -> E.RoundEnded:
