@@ -88,6 +88,18 @@ def test_a_tables_target_scales_the_values_tied_to_it() -> None:
     assert half.win_at == PRESETS["fontenay_half"].win_at
 
 
+def test_the_match_length_is_a_target_or_the_rounds_of_a_fixed_match() -> None:
+    """The lobby's settings and the table's footer start with it (R-M3, R-X16): koubo's
+    match is 10 rounds, not "to 100 points"."""
+    assert variants.match_short(KOUBO, "en") == "Match of 10 rounds"
+    assert variants.match_short(KOUBO, "fr") == "Partie en 10 manches"
+    assert variants.match_short(TAMALOU, "en") == "Match to 100 points"
+    assert variants.match_short(PRESETS["cabo"], "fr") == "Partie en 50 points"
+    game = forced_game(ROWS, rules=KOUBO)
+    embed, _ = tables.table_message(live_table(game), "en", game.now)
+    assert embed.footer.text and embed.footer.text.startswith("Koubo · Match of 10 rounds · ")
+
+
 def test_settings_the_rules_model_refuses_are_refused() -> None:
     with pytest.raises(ValidationError):
         variants.rules_for({"variant": "dutch", "turn_seconds": 1})

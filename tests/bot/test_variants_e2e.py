@@ -461,6 +461,30 @@ async def test_a_server_default_variant_and_the_rules_of_a_variant(harness: BotH
     emu.check()
 
 
+async def test_a_fixed_rounds_variant_refuses_a_target_and_says_its_rounds(
+    harness: BotHarness,
+) -> None:
+    """Koubo plays 10 rounds (R-V2): ``target:`` on it is refused with why, in the reader's
+    words, and no table opens; its lobby and table say "Match of 10 rounds" (they said
+    "Match to 100 points", a target the match does not have)."""
+    h, emu = harness, harness.emu
+    await h.start()
+    before = [m.id for m in emu.messages.values() if not m.ephemeral]
+    await emu.slash("alice", "tamalou new", variant="koubo", target=60)
+    said = emu.last_ephemeral("alice").content
+    assert said == (
+        "Koubo plays a match of 10 rounds: it has no target score. Open the table without target."
+    )
+    await emu.slash("bob", "tamalou new", variant="koubo", target=60)
+    assert emu.last_ephemeral("bob").content.startswith("Koubo se joue en 10 manches :")
+    assert "sans objectif" in emu.last_ephemeral("bob").content
+    assert [m.id for m in emu.messages.values() if not m.ephemeral] == before  # no table
+    await emu.slash("alice", "tamalou new", variant="koubo")
+    lobby = h.table_message().text
+    assert "Match of 10 rounds" in lobby and "Match to" not in lobby
+    emu.check()
+
+
 def roi_deal(g: Game) -> bool:
     """alice first, a plain 7 to 10 on the pile for her; of the others only dave holds that
     rank (bob and carol will claim his card, R-X10 in the R-X11 window)."""

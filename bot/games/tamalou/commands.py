@@ -20,6 +20,7 @@ from bot.games.tamalou.options import (
     TURN_MIN_S,
 )
 from bot.i18n import lang_of, ls, t
+from bot.tables import TableError
 from bot.ui.common import bot_of, defer, reply
 from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby
 from tamalou.games.tamalou import AI_LEVELS
@@ -76,6 +77,14 @@ async def cmd_new(
         for name, value in given.items()
         if value is not None
     )
+    rules = variants.VARIANTS[settings["variant"]]
+    if target is not None and rules.match_end == "rounds":  # koubo: 10 rounds, no target
+        raise TableError(
+            "target_unused",
+            option="target",
+            variant=variants.display_name(rules.name, lang),
+            rounds=rules.max_rounds or 0,
+        )
     await defer(interaction)
     table, note = await open_lobby(interaction, settings, GAME, lang)
     await reply(interaction, t(lang, "ok.opened", id=table.id) + note)

@@ -61,7 +61,7 @@ def lobby_message(
     settings = t(
         lang,
         "lobby.settings_value",
-        target=score(rules.target),
+        match=variants.match_short(rules, lang),
         seconds=rules.turn_ms // 1000,
         max=rules.max_players,
     )
@@ -131,7 +131,7 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
         + t(
             lang,
             "table.footer",
-            target=score(game.rules.target),
+            match=variants.match_short(game.rules, lang),
             seconds=game.rules.turn_ms // 1000,
             call=game.rules.call_name,  # the 🔒 legend: "Dutch called" in dutch
         )

@@ -111,6 +111,15 @@ def match_text(rules: Rules, lang: str) -> str:
     return text
 
 
+def match_short(rules: Rules, lang: str) -> str:
+    """The lobby's settings line and the table's footer start with the match's length: a
+    target (R-M3, most variants), or a number of rounds (koubo: "Match to 100 points" there
+    told its players of a target the match does not have)."""
+    if rules.match_end == "rounds":
+        return t(lang, "match.short_rounds", rounds=rules.max_rounds or 0)
+    return t(lang, "match.short_target", target=f"{rules.target:g}")
+
+
 def lobby_value(rules: Rules, lang: str) -> str:
     """The lobby's variant field: its name and how its match ends (``/tamalou rules
     variant:`` says the rest)."""
