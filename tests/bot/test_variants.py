@@ -163,6 +163,20 @@ def test_r_v_a_finished_round_of_a_variant_names_the_variant(over: bool) -> None
     assert not embed.footer.text  # the default game: no variant to name
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_negative_round_score_reads_with_its_own_sign(lang: str) -> None:
+    """R-V3: a right Tamoul scores -20; the round's lines read "→ -20", not "→ +-20"."""
+    game = forced_game(ROWS, rules=PRESETS["tamoul"])
+    game.round.phase = "over"
+    game.history.append(
+        RoundResult(1, "called", [[None] * 4] * 2, [4.0, 7.0], [1, 2], [-20.0, 7.0], 0, 0)
+    )
+    game.cumulative = [-20.0, 7.0]
+    embed, _ = tables.table_message(live_table(game), lang, game.now)
+    text = embed.description or ""
+    assert "→ -20 " in text and "→ +7 " in text and "+-" not in text
+
+
 def test_every_refusal_reason_the_engine_can_raise_has_both_translations() -> None:
     """The variants' new reasons (docs/variants.md) and those computed by ``_busy``."""
     package = ROOT / "tamalou" / "games" / "tamalou" / "engine"  # the engine, split by role

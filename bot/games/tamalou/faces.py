@@ -49,3 +49,8 @@ def hole() -> str:
 
 def score(value: float) -> str:
     return f"{value:g}"
+
+
+def signed(value: float) -> str:
+    """A round's score with its sign: "+7", "-20" (a right Tamoul, R-V3), "+0"."""
+    return f"{value:+g}"

@@ -24,6 +24,7 @@ from bot.games.tamalou.faces import (
     score,
     shown,
     shown_card,
+    signed,
 )
 from bot.games.tamalou.seen import rules_of, seen_at
 from bot.games.tamalou.verbs import cid
@@ -296,7 +297,7 @@ def round_over_message(
                 name=name_of(table, s, lang),
                 hand=hand,
                 total=score(res.totals[s]),
-                score=score(res.scores[s]),
+                score=signed(res.scores[s]),
                 cumulative=score(game.cumulative[s]),
             )
             + caller
