@@ -631,9 +631,9 @@ def match_ending(game: Game) -> str:
             out = [o or cumulative[i] >= rules.target for i, o in enumerate(out)]
     assert ending is not None, "the match ended by no rule of its preset"
     assert cumulative == game.cumulative and game.out == out
-    if rules.match_end == "elimination" and not all(out):
+    if rules.match_end == "elimination" and not all(out) and "rounds played" not in ending:
         assert game.winners == [i for i, o in enumerate(out) if not o]  # the last one in
-    else:  # the lowest of those still in wins (R-M3), ties share
+    else:  # the lowest of those still in wins (R-M3; swiss after its 100 rounds), ties share
         among = [i for i, a in enumerate(game.history[-1].active) if a]
         best = min(cumulative[i] for i in among)
         assert game.winners == [i for i in among if cumulative[i] == best]

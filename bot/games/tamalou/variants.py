@@ -108,6 +108,8 @@ def match_text(rules: Rules, lang: str) -> str:
     text = t(lang, f"match.{rules.match_end}", target=target, rounds=rules.max_rounds or 0)
     if rules.win_at is not None:
         text += t(lang, "match.win_at", win_at=f"{rules.win_at:g}")
+    if rules.max_rounds is not None and rules.match_end != "rounds":  # swiss's ruling
+        text += t(lang, "match.at_most", rounds=rules.max_rounds)
     return text
 
 

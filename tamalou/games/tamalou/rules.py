@@ -469,6 +469,10 @@ SWISS = Rules(
         "caller_frozen": False,
         "caller_untargetable": False,
         "match_end": "elimination",
+        # Ruling (docs/rules.md): jokers at -5 and the red King at 0 keep good players' totals
+        # at 0 or below, so the last two in may never reach 100; at most 100 rounds, then the
+        # lowest of those still in wins.
+        "max_rounds": 100,
         "scoring": Scoring(caller_win_score=None, others_at_or_below_caller_score_zero=False),
     }
 )

@@ -43,7 +43,9 @@ DIGESTS = {
     "tamoul": "bb2753c74bf488bf66e2585f1180a2db2bd82cce18f3905e63036b99cdf856de",
     "cabo": "69ec2cd20e2452399d23a25345ddf89c3f7c80a9235cb68ac376dd6dd1050a3f",
     "classique": "b7f3cc35a04411e86305a22d759f37a709b40dfbc81ab9a2020f9d8c0015c17e",
-    "swiss": "26274ee6b292b5491d3b146ec63eea788ce6ccb62e9bd4c84a321a8e546fa7db",
+    # re-recorded (eleventh session) for swiss's ruling max_rounds = 100: only the rules in
+    # the state's JSON changed
+    "swiss": "f65891e7629fc582c60093d1068cc9e5545590aad2a54324c2ef35935783a35e",
     "dutch_sec": "75c1fe8185fe321df44fed3af77d5a85aac83fadf93ee35ad6110915edb509ef",
     "dutch_roi": "1f62441fda1d9f8e03faa4991d8e5b6085634c62a8c9201a38f139ab19ebb1aa",
     "fontenay": "169c19e3b2d8b4d0e14f22574c9e8d63e4f85bb3b95b544a966cc17fc964628d",

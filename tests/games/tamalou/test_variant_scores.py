@@ -190,6 +190,36 @@ def test_r_v3_ruling_two_player_tamoul_matches_between_good_callers_end() -> Non
         assert all(game.cumulative[w] == min(game.cumulative) for w in game.winners)
 
 
+def test_r_v6_ruling_swiss_ends_after_100_rounds_the_lowest_still_in_wins() -> None:
+    """R-V6, R-X16 and a ruling (docs/rules.md): totals at 0 or below (jokers -5, red King 0)
+    can keep the last ones in under 100 for ever; the match ends after round 100, the
+    lowest of those still in winning."""
+    assert SWISS.max_rounds == 100
+    game = _fresh(SWISS)
+    game.cumulative = [-40.0, 10.0, 60.0]
+    for _ in range(99):  # every seat scores 0: red Kings, and seat 1 empties its row
+        assert not _end_round_now(game, [["Kh"], ["5c"], ["Kd"]]).match_over
+    ended = _end_round_now(game, [["Kh"], ["5c"], ["Kd"]])
+    assert len(game.history) == 100 and ended.cumulative == (-40, 10, 60)
+    assert ended.match_over and ended.winners == (0,)
+
+
+def test_r_v6_ruling_a_swiss_match_whose_last_two_stay_under_0_ends() -> None:
+    """R-V6 ruling: three seats, medium, medium and easy; easy is out at 100 and the two
+    medium players' totals stay at 0 or below (-1.8 a round): the match went past 300
+    rounds before the ruling (7 of 8 seeded matches); it ends at round 100, won by the
+    lowest of those still in."""
+    from tamalou.games.tamalou import arena
+
+    levels = ["medium", "medium", "easy"]
+    stats = {lv: arena.LevelStats() for lv in levels}
+    out = arena.play_match(levels, "render:swiss", SWISS, stats, budget_ms=0, max_steps=20_000)
+    assert out is not None, "the match did not end"
+    _, game = out
+    assert game.over and len(game.history) == 100 and game.out[2]
+    assert game.winners == [min((0, 1), key=lambda s: game.cumulative[s])]
+
+
 def test_r_m5_r_x16_a_tables_target_scales_the_values_tied_to_it() -> None:
     """R-M5, R-X16: a table's target scales the exact value's fall and the grand winner with
     it, as fontenay's «mi-partie» halves both (50 / -25)."""
