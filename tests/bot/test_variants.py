@@ -98,6 +98,19 @@ def test_the_match_length_is_a_target_or_the_rounds_of_a_fixed_match() -> None:
     game = forced_game(ROWS, rules=KOUBO)
     embed, _ = tables.table_message(live_table(game), "en", game.now)
     assert embed.footer.text and embed.footer.text.startswith("Koubo · Match of 10 rounds · ")
+    assert not KOUBO.uses_target and all(PRESETS[v].uses_target for v in ("swiss", "cabo"))
+
+
+def test_swiss_says_its_100_rounds_at_most_in_the_lobby_and_its_rules() -> None:
+    """R-V6 ruling: an elimination match capped at 100 rounds says both, in both languages."""
+    swiss = PRESETS["swiss"]
+    assert variants.lobby_value(swiss, "en").endswith(
+        "out at 100 points: the last one in wins; at most 100 rounds"
+    )
+    assert variants.lobby_value(swiss, "fr").endswith(" ; 100 manches au plus")
+    assert "after 100 rounds at most" in variants.rules_text("swiss", "en")
+    assert "au bout de 100 manches au plus" in variants.rules_text("swiss", "fr")
+    assert "at most" not in variants.lobby_value(KOUBO, "en")  # its rounds are the match
 
 
 def test_settings_the_rules_model_refuses_are_refused() -> None:

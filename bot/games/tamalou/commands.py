@@ -78,7 +78,7 @@ async def cmd_new(
         if value is not None
     )
     rules = variants.VARIANTS[settings["variant"]]
-    if target is not None and rules.match_end == "rounds":  # koubo: 10 rounds, no target
+    if target is not None and not rules.uses_target:  # koubo: 10 rounds, no target
         raise TableError(
             "target_unused",
             option="target",

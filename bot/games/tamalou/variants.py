@@ -108,7 +108,7 @@ def match_text(rules: Rules, lang: str) -> str:
     text = t(lang, f"match.{rules.match_end}", target=target, rounds=rules.max_rounds or 0)
     if rules.win_at is not None:
         text += t(lang, "match.win_at", win_at=f"{rules.win_at:g}")
-    if rules.max_rounds is not None and rules.match_end != "rounds":  # swiss's ruling
+    if rules.max_rounds is not None and rules.uses_target:  # swiss's ruling: a cap too
         text += t(lang, "match.at_most", rounds=rules.max_rounds)
     return text
 
@@ -117,9 +117,9 @@ def match_short(rules: Rules, lang: str) -> str:
     """The lobby's settings line and the table's footer start with the match's length: a
     target (R-M3, most variants), or a number of rounds (koubo: "Match to 100 points" there
     told its players of a target the match does not have)."""
-    if rules.match_end == "rounds":
-        return t(lang, "match.short_rounds", rounds=rules.max_rounds or 0)
-    return t(lang, "match.short_target", target=f"{rules.target:g}")
+    if rules.uses_target:
+        return t(lang, "match.short_target", target=f"{rules.target:g}")
+    return t(lang, "match.short_rounds", rounds=rules.max_rounds or 0)
 
 
 def lobby_value(rules: Rules, lang: str) -> str:

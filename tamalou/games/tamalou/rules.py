@@ -201,6 +201,12 @@ class Rules(BaseModel):
             raise ValueError("a match of fixed rounds needs max_rounds")
         return self
 
+    @property
+    def uses_target(self) -> bool:
+        """Whether the target ends the match (R-M3, R-X16): not in a match of fixed rounds
+        (koubo), where a table's target would mean nothing."""
+        return self.match_end != "rounds"
+
     def with_target(self, target: float) -> Rules:
         """These rules with a table's own target (R-M5), validated: the match values tied to
         the target scale with it (R-X16), as fontenay's «mi-partie» halves both (50 / -25).
