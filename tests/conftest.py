@@ -17,7 +17,7 @@ import pytest
 
 from tests.support.bot_harness import E2E_DB, BotHarness
 
-pytest_plugins = ["tests.emulator.fixtures"]
+pytest_plugins = ["emulator.fixtures"]
 
 BACKENDS = ("sqlite", "postgresql")
 

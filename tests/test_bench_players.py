@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tests.emulator import Message, User
+from emulator import Message, User
 from tools.bench_games import KalookiPlayers, TableInfo, TamalouPlayers, TarotPlayers
 
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from emulator import Emulator
 from tamalou.core import cards
 from tamalou.games.tamalou.rules import TAMALOU
 from tamalou.games.tamalou.state import Game
-from tests.emulator import Emulator
 from tests.support.bot_harness import BotHarness, find_seed, label, open_table, peek_all
 
 pytestmark = pytest.mark.e2e

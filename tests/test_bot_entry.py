@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.emulator import Emulator
+from emulator import Emulator
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -119,7 +119,7 @@ def test_a_network_down_at_start_is_retried_with_backoff_one_line_each(tmp_path:
     tries again later and later (1 s, 2 s, ...), without a traceback, until it is stopped."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAMALOU_"))}
     env |= {"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "x", "PYTHONUNBUFFERED": "1"}
-    cmd = [sys.executable, "-m", "tests.emulator.launcher", "--port", str(free_port()), "--"]
+    cmd = [sys.executable, "-m", "emulator.launcher", "--port", str(free_port()), "--"]
     proc = subprocess.Popen([*cmd, "bot"], cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
     said: list[str] = []
     try:

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
+from emulator import Emulator
+from emulator.model import SEND_MESSAGES
 from tamalou.core import cards
-from tests.emulator import Emulator
-from tests.emulator.model import SEND_MESSAGES
 from tests.support.backends import another_writer
 from tests.support.bot_harness import BotHarness, find_seed, open_table, peek_all
 

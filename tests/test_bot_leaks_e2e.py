@@ -20,14 +20,14 @@ from pathlib import Path
 
 import pytest
 
+from emulator import Emulator, Message
+from emulator.model import HistoryEntry
 from tamalou.core import cards
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.codec import action_from_dict
 from tamalou.games.tamalou.engine import apply, new_game
 from tamalou.games.tamalou.rules import TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
-from tests.emulator import Emulator, Message
-from tests.emulator.model import HistoryEntry
 from tests.support.bot_harness import BotHarness, find_seed
 from tests.support.leak_scan import entry_faces, entry_text, message_faces, message_text
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
+from emulator import Emulator, EmulatorError, Interaction, Message
 from tamalou.core import cards
 from tamalou.games.tamalou.rules import TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
-from tests.emulator import Emulator, EmulatorError, Interaction, Message
 from tests.support.bot_harness import BotHarness, find_seed, open_table, peek_all
 
 pytestmark = pytest.mark.e2e

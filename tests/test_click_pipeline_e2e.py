@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.emulator import Emulator, Message
+from emulator import Emulator, Message
 from tests.support.bot_harness import BotHarness, forged_click
 
 pytestmark = [pytest.mark.e2e, pytest.mark.one_backend]

@@ -1,4 +1,4 @@
-"""Tests of the Discord emulator itself, driving the sample bot in tests/emulator_sample.
+"""Tests of the Discord emulator itself, driving the sample bot in emulator/sample.
 
 Most tests share one emulator and one bot process (module scope) to stay fast; each test
 starts with no recorded problem and fails at teardown on any problem it did not take.
@@ -17,7 +17,7 @@ import discord.utils
 import pytest
 import pytest_asyncio
 
-from tests.emulator import (
+from emulator import (
     CommandNotAvailableError,
     ComponentDisabledError,
     Emulator,
@@ -26,12 +26,12 @@ from tests.emulator import (
     snowflake_from_ms,
     snowflake_time_ms,
 )
-from tests.emulator.validation import check_message
+from emulator.validation import check_message
 from tests.support.backends import fresh_database
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-SAMPLE = "tests.emulator_sample"
+SAMPLE = "emulator.sample"
 
 
 def sample_env(emu: Emulator) -> dict[str, str]:
@@ -611,7 +611,7 @@ async def test_the_launcher_times_a_click_inside_the_bot(tmp_path: Path) -> None
 COUNT_ROUND_TRIPS = """
 import asyncio, sys
 import asyncpg
-from tests.emulator import launcher
+from emulator import launcher
 
 class Reporter:
     n = 0
@@ -662,7 +662,7 @@ async def test_emoji_markup_in_a_label_placeholder_or_option_label_is_found() ->
     """Issue 21: Discord shows ``<:c1_9h:123>`` as text in a button label, a select's
     placeholder or an option label (only content and embeds render custom emojis); the
     emulator records it as a problem of every e2e run (``emu.check``)."""
-    from tests.emulator.validation import markup_in_labels
+    from emulator.validation import markup_in_labels
 
     row = {
         "type": 1,

@@ -11,7 +11,7 @@ from typing import Any
 
 import aiohttp
 
-from tests.emulator import GuildSpec, running_emulator
+from emulator import GuildSpec, running_emulator
 
 
 async def identify(ws: aiohttp.ClientWebSocketResponse, token: str, shard: list[int]) -> None:

@@ -12,8 +12,8 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from tests.emulator import CommandNotAvailableError, Emulator, running_emulator
-from tests.emulator.model import (
+from emulator import CommandNotAvailableError, Emulator, running_emulator
+from emulator.model import (
     CREATE_PUBLIC_THREADS,
     HAS_THREAD,
     PUBLIC_THREAD,

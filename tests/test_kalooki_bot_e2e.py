@@ -24,6 +24,8 @@ import pytest
 
 from bot.games.kalooki.verbs import lay_off_value
 from bot.ui.cards import BACK, HOLE, read_description, render_hand
+from emulator import Emulator, Message
+from emulator.model import SEND_MESSAGES_IN_THREADS, Attachment, HistoryEntry
 from tamalou.core import cards
 from tamalou.games.kalooki import actions as A
 from tamalou.games.kalooki import events as E
@@ -32,8 +34,6 @@ from tamalou.games.kalooki.engine import apply, legal_actions, new_game
 from tamalou.games.kalooki.rules import BABY, Rules
 from tamalou.games.kalooki.state import Game
 from tests.bot.kalooki.policy import human, simulate
-from tests.emulator import Emulator, Message
-from tests.emulator.model import SEND_MESSAGES_IN_THREADS, Attachment, HistoryEntry
 from tests.support.bot_harness import BotHarness
 from tests.support.leak_scan import entry_faces, entry_text, message_faces
 

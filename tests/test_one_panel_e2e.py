@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from emulator import Emulator
 from tamalou.games.tamalou.rules import TAMALOU
 from tamalou.games.tamalou.state import Game
-from tests.emulator import Emulator
 from tests.support.bot_harness import BotHarness, find_seed, open_table, peek_all
 
 pytestmark = [pytest.mark.e2e, pytest.mark.one_backend]

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config
+from emulator import Emulator, Interaction
 from tamalou.core import cards
 from tamalou.games.kalooki import engine as kalooki
 from tamalou.games.kalooki.codec import action_from_dict as kalooki_action
@@ -28,7 +29,6 @@ from tamalou.games.tarot.engine import legal_actions as tarot_legal
 from tamalou.games.tarot.rules import TAROT
 from tamalou.games.tarot.state import Game as TarotGame
 from tests.bot.tarot.harness import TarotHarness, find_seed, open_table, play_until
-from tests.emulator import Emulator, Interaction
 from tests.support.bot_harness import BotHarness, peek_all
 from tests.support.bot_harness import find_seed as tamalou_seed
 from tests.support.bot_harness import open_table as open_tamalou

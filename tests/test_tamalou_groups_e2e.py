@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from emulator import Emulator
 from tamalou.games.tamalou.state import Game
-from tests.emulator import Emulator
 from tests.support.bot_harness import BotHarness, find_seed, forged_click, open_table, peek_all
 
 pytestmark = [pytest.mark.e2e, pytest.mark.one_backend]

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from emulator import Emulator
+from emulator.model import CREATE_PUBLIC_THREADS, Channel, Message
 from tamalou.core import cards
 from tamalou.games.tamalou.rules import TAMALOU
 from tamalou.games.tamalou.state import Game
-from tests.emulator import Emulator
-from tests.emulator.model import CREATE_PUBLIC_THREADS, Channel, Message
 from tests.support.bot_harness import BotHarness, find_seed, open_table, peek_all
 
 pytestmark = pytest.mark.e2e

@@ -82,7 +82,7 @@ from bot.games import rules_for
 from bot.storage import open_storage
 from bot.storage.copy import copy_database
 from bot.tables import LiveTable, TableService
-from tests.emulator import (
+from emulator import (
     Emulator,
     EmulatorError,
     GuildSpec,
@@ -90,8 +90,8 @@ from tests.emulator import (
     MemberSpec,
     Message,
 )
-from tests.emulator.launcher import REPORTER_THREAD
-from tests.emulator.model import EPHEMERAL, walk_components
+from emulator.launcher import REPORTER_THREAD
+from emulator.model import EPHEMERAL, walk_components
 from tools import bench_pictures
 from tools.bench_games import (
     GAMES,
@@ -989,7 +989,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         emu = make_emulator(args.tables, args.players, work / "logs-trivial")
         await emu.start()
         try:
-            await emu.start_bot("tests.emulator_sample", timeout=120)
+            await emu.start_bot("emulator.sample", timeout=120)
             await emu.slash(emu.members[0], "demo hello")
             hello = emu.last_message(emu.guild.channels[0])
             secret = next(
@@ -1098,7 +1098,7 @@ async def start_trivial(
     """The trivial sample bot on its own emulator: its table, and the button to click."""
     emu = make_emulator(args.tables, args.players, work / "logs-trivial")
     await emu.start()
-    await emu.start_bot("tests.emulator_sample", timeout=120)
+    await emu.start_bot("emulator.sample", timeout=120)
     await emu.slash(emu.members[0], "demo hello")
     hello = emu.last_message(emu.guild.channels[0])
     secret = next(b.custom_id for b in hello.buttons() if "demo:secret:" in (b.custom_id or ""))

@@ -35,10 +35,10 @@ from typing import Any, Protocol
 from bot.games.tarot.verbs import PICK_PLAY, PICK_POIGNEE
 from bot.i18n import catalog
 from bot.tables import LiveTable, TableService
+from emulator import Message, User
 from tamalou.games.tamalou import actions as TA
 from tamalou.games.tamalou.engine import legal_actions as tamalou_legal
 from tamalou.games.tarot.rules import PRESETS as TAROT_PRESETS
-from tests.emulator import Message, User
 
 GAMES = ("tamalou", "kalooki", "tarot")
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import tamalou.games
-from tests.emulator import Emulator, Message
+from emulator import Emulator, Message
 from tests.support.bot_harness import BotHarness
 
 pytestmark = [pytest.mark.e2e, pytest.mark.one_backend]

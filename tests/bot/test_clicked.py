@@ -146,7 +146,7 @@ def test_the_emulator_launcher_keeps_it_installed(answer_times: str) -> None:
     if discord.__version__ != "2.7.1":
         pytest.skip(f"discord.py {discord.__version__}")
     code = (
-        "from tests.emulator import launcher\n"
+        "from emulator import launcher\n"
         "launcher.install('127.0.0.1', 9)\n"  # nothing listens: the reporter only drops
         "from bot.ui import clicked\n"
         "print(clicked.compatible())\n"

@@ -16,7 +16,7 @@ from bot.app import GameBot
 from bot.config import Config
 from bot.metrics import rest_kind
 from bot.tables.ai import AiSeat
-from tests.emulator import Emulator
+from emulator import Emulator
 from tests.support.bot_harness import BotHarness, open_table
 from tests.test_bot_entry import free_port, run_bot
 

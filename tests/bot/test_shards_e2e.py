@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
+from emulator import BotProcess, Emulator, GuildSpec, Message
 from tamalou.core import cards
-from tests.emulator import BotProcess, Emulator, GuildSpec, Message
 from tests.support.bot_harness import BotHarness, find_seed, label
 
 pytestmark = pytest.mark.e2e

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.emulator import Emulator
+from emulator import Emulator
 from tests.support.bot_harness import BotHarness, open_table
 
 pytestmark = pytest.mark.e2e

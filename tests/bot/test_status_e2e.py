@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot.status import RecentProblems
-from tests.emulator import Emulator
+from emulator import Emulator
 from tests.support.bot_harness import BotHarness, open_table
 
 pytestmark = pytest.mark.e2e

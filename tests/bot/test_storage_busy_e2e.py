@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
+from emulator import Emulator
 from tamalou.core import cards
-from tests.emulator import Emulator
 from tests.support.backends import another_writer
 from tests.support.bot_harness import BotHarness, find_seed, open_table, peek_all
 

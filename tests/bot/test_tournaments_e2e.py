@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from emulator import Emulator, MemberSpec, Message
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot import events as E
 from tamalou.games.tarot.codec import action_from_dict
@@ -26,7 +27,6 @@ from tamalou.games.tarot.engine import apply, new_game
 from tamalou.games.tarot.rules import Rules
 from tamalou.games.tarot.state import Game
 from tests.bot.tarot.harness import TarotHarness, default_choice
-from tests.emulator import Emulator, MemberSpec, Message
 from tests.support.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 
 pytestmark = pytest.mark.e2e

@@ -21,6 +21,7 @@ import pytest
 
 from bot.games.tamalou.variants import VARIANTS, display_name, lobby_value
 from bot.i18n import catalog
+from emulator import Emulator, Message
 from tamalou.core import cards
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
@@ -28,7 +29,6 @@ from tamalou.games.tamalou.codec import action_from_dict
 from tamalou.games.tamalou.engine import apply, legal_actions, new_game
 from tamalou.games.tamalou.rules import DUTCH, DUTCH_ROI, Rules
 from tamalou.games.tamalou.state import Game
-from tests.emulator import Emulator, Message
 from tests.support.bot_harness import BotHarness, find_seed
 
 pytestmark = pytest.mark.e2e

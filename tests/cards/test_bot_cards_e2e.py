@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from bot.ui.cards import ALL_CODES, BACK, codes_in_markup, read_description
+from emulator import Emulator
 from tamalou.core import cards
 from tamalou.games.tamalou.rules import TAMALOU
 from tamalou.games.tamalou.state import Game
-from tests.emulator import Emulator
 from tests.support.bot_harness import BotHarness, find_seed, open_table, peek_all
 from tests.support.leak_scan import message_faces, message_text
 

@@ -15,7 +15,7 @@ import discord
 import pytest
 
 from bot.ui.cards import ALL_CODES, CardEmojis, emoji_name, emoji_png
-from tests.emulator import Emulator
+from emulator import Emulator
 
 WARNING = "card emojis unavailable"
 
@@ -118,7 +118,7 @@ async def test_an_application_near_its_limit_uploads_nothing(
     logged_in: Callable[[], asyncio.Future[discord.Client]],
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    from tests.emulator.emojis import AppEmoji
+    from emulator.emojis import AppEmoji
 
     store = emulator.app_emojis
     for n in range(1999):  # someone else's emojis fill the application

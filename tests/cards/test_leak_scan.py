@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.ui.cards import emoji_name, render_hand, render_table
+from emulator.model import Attachment, HistoryEntry
 from tamalou.core import cards
-from tests.emulator.model import Attachment, HistoryEntry
 from tests.test_bot_leaks_e2e import scan, shown_cards
 
 ALICE, BOB = 100, 101

@@ -30,6 +30,7 @@ from bot.seasons import (
 )
 from bot.seasons import store as seasons_store
 from bot.storage import MatchRow, RoundRecord, Row, SeatRow, Storage, open_storage
+from emulator import Emulator
 from tamalou.core.drivers import random_playout
 from tamalou.games import load
 from tamalou.games.tamalou import actions as A
@@ -38,7 +39,6 @@ from tamalou.games.tamalou.codec import action_to_dict
 from tamalou.games.tamalou.engine import apply, legal_actions, new_game
 from tamalou.games.tamalou.rules import TAMALOU
 from tamalou.games.tamalou.state import Game
-from tests.emulator import Emulator
 from tests.support.bot_harness import BotHarness, find_seed
 
 GUILD = 4242

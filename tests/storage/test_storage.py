@@ -328,7 +328,7 @@ async def test_a_restart_reads_every_live_match_and_their_logs_at_once(storage: 
 COUNT_STATEMENT_TRIPS = """
 import asyncio, sys
 from bot.storage.postgres import PostgresStorage
-from tests.emulator import launcher
+from emulator import launcher
 
 class Reporter:
     n = 0

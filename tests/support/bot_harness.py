@@ -24,14 +24,14 @@ from typing import Any
 import asyncpg
 
 from bot.storage.dialect import numbered
+from emulator import Emulator, Interaction, Message
+from emulator.harness import ChannelRef
 from tamalou.core import cards
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.codec import action_from_dict
 from tamalou.games.tamalou.engine import apply, new_game
 from tamalou.games.tamalou.rules import TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
-from tests.emulator import Emulator, Interaction, Message
-from tests.emulator.harness import ChannelRef
 from tests.support.backends import fresh_database
 
 #: the backend of the bot's database for the test that runs now (set by tests/conftest.py)

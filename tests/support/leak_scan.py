@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from bot.ui.cards import code_from_emoji_name, codes_in_markup, read_description
-from tests.emulator.model import Attachment, HistoryEntry, Message, components_text, embeds_text
+from emulator.model import Attachment, HistoryEntry, Message, components_text, embeds_text
 
 
 def _emoji_names(node: Any) -> Iterator[str]:

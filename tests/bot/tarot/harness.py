@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.games.tarot.faces import face
+from emulator import Emulator, Message
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot import events as E
 from tamalou.games.tarot.ai import make_player
@@ -23,7 +24,6 @@ from tamalou.games.tarot.engine import apply, auto_ecart, legal_actions, new_gam
 from tamalou.games.tarot.rules import PRESETS, Rules
 from tamalou.games.tarot.state import Game
 from tamalou.games.tarot.views import view
-from tests.emulator import Emulator, Message
 from tests.support.bot_harness import BotHarness
 
 TABLE_BUTTON = re.compile(r"tarot:(join|hand|next|rematch):")

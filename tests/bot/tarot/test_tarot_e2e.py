@@ -16,6 +16,8 @@ import pytest
 
 from bot.games.tarot.faces import face, label
 from bot.ui.cards import read_description
+from emulator import Emulator, Message
+from emulator.model import CREATE_PUBLIC_THREADS
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot.cards import DECK, code, from_code
 from tamalou.games.tarot.codec import action_from_dict
@@ -30,8 +32,6 @@ from tests.bot.tarot.harness import (
     play_until,
     simulate_bidding,
 )
-from tests.emulator import Emulator, Message
-from tests.emulator.model import CREATE_PUBLIC_THREADS
 from tests.support.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 from tests.support.leak_scan import entry_faces, entry_text
 

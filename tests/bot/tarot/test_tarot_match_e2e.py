@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from emulator import Emulator
 from tests.bot.tarot.harness import TarotHarness, open_table, play_until
-from tests.emulator import Emulator
 from tests.support.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 
 pytestmark = pytest.mark.e2e

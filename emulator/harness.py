@@ -29,7 +29,7 @@ from typing import Any
 from .model import ADMINISTRATOR, Channel, HistoryEntry, Interaction, Message, Problem, User
 from .server import DiscordServer, EmulatorError
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 UserRef = User | str | int
 ChannelRef = Channel | str | int | None
@@ -927,7 +927,7 @@ class Emulator(DiscordServer):
         ready_timeout: float = 0.05,
         alongside: bool = False,
     ) -> BotProcess:
-        """Runs ``python -m tests.emulator.launcher --port P -- module args`` in a subprocess.
+        """Runs ``python -m emulator.launcher --port P -- module args`` in a subprocess.
 
         ``env`` is added to the current environment (``DISCORD_TOKEN`` defaults to the
         emulator's token). ``wait``: "ready" (on_ready dispatched), "connected"
@@ -957,7 +957,7 @@ class Emulator(DiscordServer):
         cmd = [
             sys.executable,
             "-m",
-            "tests.emulator.launcher",
+            "emulator.launcher",
             "--port",
             str(self.port),
             "--ready-timeout",

@@ -2,7 +2,7 @@
 
 It holds one guild with text channels and members, records every request, and keeps
 every message (public, ephemeral, DM) with its full version history. The test-facing API
-(slash commands, clicks, bot process control) is in :mod:`tests.emulator.harness`.
+(slash commands, clicks, bot process control) is in :mod:`emulator.harness`.
 """
 
 from __future__ import annotations
@@ -164,7 +164,7 @@ class GatewaySession:
 
 
 class DiscordServer:
-    """State + REST + gateway. Use :class:`tests.emulator.harness.Emulator` in tests."""
+    """State + REST + gateway. Use :class:`emulator.harness.Emulator` in tests."""
 
     def __init__(
         self,
@@ -263,7 +263,7 @@ class DiscordServer:
         self.bot_ready = False
         self.guilds_sent = False
         self.bot_pid: int | None = None
-        self.app_emojis = ApplicationEmojis(self)  # tests/emulator/emojis.py
+        self.app_emojis = ApplicationEmojis(self)  # emulator/emojis.py
         self.faults: list[Fault] = []  # fail_next
         self.stalls: list[Stall] = []  # stall_next
 

@@ -1,7 +1,7 @@
 """Runs a bot module against the local Discord emulator.
 
-    python -m tests.emulator.launcher --port P -- MODULE [ARGS...]
-    EMU_PORT=P python -m tests.emulator.launcher MODULE [ARGS...]
+    python -m emulator.launcher --port P -- MODULE [ARGS...]
+    EMU_PORT=P python -m emulator.launcher MODULE [ARGS...]
 
 It points discord.py at the emulator (``Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``),
 installs observation-only hooks, then runs MODULE as ``__main__`` (like ``python -m MODULE``).

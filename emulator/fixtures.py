@@ -1,8 +1,8 @@
 """Pytest fixtures for the Discord emulator.
 
-Enable them with ``pytest_plugins = ["tests.emulator.fixtures"]`` in ``tests/conftest.py``.
+Enable them with ``pytest_plugins = ["emulator.fixtures"]`` in ``tests/conftest.py``.
 
-* ``emulator``: a started :class:`~tests.emulator.Emulator` (no bot yet). Options come from
+* ``emulator``: a started :class:`~emulator.Emulator` (no bot yet). Options come from
   ``@pytest.mark.emulator(response_deadline=0.5, members=[...], ...)``. At teardown it waits
   for pending interactions, kills the bot, and fails the test (teardown error) for every
   problem not taken with ``emu.take_problems()``.

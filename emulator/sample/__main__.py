@@ -1,0 +1,3 @@
+from emulator.sample.bot import main
+
+main()

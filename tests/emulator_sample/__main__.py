@@ -1,3 +1,0 @@
-from tests.emulator_sample.bot import main
-
-main()
