@@ -636,6 +636,24 @@ class Emulator(DiscordServer):
         await self.wait_for(lambda: inter.choices is not None, timeout, "autocomplete choices")
         return list(inter.choices or [])
 
+    def undelivered(
+        self, user: UserRef, kind: str = "command", /, *, channel: ChannelRef = None
+    ) -> Interaction:
+        """An interaction Discord made that no bot receives ("command" or "autocomplete"):
+        a test answers it itself, e.g. through discord.py's HTTP client, to see how the
+        emulator answers a callback. It has no response deadline."""
+        itype = {"command": 2, "autocomplete": 4}[kind]
+        data = {"id": str(self.ids.next()), "name": "probe", "type": 1, "options": []}
+        inter = self._new_interaction(
+            itype, self.member(user), self.channel(channel), "probe", data, locale=None, at=None
+        )
+        inter.delivered_ms = self.clock.now_ms()
+        inter.generation = self.generation
+        inter.emulator = self
+        self.interactions[inter.id] = inter
+        self._by_token[inter.token] = inter
+        return inter
+
     def _check_visible(self, user: User, msg: Message) -> Channel:
         if msg.deleted:
             raise EmulatorError(f"message {msg.id} was deleted")

@@ -57,11 +57,16 @@ from .model import (
 )
 from .snowflake import Clock, SnowflakeGenerator
 from .validation import (
+    MAX_ATTACHMENTS,
     FormErrors,
+    check_attachments,
+    check_callback,
     check_channel_flags,
+    check_command,
     check_locales,
     check_message,
     check_modal,
+    dropped_defer_flags,
     markup_in_labels,
 )
 
@@ -73,7 +78,7 @@ MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 NONCE_WINDOW_MS = 2 * 60 * 1000  # enforce_nonce: "the past few minutes"
 # Rejections that are the bot's bug on their own (others, e.g. an expired token, may be a
 # deliberate fallback path; a bot that does not handle them logs a traceback anyway).
-PROBLEM_CODES = {50035, 50006, 40005, 50109}
+PROBLEM_CODES = {50035, 50006, 40005, 50109, 30015}
 MENTION_RE = re.compile(r"<@!?(\d+)>")
 COMMAND_NAME_RE = re.compile(r"^[-_'\w]{1,32}$")
 
@@ -843,6 +848,7 @@ class DiscordServer:
                 )
             seen.add(key)
             self._validate_command_node(err, [i], cmd, chat_input=ctype == 1, depth=0)
+            check_command(err, [i], cmd)
         if err:
             raise form_fail(err)
 
@@ -997,10 +1003,23 @@ class DiscordServer:
     def _mentions(self, content: str) -> list[int]:
         return [int(m) for m in MENTION_RE.findall(content or "") if int(m) in self.users]
 
-    def _validate(self, payload: dict[str, Any], flags: int) -> None:
+    def _validate(
+        self,
+        payload: dict[str, Any],
+        flags: int,
+        files: Iterable[Attachment] = (),
+        kept: Iterable[Attachment] = (),
+        *,
+        under: str | None = None,
+    ) -> None:
+        """Refuses what Discord refuses (validation.py); ``under``: the field that holds the
+        message in the request (a callback's ``data``)."""
         err = check_message(payload, flags)
+        count = check_attachments(err, payload, {f.id for f in files}, {a.id for a in kept})
         if err:
-            raise form_fail(err)
+            raise form_fail(err.nested(under) if under else err)
+        if count > MAX_ATTACHMENTS:
+            raise fail(400, 30015, "Maximum number of attachments in a message reached (10)")
         for where, text in markup_in_labels(payload.get("components") or []):
             # Discord accepts it and shows the markup as text ("Take <:c1_9h:123>"): only
             # a message's content and embeds render custom emojis (issue 21)
@@ -1027,7 +1046,7 @@ class DiscordServer:
             msg.content
             or msg.embeds
             or msg.attachments
-            or (msg.flags & IS_COMPONENTS_V2 and msg.components)
+            or msg.components  # Create Message: "at least one of content, embeds, ... components"
             or msg.loading
         )
 
@@ -1042,6 +1061,7 @@ class DiscordServer:
         interaction: Interaction | None = None,
         ephemeral: bool = False,
         loading: bool = False,
+        under: str | None = None,
     ) -> Message:
         if channel.deleted:
             raise fail(404, 10003, "Unknown Channel")
@@ -1053,7 +1073,7 @@ class DiscordServer:
             flags |= EPHEMERAL
         if loading:
             flags |= LOADING
-        self._validate(payload, flags)
+        self._validate(payload, flags, files, under=under)
         rec: RequestRecord = request[REC_KEY]
         now = self.clock.now_ms()
         msg = Message(
@@ -1131,7 +1151,12 @@ class DiscordServer:
         return out
 
     def _edit(
-        self, msg: Message, payload: dict[str, Any], files: list[Attachment], request: web.Request
+        self,
+        msg: Message,
+        payload: dict[str, Any],
+        files: list[Attachment],
+        request: web.Request,
+        under: str | None = None,
     ) -> None:
         if msg.deleted:
             raise fail(404, 10008, "Unknown Message")
@@ -1142,7 +1167,7 @@ class DiscordServer:
         if "flags" in payload and payload["flags"] is not None:
             keep = msg.flags & (EPHEMERAL | IS_COMPONENTS_V2 | HAS_THREAD)
             flags = (int(payload["flags"]) & ~(EPHEMERAL | LOADING)) | keep
-        self._validate(payload, flags)
+        self._validate(payload, flags, files, msg.attachments, under=under)
         before = (msg.content, msg.embeds, msg.components, msg.flags, msg.attachments)
         if "content" in payload:
             msg.content = str(payload.get("content") or "")
@@ -1397,6 +1422,11 @@ class DiscordServer:
         rtype = int(body.get("type", 0))
         data = body.get("data") or {}
         files = self._files(request)
+        err = check_callback(rtype, data)
+        if err:
+            raise form_fail(err)
+        if dropped := dropped_defer_flags(rtype, data):
+            self.add_problem("ignored_flags", f"a deferred response's flags {dropped} are dropped")
         channel = self.channels[inter.channel_id]
         ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
         recipient = inter.user_id if ephemeral else channel.recipient_id
@@ -1411,6 +1441,7 @@ class DiscordServer:
                 recipient_id=recipient,
                 interaction=inter,
                 ephemeral=ephemeral,
+                under="data",
             )
             inter.response_message_id = msg.id
         elif rtype == 5:
@@ -1437,7 +1468,7 @@ class DiscordServer:
                 inter.response_message_id = inter.message_id
                 if rtype == 7:
                     msg = self.messages[inter.message_id]
-                    self._edit(msg, data, files, request)
+                    self._edit(msg, data, files, request, under="data")
                 else:
                     msg = None
         elif rtype == 9:

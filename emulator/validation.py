@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
-from .model import IS_COMPONENTS_V2, walk_components
+from .model import EPHEMERAL, IS_COMPONENTS_V2, walk_components
 
 BUTTON_STYLES = {1, 2, 3, 4, 5, 6}
 #: Discord's locales (https://discord.com/developers/docs/reference#locales): a command's
@@ -51,7 +52,25 @@ LOCALES = frozenset(
 #: SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE, IS_COMPONENTS_V2); EPHEMERAL is for
 #: interaction responses only
 CHANNEL_MESSAGE_FLAGS = (1 << 2) | (1 << 12) | (1 << 13) | IS_COMPONENTS_V2
+#: the flags an interaction's response message may carry (receiving-and-responding.mdx,
+#: "Messages": "only SUPPRESS_EMBEDS, EPHEMERAL, IS_COMPONENTS_V2, IS_VOICE_MESSAGE, and
+#: SUPPRESS_NOTIFICATIONS can be set")
+RESPONSE_MESSAGE_FLAGS = CHANNEL_MESSAGE_FLAGS | EPHEMERAL
 SELECT_TYPES = {3, 5, 6, 7, 8}
+#: message.mdx "Allowed Mention Types"; ``users`` and ``roles`` hold at most 100 ids
+MENTION_TYPES = ("users", "roles", "everyone")
+MAX_MENTION_IDS = 100
+#: a message carries at most 10 attachments: the ``attachments`` field's ``maxItems`` in
+#: discord-api-spec (MessageCreateRequest, MessageEditRequestPartial, the webhook and
+#: callback requests), JSON error 30015 past it ("Maximum number of attachments in a
+#: message reached (10)", opcodes-and-status-codes.mdx)
+MAX_ATTACHMENTS = 10
+#: application-commands.mdx, "Slash Commands": "a maximum of 8000 characters for combined
+#: name, description, and value properties for each command, its options (including
+#: subcommands and groups), and choices ... only the longest localization for each field
+#: (including the default value) is counted"
+MAX_COMMAND_SIZE = 8000
+INTEGER_OPTION, STRING_OPTION, NUMBER_OPTION = 4, 3, 10
 
 
 class FormErrors:
@@ -71,6 +90,25 @@ class FormErrors:
     def max_len(self, path: list[str | int], value: Any, limit: int) -> None:
         if isinstance(value, str) and len(value) > limit:
             self.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+
+    def bad_length(self, path: list[str | int], value: Any, low: int, high: int) -> None:
+        if not isinstance(value, str) or not low <= len(value) <= high:
+            self.add(path, "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length.")
+
+    def object(self, path: list[str | int], value: Any) -> bool:
+        """A field that is an object (an emoji, allowed_mentions): Discord answers
+        MODEL_TYPE_CONVERT when it is anything else (a string)."""
+        if value is None or isinstance(value, dict):
+            return True
+        self.add(path, "MODEL_TYPE_CONVERT", "Expected an object/dictionary.")
+        return False
+
+    def nested(self, key: str) -> FormErrors:
+        """The same errors under ``key``: a callback's message is its ``data``."""
+        out = FormErrors()
+        out.errors = {key: self.errors} if self.errors else {}
+        out.flat = [f"{key}.{line}" for line in self.flat]
+        return out
 
     def __bool__(self) -> bool:
         return bool(self.errors)
@@ -137,6 +175,12 @@ def _check_interactive(err: FormErrors, path: list[str | int], comp: dict[str, A
                 )
         elif style != 6 and not comp.get("custom_id"):
             err.add([*path, "custom_id"], "BASE_TYPE_REQUIRED", "This field is required")
+        if style != 5 and comp.get("url"):
+            # components reference, Button: "Non-link and non-premium buttons ... cannot
+            # have a url"; premium buttons cannot either
+            err.add([*path, "url"], "COMPONENT_BUTTON_URL_NOT_LINK", "Only a link button has a url")
+        # its emoji is a partial emoji object ({"name": "🂡"}), never the bare string
+        err.object([*path, "emoji"], comp.get("emoji"))
         if not comp.get("label") and not comp.get("emoji"):
             err.add([*path], "COMPONENT_BUTTON_EMPTY", "A button needs a label or an emoji")
     elif ctype in SELECT_TYPES:
@@ -159,9 +203,12 @@ def _check_interactive(err: FormErrors, path: list[str | int], comp: dict[str, A
                     "Select option values must be unique",
                 )
             for k, opt in enumerate(options):
-                err.max_len([*path, "options", k, "label"], opt.get("label"), 100)
-                err.max_len([*path, "options", k, "value"], opt.get("value"), 100)
+                # discord-api-spec StringSelectOptionForRequest: label and value are
+                # required, minLength 1, maxLength 100 (an empty label is refused)
+                err.bad_length([*path, "options", k, "label"], opt.get("label"), 1, 100)
+                err.bad_length([*path, "options", k, "value"], opt.get("value"), 1, 100)
                 err.max_len([*path, "options", k, "description"], opt.get("description"), 100)
+                err.object([*path, "options", k, "emoji"], opt.get("emoji"))
         min_v = int(comp.get("min_values", 1))
         max_v = int(comp.get("max_values", 1))
         if not 0 <= min_v <= 25 or not 1 <= max_v <= 25 or min_v > max_v:
@@ -292,6 +339,8 @@ def check_message(payload: dict[str, Any], flags: int) -> FormErrors:
     if "components" in payload:
         check_components(err, payload.get("components") or [], flags)
     check_nonce(err, payload)
+    if "allowed_mentions" in payload:
+        check_allowed_mentions(err, payload.get("allowed_mentions"))
     if flags & IS_COMPONENTS_V2 and (payload.get("content") or payload.get("embeds")):
         err.add(
             ["content"],
@@ -299,6 +348,181 @@ def check_message(payload: dict[str, Any], flags: int) -> FormErrors:
             "The 'content' and 'embeds' fields cannot be used with components v2",
         )
     return err
+
+
+def check_allowed_mentions(err: FormErrors, mentions: Any) -> None:
+    """message.mdx, "Allowed Mentions Object": ``parse`` holds allowed mention types,
+    ``users`` and ``roles`` at most 100 ids each, and ``parse`` is mutually exclusive with
+    them: ``parse: ["users"]`` with a non-empty ``users`` is "an invalid configuration ...
+    causing a validation error" (Discord: MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE);
+    ``users: []`` or ``null`` "does not trigger a validation error"."""
+    path: list[str | int] = ["allowed_mentions"]
+    if not err.object(path, mentions) or not mentions:
+        return
+    parse = mentions.get("parse") or []
+    for i, kind in enumerate(parse if isinstance(parse, list) else []):
+        if kind not in MENTION_TYPES:
+            err.add(
+                [*path, "parse", i],
+                "BASE_TYPE_CHOICES",
+                f"Value must be one of {MENTION_TYPES}.",
+            )
+    for kind in ("users", "roles"):
+        ids = mentions.get(kind)
+        if isinstance(ids, list) and len(ids) > MAX_MENTION_IDS:
+            err.add(
+                [*path, kind],
+                "BASE_TYPE_MAX_LENGTH",
+                f"Must be {MAX_MENTION_IDS} or fewer in length.",
+            )
+        if ids and isinstance(parse, list) and kind in parse:
+            err.add(
+                path,
+                "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.',
+            )
+
+
+def check_attachments(
+    err: FormErrors, payload: dict[str, Any], files: Collection[int], kept: Collection[int]
+) -> int:
+    """The ``attachments`` field against the request's ``files[n]`` parts (``files``: their
+    n) and the message's own attachments (``kept``: their ids, on an edit). Returns how many
+    attachments the message would then carry.
+
+    An id that names neither is refused: 50035 ATTACHMENT_NOT_FOUND "Attachment data not
+    found" (message.mdx, Attachment Request Structure: "for new attachments this must match
+    the n in files[n]"). Without the field, Edit Message appends the files ("Any provided
+    files will be appended to the message")."""
+    if "attachments" not in payload:
+        return len(kept) + len(files)
+    metas = payload.get("attachments") or []
+    if not isinstance(metas, list):
+        err.add(["attachments"], "BASE_TYPE_LIST", "Must be an array.")
+        return len(files)
+    if len(metas) > MAX_ATTACHMENTS:
+        err.add(
+            ["attachments"],
+            "BASE_TYPE_MAX_LENGTH",
+            f"Must be {MAX_ATTACHMENTS} or fewer in length.",
+        )
+    count, named = 0, set()
+    for i, meta in enumerate(metas):
+        if not err.object(["attachments", i], meta) or meta is None:
+            continue
+        try:
+            aid = int(meta.get("id"))
+        except (TypeError, ValueError):
+            err.add(["attachments", i, "id"], "BASE_TYPE_REQUIRED", "This field is required")
+            continue
+        if aid in files or aid in kept:
+            named.add(aid)
+            count += 1
+        else:
+            err.add(["attachments", i], "ATTACHMENT_NOT_FOUND", "Attachment data not found")
+    return count + sum(1 for f in files if f not in named)
+
+
+def check_callback(rtype: int, data: dict[str, Any]) -> FormErrors:
+    """An interaction response's own rules (receiving-and-responding.mdx): a message
+    response (type 4) sets only the flags of :data:`RESPONSE_MESSAGE_FLAGS`; an autocomplete
+    result (type 8) holds at most 25 choices, each a choice of application-commands.mdx
+    (name 1-100 characters, a string value up to 100)."""
+    err = FormErrors()
+    flags = data.get("flags")
+    if rtype == 4 and isinstance(flags, int) and flags & ~RESPONSE_MESSAGE_FLAGS:
+        err.add(["data", "flags"], "MESSAGE_FLAGS_INVALID", f"Invalid message flags: {flags}.")
+    choices = data.get("choices")
+    if rtype == 8 and isinstance(choices, list):
+        if len(choices) > 25:
+            err.add(["data", "choices"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+        for k, choice in enumerate(choices):
+            if err.object(["data", "choices", k], choice) and choice:
+                _check_choice(err, ["data", "choices", k], choice)
+    return err
+
+
+def dropped_defer_flags(rtype: int, data: dict[str, Any]) -> int:
+    """The flags a deferred response (type 5) asked for that Discord drops: "the only valid
+    message flag you may use is EPHEMERAL" (receiving-and-responding.mdx). Discord answers
+    204 and keeps EPHEMERAL alone (discord-api-docs PR #7386, issue #7910), so the emulator
+    does the same and reports them."""
+    flags = data.get("flags") if rtype == 5 else None
+    return flags & ~EPHEMERAL if isinstance(flags, int) else 0
+
+
+def _check_choice(err: FormErrors, path: list[str | int], choice: dict[str, Any]) -> None:
+    err.bad_length([*path, "name"], choice.get("name"), 1, 100)
+    # application-commands.mdx: "Value for the choice, up to 100 characters if string"
+    # (discord-api-spec says 6000: the emulator keeps the documented, stricter limit)
+    err.max_len([*path, "value"], choice.get("value"), 100)
+
+
+def _longest(node: dict[str, Any], field: str) -> int:
+    texts = [node.get(field), *(node.get(f"{field}_localizations") or {}).values()]
+    return max((len(str(t)) for t in texts if t is not None), default=0)
+
+
+def command_size(node: dict[str, Any]) -> int:
+    """The characters Discord counts against :data:`MAX_COMMAND_SIZE`: each name and
+    description (the longest of its localisations), each choice's name and value, through
+    every option, subcommand and group."""
+    total = _longest(node, "name") + _longest(node, "description")
+    for choice in node.get("choices") or []:
+        total += _longest(choice, "name") + len(str(choice.get("value", "")))
+    return total + sum(command_size(opt) for opt in node.get("options") or [])
+
+
+def check_command(err: FormErrors, path: list[str | int], cmd: dict[str, Any]) -> None:
+    """A command's size and its options' bounds (application-commands.mdx, "Application
+    Command Option Structure"): ``min_value``/``max_value`` belong to INTEGER and NUMBER
+    options, ``min_length`` (0-6000) / ``max_length`` (1-6000) to STRING ones, a minimum
+    never above its maximum; a string choice's value is at most 100 characters."""
+    if command_size(cmd) > MAX_COMMAND_SIZE:
+        err.add(
+            path,
+            "APPLICATION_COMMAND_TOO_LARGE",
+            f"Command exceeds maximum size ({MAX_COMMAND_SIZE})",
+        )
+    _check_options(err, path, cmd)
+
+
+def _check_options(err: FormErrors, path: list[str | int], node: dict[str, Any]) -> None:
+    for j, opt in enumerate(node.get("options") or []):
+        opath: list[str | int] = [*path, "options", j]
+        otype = int(opt.get("type", STRING_OPTION))
+        _check_options(err, opath, opt)
+        for low, high, types in (
+            ("min_value", "max_value", (INTEGER_OPTION, NUMBER_OPTION)),
+            ("min_length", "max_length", (STRING_OPTION,)),
+        ):
+            for key in (low, high):
+                if opt.get(key) is not None and otype not in types:
+                    err.add(
+                        [*opath, key],
+                        "APPLICATION_COMMAND_OPTION_FIELD_INVALID",
+                        f"{key} is only valid on option types {types}",
+                    )
+            lo, hi = opt.get(low), opt.get(high)
+            if isinstance(lo, int | float) and isinstance(hi, int | float) and lo > hi:
+                err.add(
+                    [*opath, low],
+                    "APPLICATION_COMMAND_OPTION_MIN_ABOVE_MAX",
+                    f"{low} must be less than or equal to {high}",
+                )
+        for key, floor in (("min_length", 0), ("max_length", 1)):
+            value = opt.get(key)
+            if isinstance(value, int) and not floor <= value <= 6000:
+                code, bound = (
+                    ("NUMBER_TYPE_MIN", floor) if value < floor else ("NUMBER_TYPE_MAX", 6000)
+                )
+                word = "greater" if code == "NUMBER_TYPE_MIN" else "less"
+                err.add(
+                    [*opath, key], code, f"int value should be {word} than or equal to {bound}."
+                )
+        for k, choice in enumerate(opt.get("choices") or []):
+            if isinstance(choice, dict):
+                err.max_len([*opath, "choices", k, "value"], choice.get("value"), 100)
 
 
 def check_nonce(err: FormErrors, payload: dict[str, Any]) -> None:
