@@ -92,7 +92,9 @@ class FormErrors:
             self.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
 
     def bad_length(self, path: list[str | int], value: Any, low: int, high: int) -> None:
-        if not isinstance(value, str) or not low <= len(value) <= high:
+        if value is None:
+            self.add(path, "BASE_TYPE_REQUIRED", "This field is required")
+        elif not isinstance(value, str) or not low <= len(value) <= high:
             self.add(path, "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length.")
 
     def object(self, path: list[str | int], value: Any) -> bool:
