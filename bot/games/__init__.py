@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from pydantic import BaseModel
 
+from bot.seasons.fields import SeasonStats
 from bot.ui.pipeline import Verb
 
 if TYPE_CHECKING:
@@ -59,6 +60,9 @@ class GamePlugin(ABC):
     #: what the platform checks of each before the game sees a click (``bot/ui/pipeline.py``)
     verbs: Mapping[str, Verb]
     default_ai_level: str
+    #: what its season card and CSV show besides what every game has: the word for its
+    #: rounds and its own counters (docs/seasons.md)
+    season_stats: SeasonStats = SeasonStats()
 
     @abstractmethod
     def rules_for(self, settings: dict[str, Any]) -> BaseModel:
@@ -133,6 +137,11 @@ class GamePlugin(ABC):
     def canonical_variant(self, name: str) -> str:
         """A variant name as the leaderboard stores it."""
         return name
+
+    def variant_name(self, variant: str, lang: str) -> str:
+        """A stored variant (its rules' preset name) as players read it on a season card;
+        an unknown one as it is stored."""
+        return variant
 
 
 #: the plugins imported so far, by game id (``plugin`` is called at every click and edit)
