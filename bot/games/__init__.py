@@ -98,6 +98,11 @@ class GamePlugin(ABC):
         """The game's name in shared messages ("Tarot — table 3 is closed")."""
         return self.game_id.capitalize()
 
+    def table_name(self, table: LiveTable, lang: str) -> str:
+        """What a table's titles call it: its thread, its channel summary, its messages
+        ("Dutch — table 3"). Default: the game's name."""
+        return self.display_name(lang)
+
     def table_picture(self, table: LiveTable, lang: str, at: int) -> CardPicture | None:
         """The picture the table message carries (docs/cards.md); None: no picture."""
         return None
@@ -164,6 +169,16 @@ def display_name(game_id: str, lang: str) -> str:
         return plugin(game_id).display_name(lang)
     except (KeyError, ImportError):
         return game_id.capitalize()
+
+
+def table_name(table: LiveTable, lang: str) -> str:
+    """What a table's titles call it (``GamePlugin.table_name``: a Tamalou house variant's
+    name), the game's name for a game this bot does not have."""
+    try:
+        found = plugin(table.row.game)
+    except (KeyError, ImportError):
+        return table.row.game.capitalize()
+    return found.table_name(table, lang)
 
 
 def forget(game_id: str, table_id: int) -> None:

@@ -61,6 +61,10 @@ class TamalouPlugin(GamePlugin):
     def canonical_variant(self, name: str) -> str:
         return variants.canonical(name)
 
+    def table_name(self, table: LiveTable, lang: str) -> str:
+        """The table's variant (R-V): a Dutch table is "Dutch — table 3"."""
+        return tables.title_name(table, lang)
+
     def variant_name(self, variant: str, lang: str) -> str:
         name = variants.display_name(variant, lang)
         return variant if name == f"variant.{variant}" else name
