@@ -9,9 +9,10 @@ result, and a link into the thread.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import discord
+from discord.utils import escape_markdown
 
 from bot import games
 from bot.i18n import t
@@ -44,6 +45,18 @@ def ranked(totals: Sequence[float], lower_wins: bool) -> list[tuple[int, int]]:
     return [(1 + sum(totals[o] != totals[s] for o in order[:i]), s) for i, s in enumerate(order)]
 
 
+def tournament_line(part: dict[str, Any], lang: str) -> str:
+    """A tournament table's place in it: the tournament, the round, the table."""
+    return t(
+        lang,
+        "summary.tournament",
+        name=escape_markdown(str(part.get("name", ""))),
+        round=part.get("round", 0),
+        rounds=part.get("rounds", 0),
+        table=part.get("table", 0),
+    )
+
+
 def summary(
     table: LiveTable, lang: str, thread_id: int | None, reason: str | None = None
 ) -> discord.Embed:
@@ -53,6 +66,9 @@ def summary(
     # AI seats named in the server's language, as in the thread
     names = [seat_name(s, lang) for s in seats] or [seat_name(s, lang) for s in table.seats]
     lines = [t(lang, "summary.players", names=", ".join(names))]
+    part = table.row.settings.get("tournament")
+    if table.row.tournament_id is not None and isinstance(part, dict):
+        lines.insert(0, tournament_line(part, lang))
     if table.game is not None and seats:
         totals, winners = table.module.match_result(table.game)
         order = ranked(totals, bool(table.module.LOWER_SCORE_WINS))

@@ -50,3 +50,14 @@ def test_the_summary_ranks_the_standing_in_the_games_direction() -> None:
     assert "Standing: 1. p1 5 · 2. p0 30" in text
     assert threads.ranked([10.0, -5.0, 10.0], lower_wins=False) == [(1, 0), (1, 2), (3, 1)]
     assert threads.ranked([10.0, -5.0, 10.0], lower_wins=True) == [(1, 1), (2, 0), (2, 2)]
+
+
+def test_a_tournament_tables_summary_names_the_tournament_round_and_table() -> None:
+    table = playing()
+    table.row.tournament_id = 3  # type: ignore[attr-defined]
+    part = {"name": "Cup", "round": 1, "rounds": 2, "table": 2}
+    table.row.settings = {"tournament": part}  # type: ignore[attr-defined]
+    fr = threads.summary(table, "fr", 555).description or ""  # type: ignore[arg-type]
+    en = threads.summary(table, "en", 555).description or ""  # type: ignore[arg-type]
+    assert fr.startswith("Tournoi **Cup** · ronde 1/2 · table 2\n")
+    assert en.startswith("Tournament **Cup** · round 1/2 · table 2\n")
