@@ -214,3 +214,26 @@ def test_start_up_runs_with_the_bots_collector_thresholds(
     finally:
         gc.set_threshold(*before)
     assert seen == [GC_THRESHOLDS]
+
+
+def test_status_says_connecting_while_the_network_is_down(tmp_path: Path) -> None:
+    """A bot that retries a network that is down runs: ``python -m bot status`` says it is
+    connecting since when, and why the last attempt failed (not "never started here?")."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAMALOU_"))}
+    env |= {"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "x", "PYTHONUNBUFFERED": "1"}
+    cmd = [sys.executable, "-m", "emulator.launcher", "--port", str(free_port()), "--"]
+    proc = subprocess.Popen([*cmd, "bot"], cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        deadline = time.monotonic() + 60
+        while "cannot reach Discord" not in proc.stderr.readline():
+            assert time.monotonic() < deadline and proc.poll() is None
+        done = run_bot(tmp_path, "status")
+    finally:
+        proc.kill()
+        proc.wait()
+    assert done.returncode == 1, done.stderr  # not ready: unhealthy
+    assert "never started here" not in done.stdout
+    line = next(s for s in done.stdout.splitlines() if s.startswith("process"))
+    said = r": connecting since \d+ s ago \(\d+ failed attempts?, last: .*(Connect|connect)"
+    assert re.search(said, line), line
