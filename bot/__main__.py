@@ -15,7 +15,7 @@ import aiohttp
 import discord
 
 from bot import GC_THRESHOLDS
-from bot.config import Config, ConfigError
+from bot.config import Config, ConfigError, unknown_settings
 from bot.storage import StorageError, open_storage
 
 if TYPE_CHECKING:
@@ -80,6 +80,8 @@ def main(config: Config | None = None, argv: list[str] | None = None) -> int:
         level=config.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    for line in unknown_settings():
+        log.warning("%s", line)
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
