@@ -218,13 +218,9 @@ class _FromEnv(Config):
 
 
 #: ``TAMALOU_*`` names read by the test suite and the tools, not by the bot: no warning
-NOT_THE_BOTS = (
-    "TAMALOU_E2E_DB",
-    "TAMALOU_PG_BIN",
-    "TAMALOU_PROPERTY_ROUNDS",
-    "TAMALOU_REGEN_GOLDEN",
-    "TAMALOU_TEST_",
-    "TAMALOU_TRACE_",
+NOT_THE_BOTS = tuple(
+    "TAMALOU_" + name
+    for name in ("E2E_DB", "PG_BIN", "PROPERTY_ROUNDS", "REGEN_GOLDEN", "TEST_", "TRACE_")
 )
 
 
