@@ -217,3 +217,27 @@ async def test_a_french_dutch_tables_summary_names_its_variant_and_its_ai_in_fre
     assert "1. bob 0 · 1. IA 1 (moyen) 0" in text  # ranked; equal totals share a place
     assert thread.name == "Dutch · table 1"
     assert h.table_message().embeds[0]["title"].startswith("Dutch — table 1")
+
+
+async def test_new_says_the_table_plays_in_its_thread_and_ping_says_what_it_does(
+    harness: BotHarness,
+) -> None:
+    """/tamalou new said "open in this channel" of a table that plays in a thread; /tamalou
+    ping promised a ping "when your turn starts" (it comes after the server's wait)."""
+    h, emu = harness, harness.emu
+    await h.start(**THREADS)
+    await emu.slash("alice", "tamalou new")
+    thread = the_thread(h)
+    said = emu.last_ephemeral("alice").content
+    assert said.startswith(f"Table 1 is open: it plays in its thread <#{thread.id}>.")
+    await emu.slash("alice", "tamalou ping", on=True)
+    assert "when your turn has waited 1 s without your move" in emu.last_ephemeral("alice").content
+    await emu.slash("bob", "tamalou ping", on=False)
+    said = emu.last_ephemeral("bob").content
+    assert said.startswith("Vous ne serez plus notifié quand votre tour vous attend")
+    assert "commence" not in said
+    await emu.slash("alice", "tamalou cancel")
+    await emu.slash("bob", "tamalou new")
+    (_, second) = emu.threads("general")
+    said = emu.last_ephemeral("bob").content
+    assert said.startswith(f"La table 2 est ouverte : elle se joue dans son fil <#{second.id}>.")
