@@ -7,6 +7,7 @@ import gc
 import importlib.util
 import logging
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ import aiohttp
 import discord
 
 from bot import GC_THRESHOLDS
-from bot.config import Config, ConfigError
+from bot.config import Config, ConfigError, unknown_settings
 from bot.storage import StorageError, open_storage
 
 if TYPE_CHECKING:
@@ -79,6 +80,8 @@ def main(config: Config | None = None, argv: list[str] | None = None) -> int:
         level=config.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    for line in unknown_settings():
+        log.warning("%s", line)
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
@@ -138,17 +141,23 @@ async def serve(config: Config) -> int:
             return 2
         log.info("metrics on http://127.0.0.1:%d/metrics", config.metrics_port)
     async with bot:
-        if not await login(bot, config.token):
+        if not await login(bot, config.token, config):
             print(TOKEN_REFUSED, file=sys.stderr)
             return 2
         await bot.connect(reconnect=True)
     return 0
 
 
-async def login(bot: GameBot, token: str) -> bool:
+async def login(bot: GameBot, token: str, config: Config | None = None) -> bool:
     """``bot.login`` until it reaches Discord; False if Discord refuses the token. A
-    network that is down is said in one line an attempt, never a traceback."""
+    network that is down is said in one line an attempt, never a traceback; with
+    ``config``, the status says "connecting since …" meanwhile (``python -m bot status``)."""
+    from bot.status import write_connecting
+
     delay = FIRST_RETRY_S
+    since, attempts = int(time.time() * 1000), 0
+    if config is not None:
+        await write_connecting(config, since)
     while True:
         try:
             await bot.login(token)
@@ -156,6 +165,9 @@ async def login(bot: GameBot, token: str) -> bool:
         except discord.LoginFailure:
             return False
         except UNREACHABLE as exc:
+            attempts += 1
+            if config is not None:  # before the line: whoever reads it finds the status
+                await write_connecting(config, since, attempts, _cause(exc))
             log.warning("cannot reach Discord (%s): trying again in %.0f s", _cause(exc), delay)
         # a fresh HTTP session for the next attempt (login made one, on a connector that
         # closes with it)

@@ -15,8 +15,12 @@ default.
 
 from __future__ import annotations
 
+import difflib
+import os
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from dotenv import dotenv_values
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
@@ -173,6 +177,16 @@ class Config(BaseSettings):
             return _SYNC_WORDS.get(word, word)
         return value
 
+    @field_validator("metrics_port")
+    @classmethod
+    def _unprivileged_port(cls, value: int) -> int:
+        """Ports below 1024 need root: the hint's bounds are the setting's."""
+        if 0 < value < 1024:
+            raise ValueError(
+                f"TAMALOU_METRICS_PORT={value!r} is not a port, 1024 to 65535, or 0 (off)"
+            )
+        return value
+
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _shard_range(cls, value: Any) -> Any:
@@ -201,6 +215,38 @@ class _FromEnv(Config):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         return (init_settings, env_settings, dotenv_settings)
+
+
+#: ``TAMALOU_*`` names read by the test suite and the tools, not by the bot: no warning
+NOT_THE_BOTS = tuple(
+    "TAMALOU_" + name
+    for name in ("E2E_DB", "PG_BIN", "PROPERTY_ROUNDS", "REGEN_GOLDEN", "TEST_", "TRACE_")
+)
+
+
+def unknown_settings(env_file: str | None = ".env") -> list[str]:
+    """One line for each ``TAMALOU_*`` name in the environment or ``env_file`` that is no
+    setting (a typo, ``TAMALOU_THREAD=0``, is otherwise ignored in silence), with the
+    nearest setting's name."""
+    known = [
+        f.validation_alias
+        for f in Config.model_fields.values()
+        if isinstance(f.validation_alias, str)
+    ]
+    names = set(os.environ)
+    if env_file is not None and Path(env_file).is_file():
+        names |= {k for k in dotenv_values(env_file) if k}
+    lines = []
+    for name in sorted(names):
+        upper = name.upper()
+        if not upper.startswith("TAMALOU_") or upper in known or upper.startswith(NOT_THE_BOTS):
+            continue
+        # compared without the prefix every name shares, which made any name look near
+        ours = [k[8:] for k in known if k.startswith("TAMALOU_")]
+        near = difflib.get_close_matches(upper[8:], ours, n=1, cutoff=0.6)
+        hint = f": did you mean TAMALOU_{near[0]}?" if near else ""
+        lines.append(f"{name} is not a setting, ignored{hint} (.env.example lists every setting)")
+    return lines
 
 
 def describe(exc: ValidationError) -> str:

@@ -51,6 +51,22 @@ def lang_of(locale: discord.Locale | str | None, default: str = "en") -> str:
 
 
 _PLURAL = re.compile(r"\{(\w+), plural,")
+#: French "de" before a value (a name, in bold or not): elided before a vowel
+_DE = re.compile(r"\b([Dd])e (\**)\{(\w+)\}")
+_VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæ")
+
+
+def elide(text: str, values: dict[str, Any]) -> str:
+    """French elision of "de" before a value that starts with a vowel: «la carte de bob»,
+    «la carte d'alice», «d'IA 1». A name's gender is never known, so the catalogues avoid
+    agreeing with it; its first letter is known here. (An h is left alone: «de Hugo».)"""
+
+    def one(m: re.Match[str]) -> str:
+        value = values.get(m[3])
+        first = str(value).lstrip("\\*_`~")[:1].lower() if value is not None else ""
+        return f"{m[1]}'{m[2]}{{{m[3]}}}" if first in _VOWELS and first else m[0]
+
+    return _DE.sub(one, text)
 
 
 def _number(value: Any) -> float | None:
@@ -124,6 +140,8 @@ def t(lang: str, key: str, **values: Any) -> str:
     try:
         if ", plural," in text:  # else no plural block (``_PLURAL``) to look for
             text = plurals(text, lang, values)
+        if lang == "fr" and "de " in text:
+            text = elide(text, values)
         return text.format(**values)
     except (KeyError, IndexError, ValueError):
         log.warning("bad values for translation key %s", key)

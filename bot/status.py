@@ -147,6 +147,34 @@ def _now() -> int:
     return int(time.time() * 1000)
 
 
+async def write_connecting(
+    config: Config, since: int, attempts: int = 0, last_error: str | None = None
+) -> None:
+    """Before the first login and after each failed one: "connecting since …" (the process
+    has no bot object yet, so ``python -m bot status`` knows it runs and is trying). Written
+    on a storage of its own; a failure is logged, never raised (the login goes on)."""
+    value = {
+        "state": "connecting",
+        "pid": os.getpid(),
+        "host": socket.gethostname(),
+        "started_at": since,
+        "connecting_since": since,
+        "attempts": attempts,
+        "last_error": last_error,
+        "shards": list(config.shard_ids) if config.shard_ids is not None else None,
+        "shard_count": config.shard_count,
+    }
+    try:
+        storage = open_storage(config.database, busy_timeout_ms=config.database_busy_ms)
+        await storage.open()
+        try:
+            await set_state(storage, shards_key(config), json.dumps(value), _now())
+        finally:
+            await storage.close()
+    except StorageError as exc:
+        log.warning("could not write the status (%s)", exc.message)
+
+
 def _age(ms: int, now: int) -> str:
     seconds = max(0, (now - ms) // 1000)
     if seconds < 120:
@@ -177,9 +205,14 @@ async def report(config: Config) -> tuple[str, bool]:
             shard_count = shard_count or status.get("shard_count")
             silent = now - written > SILENT_AFTER * HEARTBEAT_S * 1000
             state = status.get("state", "?")
-            if silent and state != "stopped":
+            if state == "connecting" and status.get("connecting_since"):
+                state = f"connecting since {_age(status['connecting_since'], now)}"
+                if n := status.get("attempts"):
+                    state += f" ({n} failed attempt{'' if n == 1 else 's'}"
+                    state += f", last: {status['last_error']})" if status.get("last_error") else ")"
+            if silent and not state.startswith("stopped"):
                 state = f"silent (was {state})"
-            if state != "ready":
+            if state != "ready":  # connecting, silent or stopped
                 healthy = False
             shards = "all shards" if name == "all" else f"shards {name}"
             latency = ", ".join(

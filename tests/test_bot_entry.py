@@ -76,6 +76,7 @@ def run_bot(
         ("TAMALOU_MIN_MATCHES", "zero", "a number of matches"),
         ("TAMALOU_SYNC_COMMANDS", "sometimes", "auto, 1 (always) or 0 (never)"),
         ("TAMALOU_SHARDS", "0-3", "TAMALOU_SHARD_COUNT"),
+        ("TAMALOU_METRICS_PORT", "80", "1024 to 65535, or 0 (off)"),  # as its hint says
     ],
 )
 def test_a_wrong_setting_is_one_line_naming_it_and_exit_2(
@@ -214,3 +215,51 @@ def test_start_up_runs_with_the_bots_collector_thresholds(
     finally:
         gc.set_threshold(*before)
     assert seen == [GC_THRESHOLDS]
+
+
+def test_status_says_connecting_while_the_network_is_down(tmp_path: Path) -> None:
+    """A bot that retries a network that is down runs: ``python -m bot status`` says it is
+    connecting since when, and why the last attempt failed (not "never started here?")."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TAMALOU_"))}
+    env |= {"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "x", "PYTHONUNBUFFERED": "1"}
+    cmd = [sys.executable, "-m", "emulator.launcher", "--port", str(free_port()), "--"]
+    proc = subprocess.Popen([*cmd, "bot"], cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        deadline = time.monotonic() + 60
+        while "cannot reach Discord" not in proc.stderr.readline():
+            assert time.monotonic() < deadline and proc.poll() is None
+        done = run_bot(tmp_path, "status")
+    finally:
+        proc.kill()
+        proc.wait()
+    assert done.returncode == 1, done.stderr  # not ready: unhealthy
+    assert "never started here" not in done.stdout
+    line = next(s for s in done.stdout.splitlines() if s.startswith("process"))
+    said = r": connecting since \d+ s ago \(\d+ failed attempts?, last: .*(Connect|connect)"
+    assert re.search(said, line), line
+
+
+def test_a_mistyped_setting_is_warned_with_the_nearest_name(tmp_path: Path) -> None:
+    """``TAMALOU_THREAD=0`` was ignored in silence (the tables still played in threads): a
+    warning names it and the setting it probably meant, from the environment and .env."""
+    (tmp_path / ".env").write_text("TAMALOU_PING_AFTR_S=5\n")
+    done = run_bot(tmp_path, TAMALOU_THREAD="0", TAMALOU_NOTHING_LIKE_IT="1")
+    assert done.returncode == 2 and "No DISCORD_TOKEN is set" in done.stderr
+    warned = [s for s in done.stderr.splitlines() if "is not a setting" in s]
+    assert len(warned) == 3, done.stderr
+    assert "WARNING" in warned[0]
+    assert any(
+        "TAMALOU_THREAD is not a setting, ignored: did you mean TAMALOU_THREADS?" in s
+        for s in warned
+    )
+    assert any("TAMALOU_PING_AFTR_S" in s and "TAMALOU_PING_AFTER_S?" in s for s in warned)
+    assert any(
+        s.endswith(
+            "TAMALOU_NOTHING_LIKE_IT is not a setting, ignored (.env.example lists every setting)"
+        )
+        for s in warned
+    )
+    (tmp_path / ".env").unlink()
+    done = run_bot(tmp_path, TAMALOU_THREADS="0", TAMALOU_TEST_SEEDS="a")  # no warning
+    assert "is not a setting" not in done.stderr

@@ -316,7 +316,7 @@ async def test_r_t2_take_the_discard_must_keep_and_faces_are_never_offered(
     assert game.round.seats[1].row[1] == thrown and game.round.discard[-1] == queen
     assert game.round.current == 0 and game.round.transmitted is None
     table = h.table_message()
-    assert "bob passed the power (Queen (blind swap))" in table.text
+    assert "bob passed the power: Queen (blind swap)" in table.text
     assert table.button(f"Take {label(queen)}").disabled  # never a face card
     await emu.click("alice", table, "My cards")
     labels = {b.label for b in emu.last_ephemeral("alice").buttons()}

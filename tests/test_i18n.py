@@ -162,3 +162,24 @@ def test_tarot_rounds_has_one_name_and_one_meaning() -> None:
         assert strings["opt.tarot_rounds"].lower().startswith(word)
         lobby = t(lang, "tarot.lobby.settings_value", players="4", rounds=1)
         assert f"1 {word}" in lobby and "(s)" not in lobby and "deal(" not in lobby
+
+
+def test_french_elides_de_before_a_name_that_starts_with_a_vowel() -> None:
+    """«la carte de alice» read wrong: «d'alice», «d'IA 1», «d'**Émile**»; «de bob» and
+    «de Hugo» stay; English is untouched."""
+    from bot.i18n import elide, t
+
+    assert t("fr", "btn.look_at", slot=1, name="alice") == "Regarder la carte 1 d'alice"
+    assert t("fr", "btn.look_at", slot=1, name="IA 1 (moyen)").endswith("d'IA 1 (moyen)")
+    assert t("fr", "btn.look_at", slot=1, name="bob").endswith("de bob")
+    assert elide("la place de **{name}**", {"name": "Émile"}) == "la place d'**{name}**"
+    assert elide("de {name}", {"name": "Hugo"}) == "de {name}"
+    assert t("en", "btn.look_at", slot=1, name="alice") == "Look at alice's card 1"
+
+
+def test_no_french_line_agrees_with_a_players_gender() -> None:
+    """A member's gender is not known: «alice est sorti» read wrong; the catalogues say it
+    without agreeing («Sortie d'alice»)."""
+    fr = catalog("fr")
+    assert fr["kalooki.over.out"] == "Sortie de {name}."
+    assert not [k for k, v in fr.items() if re.search(r"\{name\} est sorti", v)]

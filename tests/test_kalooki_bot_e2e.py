@@ -340,6 +340,19 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
     assert any(isinstance(e, E.JokerShifted) and e.player == 2 for e in events)
     assert any(isinstance(e, E.LaidOff) and e.player == 2 for e in events)
     assert_no_leak(k, events)
+    # every open panel of the last round is drawn once more: none offers a lay-off or the
+    # hand's sorting after the match (the winner's did)
+    last = f":{k.tid}:{game.round.round_no}"
+
+    def stale() -> list[str]:
+        return [
+            user
+            for user in HUMANS
+            for m in emu.ephemerals(user)
+            if any(f"kalooki:{verb}{last}" in json.dumps(m.components) for verb in ("sort", "pick"))
+        ]
+
+    await emu.wait_for(lambda: not stale(), 10, "the panels drawn after the match")
     # the season's board is per game: the match is recorded under kalooki
     await k.until(lambda: h.sql("SELECT * FROM season_results"), "the season record")
     assert {r["game"] for r in h.sql("SELECT game FROM season_results")} == {"kalooki"}
@@ -515,7 +528,8 @@ async def test_kalooki_commands_lobby_refusals_and_another_games_table(k: Kalook
     await emu.slash("alice", "tamalou cancel")
     await emu.slash("dave", "kalooki new", preset="classic4", turn_seconds=60)
     lobby = k.table_message()
-    assert "Classic (4 rounds)" in lobby.text and "60 s per turn" in lobby.text
+    # the preset's short name: its rounds follow once ("Classic (4 rounds) · 4 rounds" before)
+    assert "Classic Kalooki · 4 rounds · 60 s per turn" in lobby.text
     for other in ("tamalou", "tarot"):  # another game's seat commands never touch it
         await emu.slash("erin", f"{other} join")
         assert "plays kalooki: use /kalooki" in emu.last_ephemeral("erin").content

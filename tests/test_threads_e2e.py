@@ -196,3 +196,48 @@ async def test_a_server_may_keep_its_tables_out_of_threads(harness: BotHarness) 
     await open_table(h, ["alice", "bob"])
     assert emu.threads("general") == [] and not emu.requests_to("POST", "/threads")
     assert h.table_message().channel_id == emu.channel("general").id
+
+
+async def test_a_french_dutch_tables_summary_names_its_variant_and_its_ai_in_french(
+    harness: BotHarness,
+) -> None:
+    """The summary and the thread speak the server's language and name the variant (R-V):
+    "Dutch — table 1", "IA 1 (moyen)" as in the thread, never "Tamalou" or "AI 1 (medium)"."""
+    h, emu = harness, harness.emu
+    await h.start(**THREADS)
+    await emu.slash("alice", "tamalou settings", language="fr")
+    await emu.slash("bob", "tamalou new", variant="dutch")
+    await emu.slash("bob", "tamalou addbot")
+    await emu.slash("bob", "tamalou start")
+    thread = the_thread(h)
+    await emu.wait_for(lambda: f"<#{thread.id}>" in summary(h).text, 10, "the summary")
+    text = summary(h).text
+    assert summary(h).embeds[0]["title"] == "Dutch — table 1"
+    assert "Joueurs : bob, IA 1 (moyen)" in text and "AI 1" not in text
+    assert "1. bob 0 · 1. IA 1 (moyen) 0" in text  # ranked; equal totals share a place
+    assert thread.name == "Dutch · table 1"
+    assert h.table_message().embeds[0]["title"].startswith("Dutch — table 1")
+
+
+async def test_new_says_the_table_plays_in_its_thread_and_ping_says_what_it_does(
+    harness: BotHarness,
+) -> None:
+    """/tamalou new said "open in this channel" of a table that plays in a thread; /tamalou
+    ping promised a ping "when your turn starts" (it comes after the server's wait)."""
+    h, emu = harness, harness.emu
+    await h.start(**THREADS)
+    await emu.slash("alice", "tamalou new")
+    thread = the_thread(h)
+    said = emu.last_ephemeral("alice").content
+    assert said.startswith(f"Table 1 is open: it plays in its thread <#{thread.id}>.")
+    await emu.slash("alice", "tamalou ping", on=True)
+    assert "when your turn has waited 1 s without your move" in emu.last_ephemeral("alice").content
+    await emu.slash("bob", "tamalou ping", on=False)
+    said = emu.last_ephemeral("bob").content
+    assert said.startswith("Vous ne serez plus notifié quand votre tour vous attend")
+    assert "commence" not in said
+    await emu.slash("alice", "tamalou cancel")
+    await emu.slash("bob", "tamalou new")
+    (_, second) = emu.threads("general")
+    said = emu.last_ephemeral("bob").content
+    assert said.startswith(f"La table 2 est ouverte : elle se joue dans son fil <#{second.id}>.")

@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from pydantic import BaseModel
 
+from bot.seasons.fields import SeasonStats
 from bot.ui.pipeline import Verb
 
 if TYPE_CHECKING:
@@ -59,6 +60,9 @@ class GamePlugin(ABC):
     #: what the platform checks of each before the game sees a click (``bot/ui/pipeline.py``)
     verbs: Mapping[str, Verb]
     default_ai_level: str
+    #: what its season card and CSV show besides what every game has: the word for its
+    #: rounds and its own counters (docs/seasons.md)
+    season_stats: SeasonStats = SeasonStats()
 
     @abstractmethod
     def rules_for(self, settings: dict[str, Any]) -> BaseModel:
@@ -93,6 +97,11 @@ class GamePlugin(ABC):
     def display_name(self, lang: str) -> str:
         """The game's name in shared messages ("Tarot — table 3 is closed")."""
         return self.game_id.capitalize()
+
+    def table_name(self, table: LiveTable, lang: str) -> str:
+        """What a table's titles call it: its thread, its channel summary, its messages
+        ("Dutch — table 3"). Default: the game's name."""
+        return self.display_name(lang)
 
     def table_picture(self, table: LiveTable, lang: str, at: int) -> CardPicture | None:
         """The picture the table message carries (docs/cards.md); None: no picture."""
@@ -134,6 +143,11 @@ class GamePlugin(ABC):
         """A variant name as the leaderboard stores it."""
         return name
 
+    def variant_name(self, variant: str, lang: str) -> str:
+        """A stored variant (its rules' preset name) as players read it on a season card;
+        an unknown one as it is stored."""
+        return variant
+
 
 #: the plugins imported so far, by game id (``plugin`` is called at every click and edit)
 _LOADED: dict[str, GamePlugin] = {}
@@ -155,6 +169,16 @@ def display_name(game_id: str, lang: str) -> str:
         return plugin(game_id).display_name(lang)
     except (KeyError, ImportError):
         return game_id.capitalize()
+
+
+def table_name(table: LiveTable, lang: str) -> str:
+    """What a table's titles call it (``GamePlugin.table_name``: a Tamalou house variant's
+    name), the game's name for a game this bot does not have."""
+    try:
+        found = plugin(table.row.game)
+    except (KeyError, ImportError):
+        return table.row.game.capitalize()
+    return found.table_name(table, lang)
 
 
 def forget(game_id: str, table_id: int) -> None:

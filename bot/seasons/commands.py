@@ -26,6 +26,7 @@ from discord.utils import escape_markdown
 from bot import games
 from bot.i18n import lang_of, ls, t
 from bot.seasons.chart import rating_chart
+from bot.seasons.fields import SeasonStats
 from bot.seasons.rating import rating_text
 from bot.seasons.store import (
     DEFAULT_GAME,
@@ -95,10 +96,16 @@ def day(ms: int) -> str:
 # -- the leaderboard ---------------------------------------------------------------------------
 
 
-def variant_name(variant: str, lang: str) -> str:
-    """A variant's name as players know it (R-V); an unknown one as it is stored."""
-    name = t(lang, f"variant.{variant}")
-    return variant if name == f"variant.{variant}" else name
+def variant_name(variant: str, lang: str, game: str = DEFAULT_GAME) -> str:
+    """A variant's name as players of ``game`` know it (R-V, a Kalooki or tarot preset);
+    an unknown one as it is stored."""
+    return games.plugin(game).variant_name(variant, lang)
+
+
+def worded(key: str, stats: SeasonStats) -> str:
+    """``key`` in the game's word for its rounds: ``stats.rounds`` is ``stats.rounds.deal``
+    for tarot (every such key has its variant in the catalogues)."""
+    return key if stats.round_word == "round" else f"{key}.{stats.round_word}"
 
 
 async def board_of(
@@ -143,9 +150,10 @@ def board_line(line: BoardLine, sort: str, lang: str, min_matches: int = 0) -> s
 def board_message(board: Board, lang: str) -> tuple[discord.Embed, discord.ui.View]:
     game = board.game
     season = board.season
-    head = [t(lang, "lb.sorted", by=t(lang, f"lb.sort.{board.sort}"))]
+    stats = games.plugin(game).season_stats
+    head = [t(lang, "lb.sorted", by=t(lang, worded(f"lb.sort.{board.sort}", stats)))]
     if board.variant is not None:  # R-V: this variant's matches; the rating is the game's
-        head.insert(0, t(lang, "lb.variant", variant=variant_name(board.variant, lang)))
+        head.insert(0, t(lang, "lb.variant", variant=variant_name(board.variant, lang, game)))
     if not season.current and season.ended_at is not None:
         head.append(t(lang, "lb.frozen", date=day(season.ended_at)))
     need = season.min_matches if board.variant is None else 0  # ranked by the game's record
@@ -153,7 +161,12 @@ def board_message(board: Board, lang: str) -> tuple[discord.Embed, discord.ui.Vi
     if not body:
         body = [t(lang, "lb.empty")]
     embed = discord.Embed(
-        title=t(lang, "lb.title", season=escape_markdown(season_title(season, lang))),
+        title=t(
+            lang,
+            "lb.title",
+            game=games.display_name(game, lang),
+            season=escape_markdown(season_title(season, lang)),
+        ),
         description="\n".join([*head, "", *body])[:4000],
         colour=discord.Colour.gold(),
     )
@@ -271,7 +284,9 @@ class LeaderboardButton(
             await reply(interaction, t(lang, "err.unexpected"))
 
 
-SORT_CHOICES = [app_commands.Choice(name=ls(s, f"lb.sort.{s}"), value=s) for s in SORTS]
+def sort_choices(stats: SeasonStats) -> list[app_commands.Choice[str]]:
+    """The leaderboard's ``by:`` choices in the game's words (tarot: mean deal score)."""
+    return [app_commands.Choice(name=ls(s, worded(f"lb.sort.{s}", stats)), value=s) for s in SORTS]
 
 
 async def show_leaderboard(
@@ -304,12 +319,14 @@ def card_embed(card: PlayerCard, display_name: str, lang: str) -> discord.Embed:
             lang,
             "stats.title",
             name=escape_markdown(display_name),
+            game=games.display_name(card.game, lang),
             season=escape_markdown(season_title(season, lang)),
         )[:256],
         description=standing,
         colour=discord.Colour.blurple(),
     )
     best = "—" if p.best_round is None else f"{p.best_round:g}"
+    stats = games.plugin(card.game).season_stats
     fields = [
         # the display rating only: players never see mu or sigma
         ("stats.rating", f"**{rating_text(p.ordinal, card.provisional)}**"),
@@ -324,23 +341,33 @@ def card_embed(card: PlayerCard, display_name: str, lang: str) -> discord.Embed:
                 rank=f"{p.mean_rank:.2f}",
             ),
         ),
-        ("stats.rounds", t(lang, "stats.rounds.value", rounds=p.rounds, won=p.rounds_won)),
         (
-            "stats.scores",
+            worded("stats.rounds", stats),
+            t(lang, worded("stats.rounds.value", stats), rounds=p.rounds, won=p.rounds_won),
+        ),
+        (
+            worded("stats.scores", stats),
             t(
                 lang,
-                "stats.scores.value",
+                worded("stats.scores.value", stats),
                 total=f"{p.score_sum:g}",
                 mean=f"{p.mean_score:.1f}",
                 best=best,
             ),
         ),
-        ("stats.calls", t(lang, "stats.calls.value", right=p.calls_right, wrong=p.calls_wrong)),
-        ("stats.doubles", t(lang, "stats.doubles.value", made=p.doubles, missed=p.doubles_missed)),
     ]
-    if card.variants:  # R-V: the variants the member plays
+    for counter in stats.counters:  # the game's own (Tamalou's calls and doubles)
+        values = {c: getattr(p, c) for c in counter.columns}
+        fields.append((f"stats.{counter.name}", t(lang, f"stats.{counter.name}.value", **values)))
+    if card.variants:  # R-V: the variants (presets) the member plays
         played = " · ".join(
-            t(lang, "stats.variants.value", name=variant_name(v, lang), matches=m, wins=w)
+            t(
+                lang,
+                "stats.variants.value",
+                name=variant_name(v, lang, card.game),
+                matches=m,
+                wins=w,
+            )
             for v, m, w in card.variants
         )
         fields.append(("stats.variants", played[:1024]))
@@ -405,10 +432,12 @@ async def announce(interaction: discord.Interaction, ended: Season | None, fresh
     await reply(interaction, "\n".join(lines), ephemeral=False)
 
 
-async def list_seasons(interaction: discord.Interaction) -> None:
+async def list_seasons(interaction: discord.Interaction, game: str) -> None:
+    """The server's seasons (they span every game), each with its count of ``game``'s
+    matches."""
     bot = bot_of(interaction)
     lang = lang_of(interaction.locale)
-    found = await bot.seasons.in_guild(guild_of(interaction))
+    found = await bot.seasons.in_guild(guild_of(interaction), game)
     if not found:
         raise SeasonError("no_season")
     lines = []
@@ -426,7 +455,7 @@ async def list_seasons(interaction: discord.Interaction) -> None:
             )
         )
     embed = discord.Embed(
-        title=t(lang, "season.list.title"),
+        title=t(lang, "season.list.title", game=games.display_name(game, lang)),
         description="\n".join(lines)[:4000],
         colour=discord.Colour.gold(),
     )
@@ -438,7 +467,7 @@ async def export_season(interaction: discord.Interaction, game: str, season: int
     lang = lang_of(interaction.locale)
     guild_id = guild_of(interaction)
     found = await find_season(bot.seasons, guild_id, season)
-    text = await bot.seasons.export_csv(found, game)
+    text = await bot.seasons.export_csv(found, game, games.plugin(game).season_stats)
     file = discord.File(
         io.BytesIO(text.encode("utf-8")), filename=f"{game}-season-{found.number}.csv"
     )
@@ -471,7 +500,7 @@ def game_commands(game: str) -> list[GameCommand]:
             season=ls("Season number (default: the current season)", "opt.season"),
             by=ls("Sort by (default: rating)", "opt.by"),
         )
-        @app_commands.choices(by=SORT_CHOICES)
+        @app_commands.choices(by=sort_choices(plugin.season_stats))
         @app_commands.rename(season=ls("season", "optname.season"), by=ls("by", "optname.by"))
         async def plain_leaderboard(
             interaction: discord.Interaction,
@@ -492,7 +521,7 @@ def game_commands(game: str) -> list[GameCommand]:
             by=ls("Sort by (default: rating)", "opt.by"),
             variant=ls("Only the matches of this variant", "opt.lb_variant"),
         )
-        @app_commands.choices(by=SORT_CHOICES, variant=variants)
+        @app_commands.choices(by=sort_choices(plugin.season_stats), variant=variants)
         @app_commands.rename(
             season=ls("season", "optname.season"),
             by=ls("by", "optname.by"),
@@ -573,7 +602,7 @@ def game_commands(game: str) -> list[GameCommand]:
     )
     @app_commands.checks.has_permissions(manage_guild=True)
     async def cmd_season_list(interaction: discord.Interaction) -> None:
-        await list_seasons(interaction)
+        await list_seasons(interaction, game)
 
     @season_group.command(
         name=ls("export", "cmd.season.export"),

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.seasons.analysis import SeatResult, analyse_match, lower_score_wins
+from bot.seasons.fields import TAMALOU_STATS, SeasonStats
 from bot.seasons.rating import MODEL, display_rating, rate
 from bot.storage import Executor, MatchRow, Row, Storage, StorageConflict, match_from_row
 from bot.tables import TableError
@@ -330,12 +331,23 @@ class Seasons:
         row = await self.storage.fetchrow("SELECT * FROM seasons WHERE id = ?", season_id)
         return _season(row) if row else None
 
-    async def in_guild(self, guild_id: int) -> list[Season]:
-        rows = await self.storage.fetch(
-            "SELECT s.*, (SELECT COUNT(*) FROM season_matches m WHERE m.season_id = s.id) "
-            "AS matches FROM seasons s WHERE guild_id = ? ORDER BY number",
-            guild_id,
-        )
+    async def in_guild(self, guild_id: int, game: str | None = None) -> list[Season]:
+        """The guild's seasons, each with its count of matches (of ``game``, or of every
+        game)."""
+        if game is None:
+            rows = await self.storage.fetch(
+                "SELECT s.*, (SELECT COUNT(*) FROM season_matches m WHERE m.season_id = s.id) "
+                "AS matches FROM seasons s WHERE guild_id = ? ORDER BY number",
+                guild_id,
+            )
+        else:
+            rows = await self.storage.fetch(
+                "SELECT s.*, (SELECT COUNT(*) FROM season_matches m JOIN matches x "
+                "ON x.id = m.match_id WHERE m.season_id = s.id AND x.game = ?) "
+                "AS matches FROM seasons s WHERE guild_id = ? ORDER BY number",
+                game,
+                guild_id,
+            )
         return [_season(r) for r in rows]
 
     async def start(
@@ -691,8 +703,11 @@ class Seasons:
         variants = [(str(r["variant"]), int(r["matches"]), int(r["wins"])) for r in played]
         return PlayerCard(season, record, position, ranked, ratings, game, variants)
 
-    async def export_csv(self, season: Season, game: str = DEFAULT_GAME) -> str:
-        """The whole season in ``game``, one line per player, ranked players first."""
+    async def export_csv(
+        self, season: Season, game: str = DEFAULT_GAME, stats: SeasonStats = TAMALOU_STATS
+    ) -> str:
+        """The whole season in ``game``, one line per player, ranked players first; the
+        columns every game has and ``stats``'s own (the game's, from its plugin)."""
         rows = await self.storage.fetch(
             f"SELECT {_PLAYER_COLUMNS} FROM season_players WHERE season_id = ? AND game = ? "
             f"ORDER BY matches < ?, ordinal DESC, user_id",
@@ -702,7 +717,8 @@ class Seasons:
         )
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(CSV_HEADER)
+        writer.writerow(stats.csv_header())
+        own = [c for counter in stats.counters for c in counter.columns]
         for i, p in enumerate(_player(r) for r in rows):
             ranked = not p.provisional(season.min_matches)
             writer.writerow(
@@ -719,10 +735,7 @@ class Seasons:
                     f"{p.score_sum:g}",
                     f"{p.mean_score:.3f}",
                     "" if p.best_round is None else f"{p.best_round:g}",
-                    p.calls_right,
-                    p.calls_wrong,
-                    p.doubles,
-                    p.doubles_missed,
+                    *(getattr(p, c) for c in own),
                     p.rated_matches,
                     p.rating,
                     int(not ranked),
@@ -734,30 +747,8 @@ class Seasons:
         return out.getvalue()
 
 
-CSV_HEADER = (
-    "rank",
-    "user_id",
-    "name",
-    "matches",
-    "wins",
-    "win_rate",
-    "mean_rank",
-    "rounds",
-    "rounds_won",
-    "total_round_score",
-    "mean_round_score",
-    "best_round",
-    "calls_right",
-    "calls_wrong",
-    "doubles",
-    "doubles_missed",
-    "rated_matches",
-    "rating",
-    "provisional",
-    "mu",
-    "sigma",
-    "ordinal",
-)
+#: Tamalou's CSV columns (each game's: ``SeasonStats.csv_header``)
+CSV_HEADER = TAMALOU_STATS.csv_header()
 
 
 async def _is_recorded(db: Executor, match_id: int) -> bool:

@@ -88,6 +88,20 @@ class _Tx:
             await self.storage.db.executemany(sql, rows)
 
 
+async def _connected(conn: aiosqlite.Connection) -> aiosqlite.Connection:
+    """``await conn``; when the file cannot be opened, wait for aiosqlite's worker thread to
+    end before raising. aiosqlite stops the thread without waiting for it: the thread then
+    answered a stop on an event loop ``asyncio.run`` had already closed, and printed a
+    25-line traceback after the error's one line."""
+    try:
+        return await conn
+    except BaseException:
+        thread = getattr(conn, "_thread", None)  # aiosqlite's worker (no public handle)
+        if thread is not None and thread.is_alive():
+            await asyncio.to_thread(thread.join, 5.0)
+        raise
+
+
 class SqliteStorage(Storage):
     name = "sqlite"
 
@@ -116,7 +130,7 @@ class SqliteStorage(Storage):
     async def connect(self) -> None:
         try:
             with self._errors():
-                self._db = await aiosqlite.connect(self.path, isolation_level=None)
+                self._db = await _connected(aiosqlite.connect(self.path, isolation_level=None))
                 self._db.row_factory = sqlite3.Row
                 await self._execute(f"PRAGMA busy_timeout={int(self.busy_timeout_ms)}", ())
                 # reads the file's header and schema: a corrupt file fails here, not later

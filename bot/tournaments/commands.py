@@ -84,8 +84,14 @@ def _seat_names(tt: TourTable, names: dict[int, str], lang: str) -> str:
 
 
 def tournament_message(
-    found: Tournament, ranking: list[Standing], tables: list[TourTable], lang: str
+    found: Tournament,
+    ranking: list[Standing],
+    tables: list[TourTable],
+    lang: str,
+    threads: dict[int, int] | None = None,
 ) -> tuple[discord.Embed, discord.ui.View]:
+    """``threads``: the thread each table plays in, by table id (a link on its line)."""
+    threads = threads or {}
     game = games.display_name(found.game, lang)
     embed = discord.Embed(
         title=t(lang, "tournament.title", name=escape_markdown(found.name), game=game),
@@ -127,6 +133,7 @@ def tournament_message(
                     seats=_seat_names(tt, names, lang),
                     state=t(lang, f"tournament.table_{tt.status}"),
                 )
+                + (f" · <#{threads[tt.table_id]}>" if tt.table_id in threads else "")
                 for tt in current
             ]
             embed.add_field(
@@ -175,7 +182,15 @@ class Tournaments:
         lang = await self.bot.guild_language(found.guild_id)
         ranking = await self.runner.standing(found)
         tables = await self.store.tables(found.id)
-        embed, view = tournament_message(found, ranking, tables, lang)
+        threads = {  # each table's thread (a closed table's too: its line keeps the link)
+            int(r["id"]): int(r["thread_id"])
+            for r in await self.bot.storage.fetch(
+                "SELECT id, thread_id FROM tables WHERE tournament_id = ? "
+                "AND thread_id IS NOT NULL",
+                found.id,
+            )
+        }
+        embed, view = tournament_message(found, ranking, tables, lang, threads)
         channel = self.bot.get_partial_messageable(found.channel_id, guild_id=found.guild_id)
         try:
             if found.message_id is None:

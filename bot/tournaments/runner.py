@@ -207,12 +207,20 @@ class TournamentRunner:
                     seats.append(SeatRow(i, uid, f"AI {ai_no} ({level})", level))
                 else:
                     seats.append(SeatRow(i, user, names.get(user, str(user))))
+            # what its summary says of it (bot/ui/threads.py), kept with the table's settings
+            # so that a restart keeps it: no game's rules read it
+            part = {
+                "name": found.name,
+                "round": round_no,
+                "rounds": found.format.rounds,
+                "table": tt.table_no,
+            }
             live = await self.service.open_seated(
                 found.guild_id,
                 found.channel_id,
                 found.host_id,
                 seats,
-                table_settings,
+                {**table_settings, "tournament": part},
                 found.game,
                 tt.seed,
                 tournament_id=found.id,

@@ -15,7 +15,7 @@ from bot.storage import SeatRow
 
 if TYPE_CHECKING:
     from bot.app import GameBot
-    from bot.tables import LiveTable
+    from bot.tables import LiveTable, MatchSeat
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +156,7 @@ def round_end_view(
     return view
 
 
-def seat_name(seat: SeatRow, lang: str) -> str:
+def seat_name(seat: SeatRow | MatchSeat, lang: str) -> str:
     """A seat's name as shown: the member's name, or the AI's name in ``lang``."""
     if seat.ai_level:
         return t(lang, "ai.name", n=seat.user_id, level=t(lang, f"level.{seat.ai_level}"))

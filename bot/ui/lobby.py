@@ -66,6 +66,15 @@ async def open_lobby(
     return table, "" if note is None else "\n" + t(lang, note)
 
 
+def opened_text(table: LiveTable, lang: str) -> str:
+    """What ``/<game> new`` tells its host: where the table plays (its thread, or this
+    channel when it plays here)."""
+    thread = table.row.thread_id
+    if thread is None:
+        return t(lang, "ok.opened", id=table.id)
+    return t(lang, "ok.opened_thread", id=table.id, thread=f"<#{thread}>")
+
+
 def guild_ids(interaction: discord.Interaction) -> tuple[int, int]:
     """The guild and channel of a command (commands are guild only)."""
     if interaction.guild_id is None or interaction.channel_id is None:
@@ -193,7 +202,7 @@ def add_seat_commands(
 
     @group.command(
         name=ls("ping", "cmd.ping"),
-        description=ls("Be pinged when your turn starts, or not", "cmd.ping.desc"),
+        description=ls("Be pinged when your turn waits for you, or not", "cmd.ping.desc"),
     )
     @app_commands.describe(on=ls("On or off", "opt.ping_on"))
     @app_commands.rename(on=ls("on", "optname.ping_on"))
@@ -205,7 +214,9 @@ def add_seat_commands(
         await display.set_turn_ping(bot.storage, guild_id, interaction.user.id, on)
         bot.presenter.ping_choice(guild_id, interaction.user.id, on)
         lang = lang_of(interaction.locale)
-        await reply(interaction, t(lang, "ok.ping_on" if on else "ok.ping_off"))
+        seconds = await bot.presenter.ping_after_ms(guild_id) / 1000
+        key = "ok.ping_on" if on else "ok.ping_off"
+        await reply(interaction, t(lang, key, seconds=f"{seconds:g}"))
 
 
 def group_cog(group: app_commands.Group, name: str) -> type[commands.Cog]:

@@ -1219,13 +1219,16 @@ class DiscordPresenter:
         """A turn starts (or a race opens with it, a Kalooki call): every member's open panel
         of the round that now offers moves it did not is edited to offer them, so the member
         plays from the panel they have instead of asking for a new one (issue 21). Not the
-        panel of a member whose click is being answered: that answer shows it."""
-        if table.game is None or table.status != "playing":
+        panel of a member whose click is being answered: that answer shows it. When the match
+        is over, every open panel is drawn once more: it offered moves no longer legal (a
+        Kalooki winner's lay-offs and sorting, a tarot "deal 4/3")."""
+        if table.game is None or table.status not in ("playing", "finished"):
             return
+        ended = table.status == "finished"
         plugin = games.plugin(table.row.game)
         now = self.bot.service.clock()
         turn = plugin.moment(table, now)
-        if self._woken.get(table.id, UNKNOWN) == turn:
+        if self._woken.get(table.id, UNKNOWN) == turn and not ended:
             return
         self._woken[table.id] = turn
         round_no = plugin.round_no(table)
@@ -1244,7 +1247,7 @@ class DiscordPresenter:
                 shown = plugin.panel(table, seat, opened.lang, now)
                 try:
                     moves = moves_of(shown.view)
-                    if moves - opened.moves:
+                    if moves - opened.moves or ended:
                         hide_at = None if self._closing else shown.hide_at
                         await self._keep_timed(table, seat, opened, hide_at)
                         if await self._edit_panel(opened, shown, keep_picture=True):

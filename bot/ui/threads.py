@@ -8,13 +8,16 @@ result, and a link into the thread.
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from collections.abc import Sequence
+from typing import Any, Final, Literal
 
 import discord
+from discord.utils import escape_markdown
 
 from bot import games
 from bot.i18n import t
 from bot.tables import LiveTable
+from bot.ui.common import seat_name
 
 #: Discord hides a thread after this many minutes without a message (60, 1440, 4320, 10080)
 AUTO_ARCHIVE_MINUTES: Final[Literal[4320]] = 4320
@@ -23,7 +26,7 @@ ARCHIVED, UNKNOWN_CHANNEL, MISSING_PERMISSIONS = 50083, 10003, 50013
 
 
 def thread_name(table: LiveTable, lang: str) -> str:
-    name = t(lang, "thread.name", game=games.display_name(table.row.game, lang), id=table.id)
+    name = t(lang, "thread.name", game=games.table_name(table, lang), id=table.id)
     return name[:100]
 
 
@@ -36,17 +39,40 @@ def _score(value: float) -> str:
     return f"{value:g}"
 
 
+def ranked(totals: Sequence[float], lower_wins: bool) -> list[tuple[int, int]]:
+    """(place, seat) best first, in the game's direction; equal totals share a place."""
+    order = sorted(range(len(totals)), key=lambda s: totals[s] if lower_wins else -totals[s])
+    return [(1 + sum(totals[o] != totals[s] for o in order[:i]), s) for i, s in enumerate(order)]
+
+
+def tournament_line(part: dict[str, Any], lang: str) -> str:
+    """A tournament table's place in it: the tournament, the round, the table."""
+    return t(
+        lang,
+        "summary.tournament",
+        name=escape_markdown(str(part.get("name", ""))),
+        round=part.get("round", 0),
+        rounds=part.get("rounds", 0),
+        table=part.get("table", 0),
+    )
+
+
 def summary(
     table: LiveTable, lang: str, thread_id: int | None, reason: str | None = None
 ) -> discord.Embed:
     """The channel's message of a table that plays (or played) in a thread (None: the
     thread is being started)."""
     seats = table.match_seats
-    names = [s.name for s in seats] or [s.name for s in table.seats]
+    # AI seats named in the server's language, as in the thread
+    names = [seat_name(s, lang) for s in seats] or [seat_name(s, lang) for s in table.seats]
     lines = [t(lang, "summary.players", names=", ".join(names))]
+    part = table.row.settings.get("tournament")
+    if table.row.tournament_id is not None and isinstance(part, dict):
+        lines.insert(0, tournament_line(part, lang))
     if table.game is not None and seats:
         totals, winners = table.module.match_result(table.game)
-        scores = " · ".join(f"{names[i]} {_score(v)}" for i, v in enumerate(totals))
+        order = ranked(totals, bool(table.module.LOWER_SCORE_WINS))
+        scores = " · ".join(f"{p}. {names[s]} {_score(totals[s])}" for p, s in order)
         lines.append(t(lang, "summary.standing", scores=scores))
         if table.status == "finished" and winners:
             lines.append(t(lang, "summary.winners", names=", ".join(names[w] for w in winners)))
@@ -57,7 +83,7 @@ def summary(
         key = "summary.live" if live else "summary.done"
         lines.append(t(lang, key, thread=f"<#{thread_id}>"))
     return discord.Embed(
-        title=t(lang, "summary.title", game=games.display_name(table.row.game, lang), id=table.id),
+        title=t(lang, "summary.title", game=games.table_name(table, lang), id=table.id),
         description="\n".join(lines),
         colour=discord.Colour.blurple() if live else discord.Colour.dark_grey(),
     )

@@ -67,7 +67,7 @@ def test_metrics_are_off_by_default(tmp_path: Path) -> None:
 
 
 async def test_ai_decisions_and_commits_are_timed(tmp_path: Path) -> None:
-    bot = GameBot(Config(token="x", database=str(tmp_path / "t.sqlite3"), metrics_port=1))
+    bot = GameBot(Config(token="x", database=str(tmp_path / "t.sqlite3"), metrics_port=9108))
     assert bot.metrics is not None and bot.http.http_trace is not None
 
     class Player:

@@ -275,3 +275,24 @@ def test_r_d1_every_slot_of_a_row_past_20_cards_can_be_doubled_from_the_panel() 
     action = verbs.build_action("dbl", 0, parts, [], game.now)
     assert isinstance(action, A.Double) and action.slot == 30
     assert verbs.VERBS["dbl"].origin == "any"
+
+
+@pytest.mark.parametrize(
+    ("lang", "offered", "not_offered"),
+    [
+        ("en", "Your turn — draw or call Tamalou", "take the discard"),
+        ("fr", "À vous — piochez ou annoncez Tamalou", "prenez la défausse"),
+    ],
+)
+def test_r_t2_the_turns_line_names_only_the_moves_the_engine_offers(
+    lang: str, offered: str, not_offered: str
+) -> None:
+    """An empty discard (or a J/Q/K on it, R-T2) cannot be taken: the panel's turn line
+    offered "take the discard" anyway."""
+    game = forced_game(ROWS, pile=["9c"], discard=[])
+    assert "take_discard" not in {a.kind for a in legal_actions(game, 0)}
+    text = panels.panel(live_table(game), 0, lang, game.now).text
+    assert offered in text and not_offered not in text
+    game = forced_game(ROWS, pile=["9c"], discard=["7h"])
+    text = panels.panel(live_table(game), 0, "en", game.now).text
+    assert "Your turn — draw, take the discard or call Tamalou" in text

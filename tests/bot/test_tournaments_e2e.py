@@ -37,13 +37,21 @@ MEMBERS = [MemberSpec(n, "en-US", admin=n == "alice") for n in NAMES]
 
 def tournament_message(emu: Emulator) -> Message:
     for msg in reversed(emu.channel_messages()):
-        if "tourney:" in json.dumps(msg.components) or "tournament" in msg.text:
+        if msg.embeds and "🏆" in str(msg.embeds[0].get("title", "")):
             return msg
     raise AssertionError("no tournament message")
 
 
+def public(emu: Emulator) -> list[Message]:
+    """The channel's messages and its threads' (each table plays in its own thread)."""
+    msgs = list(emu.channel_messages())
+    for thread in emu.threads():
+        msgs += emu.channel_messages(thread)
+    return sorted(msgs, key=lambda m: m.id)
+
+
 def table_messages(emu: Emulator) -> list[Message]:
-    return [m for m in emu.channel_messages() if ":hand:" in json.dumps(m.components)]
+    return [m for m in public(emu) if ":hand:" in json.dumps(m.components)]
 
 
 def dealt(h: TarotHarness, table_id: int) -> tuple[str, list[list[int]], list[str]]:
@@ -68,7 +76,7 @@ async def test_a_duplicate_tarot_tournament_seats_two_tables_on_one_deal_across_
 ) -> None:
     emu = emulator
     h = TarotHarness(emu, tmp_path)
-    await h.start(seeds=["cup"])
+    await h.start(seeds=["cup"], TAMALOU_THREADS="1")  # the default
     await emu.slash("alice", "tarot tournament create", name="Cup", players=4, rounds=2, length=1)
     msg = tournament_message(emu)
     assert "Cup" in msg.text and "duplicate on" in msg.text
@@ -80,6 +88,16 @@ async def test_a_duplicate_tarot_tournament_seats_two_tables_on_one_deal_across_
     await emu.click("alice", tournament_message(emu), "Start")
     await emu.wait_for(lambda: len(table_messages(emu)) == 2, 15, "two tables")
     await emu.wait_for(lambda: "Round 1/2" in tournament_message(emu).text, 10, "the round")
+    # threads on (the default): each table plays in its own thread, the tournament message
+    # links to it, and the channel's summary of each table names the tournament and round
+    threads = emu.threads()
+    assert len(threads) == 2
+    assert all(f"<#{thread.id}>" in tournament_message(emu).text for thread in threads)
+    summaries = [m.text for m in emu.channel_messages() if m.id in {t.id for t in threads}]
+    assert len(summaries) == 2
+    for no in (1, 2):
+        line = f"Tournament **Cup** · round 1/2 · table {no}"
+        assert sum(line in text for text in summaries) == 1
 
     ids = [int(r["id"]) for r in h.sql("SELECT id FROM tables ORDER BY id")]
     assert len(ids) == 2
@@ -120,8 +138,15 @@ async def test_a_duplicate_tarot_tournament_seats_two_tables_on_one_deal_across_
         "cancelled",
         "cancelled",
     ]
-    await emu.wait_for(
-        lambda: sum("tournament was cancelled" in m.text for m in emu.channel_messages()) == 2,
+
+    def closed(where: list[Message]) -> bool:
+        return any("tournament was cancelled" in m.text for m in where)
+
+    await emu.wait_for(  # in each thread, and on each summary in the channel
+        lambda: (
+            all(closed(emu.channel_messages(t)) for t in threads)
+            and all(closed([emu.message(t.id)]) for t in threads)
+        ),
         10,
         "both table messages closed",
     )
@@ -177,9 +202,7 @@ async def act_at(h: TarotHarness, table_id: int, user: str, game: Game, action: 
     panel = live_panel(emu, user, table_id, wanted_id(table_id, game.deal.deal_no, action))
     if panel is None:  # none open that shows the move yet: "My hand" opens (or redraws) it
         table_msg = next(
-            m
-            for m in reversed(emu.channel_messages())
-            if f"tarot:hand:{table_id}" in json.dumps(m.components)
+            m for m in reversed(public(emu)) if f"tarot:hand:{table_id}" in json.dumps(m.components)
         )
         before = len(emu.ephemerals(user))
         await emu.click(user, table_msg, "My hand")
@@ -274,7 +297,7 @@ async def test_a_whole_duplicate_tarot_tournament_through_discord_with_a_restart
     database against a computation by hand."""
     emu = emulator
     h = TarotHarness(emu, tmp_path)
-    await h.start(seeds=["cup2"])
+    await h.start(seeds=["cup2"], TAMALOU_THREADS="1")  # the default
     await emu.slash("alice", "tarot tournament create", name="Cup", players=4, rounds=2, length=1)
     for name in NAMES:
         await emu.click(name, tournament_message(emu), "Join")
@@ -320,7 +343,7 @@ async def act_step(h: TarotHarness, table_id: int, bids: dict[int, int]) -> None
     if d.phase == "over":
         msg = next(
             x
-            for x in reversed(h.emu.channel_messages())
+            for x in reversed(public(h.emu))
             if f"tarot:next:{table_id}:" in json.dumps(x.components)
         )
         await h.emu.click(names[0], msg, custom_id=f"tarot:next:{table_id}:{d.deal_no}")

@@ -241,3 +241,11 @@ def test_variant_events_are_told_in_words_without_a_hidden_card() -> None:
     assert lines["fine"] == "p0 pays 2 points for the miss."
     private = E.SwapShown(1, ((1, 2, 7),), 0, to=(1,))
     assert tables.event_line(table, private, "en") is None
+
+
+def test_elimination_rules_say_the_match_ends_once_every_human_is_out() -> None:
+    """R-X16 ruling (docs/rules.md): /tamalou rules variant:swiss and dutch_sec say it, in
+    both languages."""
+    for variant in ("swiss", "dutch_sec"):
+        assert "Once every human is out, the match ends" in variants.rules_text(variant, "en")
+        assert "plus aucun humain n'est en lice" in variants.rules_text(variant, "fr")

@@ -147,3 +147,15 @@ def test_the_bot_stops_at_a_wrong_shard_range_saying_how_to_write_it(tmp_path: P
     assert "Traceback" not in done.stderr
     assert "TAMALOU_SHARD_COUNT=2 numbers the shards 0 to 1" in done.stderr
     assert not (tmp_path / "tamalou.sqlite3").exists()
+
+
+def test_a_database_that_cannot_be_opened_is_one_line_and_no_traceback(tmp_path: Path) -> None:
+    """A folder that does not exist: one line, never aiosqlite's worker thread's traceback
+    after it (it answered on a closed event loop, in most runs)."""
+    db = tmp_path / "no" / "tamalou.sqlite3"
+    for _ in range(3):
+        done = run_bot(tmp_path, TAMALOU_DB=str(db))
+        assert done.returncode == 2
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1, done.stderr
+        assert lines[0].startswith(f"error: The database {db} cannot be opened")

@@ -15,6 +15,7 @@ from bot.games import GamePlugin, Panel
 from bot.games.kalooki import drafts, seen, verbs
 from bot.games.kalooki import panel as panels
 from bot.games.kalooki import table as tables
+from bot.i18n import t
 from bot.tables import LiveTable
 from bot.ui.pipeline import Click
 from tamalou.games.kalooki.rules import KALOOKI, PRESETS, Rules
@@ -53,6 +54,11 @@ class KalookiPlugin(GamePlugin):
 
     def rules_for(self, settings: dict[str, Any]) -> Rules:
         return rules_for(settings)
+
+    def variant_name(self, variant: str, lang: str) -> str:
+        """A preset's name on a season card (``Baby Kalooki``)."""
+        name = t(lang, f"kalooki.variant.{variant}")
+        return variant if name == f"kalooki.variant.{variant}" else name
 
     def panel_memory(self, table_id: int, seat: int) -> dict[str, Any] | None:
         """The lay-down being built and the hand's order, kept with the table."""

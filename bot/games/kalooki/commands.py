@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.i18n import lang_of, ls, t
 from bot.ui.common import defer, reply
-from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby
+from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby, opened_text
 from tamalou.games.kalooki import AI_LEVELS, PRESETS
 from tamalou.games.kalooki.rules import KALOOKI
 
@@ -63,7 +63,7 @@ async def cmd_new(
     }
     await defer(interaction)
     table, note = await open_lobby(interaction, settings, GAME, lang)
-    await reply(interaction, t(lang, "ok.opened", id=table.id) + note)
+    await reply(interaction, opened_text(table, lang) + note)
 
 
 @kalooki_group.command(

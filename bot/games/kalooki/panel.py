@@ -350,7 +350,8 @@ def panel_view(
         row0.append(
             button(t(lang, "btn.next"), cid("next", tid, rnd, verbs.ON_PANEL), style.primary)
         )
-    row0.append(button(sort_label, cid("sort", tid, rnd)))
+    if not pub.match_over:  # after the match a hand is no more sorted
+        row0.append(button(sort_label, cid("sort", tid, rnd)))
     # the grid (bot/ui/grid.py): the turn's buttons first, then the selects, the rest last
     entries: list[tuple[int, discord.ui.Item[discord.ui.View]]] = [(0, b) for b in row0]
     discards = [a for a in mine if isinstance(a, A.Discard)]

@@ -37,8 +37,8 @@ def lobby_message(
     rules = rules_of(table)
     settings = t(
         lang,
-        "kalooki.lobby.settings_value",
-        preset=t(lang, f"kalooki.preset.{rules.name}"),
+        "kalooki.lobby.settings_value",  # its rounds follow: the preset's short name
+        preset=t(lang, f"kalooki.variant.{rules.name}"),
         rounds=len(rules.rounds),
         seconds=rules.turn_clock_s,
         max=rules.max_players,

@@ -14,6 +14,7 @@ from bot.games import GamePlugin, Panel
 from bot.games.tamalou import panel as panels
 from bot.games.tamalou import seen, variants, verbs
 from bot.games.tamalou import table as tables
+from bot.seasons.fields import TAMALOU_STATS
 from bot.tables import LiveTable
 from bot.ui.cards import CardPicture
 from bot.ui.pipeline import Click
@@ -48,6 +49,7 @@ class TamalouPlugin(GamePlugin):
     extension = "bot.games.tamalou.commands"
     verbs = verbs.VERBS
     default_ai_level = "medium"
+    season_stats = TAMALOU_STATS
 
     def rules_for(self, settings: dict[str, Any]) -> Rules:
         return rules_for(settings)
@@ -58,6 +60,14 @@ class TamalouPlugin(GamePlugin):
 
     def canonical_variant(self, name: str) -> str:
         return variants.canonical(name)
+
+    def table_name(self, table: LiveTable, lang: str) -> str:
+        """The table's variant (R-V): a Dutch table is "Dutch — table 3"."""
+        return tables.title_name(table, lang)
+
+    def variant_name(self, variant: str, lang: str) -> str:
+        name = variants.display_name(variant, lang)
+        return variant if name == f"variant.{variant}" else name
 
     def lobby_message(
         self, table: LiveTable, lang: str, expires_at: int

@@ -22,7 +22,7 @@ from bot.games.tamalou.options import (
 from bot.i18n import lang_of, ls, t
 from bot.tables import TableError
 from bot.ui.common import bot_of, defer, reply
-from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby
+from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby, opened_text
 from tamalou.games.tamalou import AI_LEVELS
 from tamalou.games.tamalou.rules import TAMALOU
 
@@ -87,7 +87,7 @@ async def cmd_new(
         )
     await defer(interaction)
     table, note = await open_lobby(interaction, settings, GAME, lang)
-    await reply(interaction, t(lang, "ok.opened", id=table.id) + note)
+    await reply(interaction, opened_text(table, lang) + note)
 
 
 @tamalou_group.command(

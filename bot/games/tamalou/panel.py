@@ -101,6 +101,26 @@ def reveal_ends(game: Game, seat: int, at: int) -> list[int]:
     return [u for s, _, _, u in game.round.reveals if s == seat and at < u < FOREVER]
 
 
+#: the moves a turn's start may offer, in the order the panel names them
+TURN_MOVES = ("draw", "take_discard", "call")
+
+
+def your_turn(pv: PlayerView, lang: str) -> str:
+    """ "Your turn — draw, take the discard or call Tamalou": only the moves the engine
+    offers (no discard to take at the first turn of a round, R-S; a J/Q/K on it, R-T2)."""
+    pub = pv.public
+    moves = [
+        t(lang, f"panel.move.{kind}", call=pub.call_name) for kind in TURN_MOVES if kind in pv.legal
+    ]
+    when = ts(pub.turn_deadline or 0)
+    if not moves:
+        return t(lang, "panel.your_turn_plain", when=when)
+    listed = (
+        moves[0] if len(moves) == 1 else ", ".join(moves[:-1]) + t(lang, "panel.or") + moves[-1]
+    )
+    return t(lang, "panel.your_turn", moves=listed, when=when)
+
+
 def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
     pub = pv.public
     row = " ".join(
@@ -131,7 +151,7 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
     elif mine and pub.stage == "power" and pub.power:
         lines.append(variants.power_text(pub, lang))
     elif mine and pub.stage == "start":
-        lines.append(t(lang, "panel.your_turn", when=ts(pub.turn_deadline or 0)))
+        lines.append(your_turn(pv, lang))
         if pub.transmitted:
             lines.append(t(lang, "panel.transmitted", power=t(lang, f"power.{pub.transmitted}")))
     me = pub.seats[pv.seat]

@@ -55,6 +55,14 @@ STATUS_KEYS: dict[Stage, str] = {
 DOUBLES_ROOM = grid.PER_ROW * (grid.ROWS - 1)
 
 
+def title_name(table: LiveTable, lang: str) -> str:
+    """The table's variant as its titles name it (R-V: "Dutch — table 3"); Tamalou for a
+    rules set no variant names."""
+    variant = rules_of(table).name
+    name = variants.display_name(variant, lang)
+    return t(lang, "variant.tamalou") if name == f"variant.{variant}" else name
+
+
 def lobby_message(
     table: LiveTable, lang: str, expires_at: int
 ) -> tuple[discord.Embed, discord.ui.View]:
@@ -70,7 +78,7 @@ def lobby_message(
         table,
         lang,
         expires_at,
-        title=t(lang, "lobby.title", id=table.id),
+        title=t(lang, "lobby.title", game=title_name(table, lang), id=table.id),
         fields=[
             (t(lang, "lobby.settings"), settings, False),
             (t(lang, "lobby.variant"), variants.lobby_value(rules, lang), True),
@@ -115,7 +123,7 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
     if pv.phase == "over":
         return round_over_message(table, pv, lang)
     embed = discord.Embed(
-        title=t(lang, "table.title", id=table.id, round=pv.round_no),
+        title=t(lang, "table.title", game=title_name(table, lang), id=table.id, round=pv.round_no),
         description="\n".join(seat_line(table, pv, s, lang) for s in range(len(pv.seats))),
         colour=discord.Colour.dark_green(),
     )
@@ -304,7 +312,7 @@ def round_over_message(
         )
     title = "over.match_title" if pv.match_over else "over.title"
     embed = discord.Embed(
-        title=t(lang, title, id=table.id, round=res.round_no),
+        title=t(lang, title, game=title_name(table, lang), id=table.id, round=res.round_no),
         description="\n".join(lines),
         colour=discord.Colour.gold(),
     )

@@ -15,6 +15,7 @@ from bot.games.tarot import panel as panels
 from bot.games.tarot import seen, verbs
 from bot.games.tarot import table as tables
 from bot.i18n import t
+from bot.seasons.fields import SeasonStats
 from bot.tables import LiveTable
 from bot.ui.cards import CardPicture
 from bot.ui.pipeline import Click
@@ -46,12 +47,18 @@ class TarotPlugin(GamePlugin):
     extension = "bot.games.tarot.commands"
     verbs = verbs.VERBS
     default_ai_level = "medium"
+    season_stats = SeasonStats(round_word="deal")  # T-M1: a match is deals
 
     def display_name(self, lang: str) -> str:
         return t(lang, "tarot.name")
 
     def rules_for(self, settings: dict[str, Any]) -> Rules:
         return rules_for(settings)
+
+    def variant_name(self, variant: str, lang: str) -> str:
+        """A preset's name on a season card (``Tarot for three``)."""
+        name = t(lang, f"tarot.variant.{variant}")
+        return variant if name == f"tarot.variant.{variant}" else name
 
     def lobby_message(
         self, table: LiveTable, lang: str, expires_at: int

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.i18n import lang_of, ls, t
 from bot.tables import TableError
 from bot.ui.common import defer, reply
-from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby
+from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby, opened_text
 from tamalou.games.tarot import AI_LEVELS, DEFAULT_PRESET, PRESETS
 
 GAME = "tarot"
@@ -56,7 +56,7 @@ async def cmd_new(
     settings: dict[str, Any] = {"preset": preset, "sans_chien": sans_chien, "rounds": rounds}
     await defer(interaction)
     table, note = await open_lobby(interaction, settings, GAME, lang)
-    await reply(interaction, t(lang, "ok.opened", id=table.id) + note)
+    await reply(interaction, opened_text(table, lang) + note)
 
 
 @tarot_group.command(

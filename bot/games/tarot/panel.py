@@ -99,11 +99,13 @@ def panel_text(
 
     pub = pv.public
     lines = [
-        t(
+        t(lang, "tarot.panel.match_title", id=table.id)
+        if pub.match_over  # every deal played: no "deal 4/3"
+        else t(
             lang,
             "tarot.panel.title",
             id=table.id,
-            deal=pub.played_deals + 1,
+            deal=min(pub.played_deals + 1, pub.deals_in_match),
             deals=pub.deals_in_match,
         ),
         t(lang, "tarot.panel.hand", cards=line(pv.hand, lang, emojis)),

@@ -521,3 +521,20 @@ def test_card_buttons_and_the_ecart_select_follow_the_hands_sorted_order() -> No
     hand = game.deal.seats[seat].hand
     assert len(plays) == len(hand) and hand != sorted(hand, key=sort_key)  # dealt unsorted
     assert plays == sorted(hand, key=sort_key)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("en", "the match is over"), ("fr", "la partie est terminée")]
+)
+def test_t_m1_a_panel_after_the_match_says_it_is_over_not_deal_4_of_3(lang: str, said: str) -> None:
+    """T-M1: after the last deal a member's panel read "deal 4/3"."""
+    import random
+
+    from tamalou.core.drivers import random_playout
+    from tamalou.games import load
+
+    game, _ = new_game(TAROT3, 3, "over", 0)
+    random_playout(load("tarot"), game, 3, random.Random(4))
+    assert game.over
+    text = panels.panel(table_of(game), 0, lang, game.now, None).text
+    assert said in text.splitlines()[0] and "4/3" not in text

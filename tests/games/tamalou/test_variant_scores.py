@@ -431,3 +431,27 @@ def test_r_v1_to_r_v9_powers_by_rank_and_colour() -> None:
     must = PRESETS["dutch_roi"].compiled.must
     assert must[cards.from_code("Jc")] and must[cards.from_code("Kh")]
     assert not must[cards.from_code("Qc")]
+
+
+def test_r_x16_ruling_the_match_ends_once_every_human_is_out() -> None:
+    """R-X16 and a ruling (docs/rules.md): swiss, seat 0 the only human, seats 1 and 2 AI
+    players; seat 0 goes out: the match ends at once, the lowest AI seat winning, rather than
+    the AI players playing on for nobody."""
+    game, _ = new_game(SWISS, 3, "match-end", 0, [False, True, True])
+    game.cumulative = [95.0, 40.0, 20.0]
+    ended = _end_round_now(game, [["9c"], ["5c"], ["Ac"]])  # totals 9, 0, 1
+    assert game.out == [True, False, False]
+    assert ended.match_over and ended.winners == (2,) and game.over
+    assert ended.cumulative == (104, 40, 21)
+
+
+def test_r_x16_ruling_a_match_plays_on_while_a_human_is_in() -> None:
+    """The ruling applies only once no human is in: an AI out and a human in plays on, and
+    so does a match of AI players only (the arena's)."""
+    game, _ = new_game(SWISS, 3, "match-end", 0, [True, False, True])
+    game.cumulative = [95.0, 40.0, 20.0]
+    ended = _end_round_now(game, [["9c"], ["5c"], ["Ac"]])
+    assert game.out == [True, False, False] and not ended.match_over
+    game, _ = new_game(SWISS, 3, "match-end", 0, [True, True, True])
+    game.cumulative = [95.0, 40.0, 20.0]
+    assert not _end_round_now(game, [["9c"], ["5c"], ["Ac"]]).match_over

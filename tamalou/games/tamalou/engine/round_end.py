@@ -136,6 +136,14 @@ def _end_round(game: Game, at: int, reason: str, ev: Events) -> None:
     )
 
 
+def _only_ai_left(game: Game, left: list[int]) -> bool:
+    """A ruling (docs/rules.md, R-X16): a match that had humans ends once every human is
+    out; its AI players do not play on for nobody. A match of AI players only plays on."""
+    seats = game.round.seats
+    had_humans = any(not s.is_ai for s in seats)
+    return had_humans and all(seats[i].is_ai for i in left)
+
+
 def _match_end(game: Game, active: list[bool]) -> tuple[bool, list[int], list[int]]:
     """R-M3, R-X16: whether the match is over, its winners, and the seats eliminated now."""
     rules = game.rules
@@ -154,7 +162,7 @@ def _match_end(game: Game, active: list[bool]) -> tuple[bool, list[int], list[in
             return True, left, crossed
         if not left:  # the last ones cross together: the lowest wins
             return True, lowest(seats), crossed
-        if rounds_done:
+        if rounds_done or _only_ai_left(game, left):
             return True, lowest(left), crossed
         return False, [], crossed
     if rules.win_at is not None and any(cum[i] <= rules.win_at for i in seats):
