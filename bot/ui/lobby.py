@@ -189,7 +189,7 @@ def add_seat_commands(
         bot = bot_of(interaction)
         seat = bot.service.seat_for(table, interaction.user.id)
         await defer(interaction)
-        await bot.presenter.show_panel(interaction, table, seat, lang, edit=False, reuse=False)
+        await bot.desk.show(interaction, table, seat, lang, edit=False, reuse=False)
 
     @group.command(
         name=ls("ping", "cmd.ping"),

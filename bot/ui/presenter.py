@@ -1,4 +1,7 @@
-"""The presenter: a table's public message, and the timed hiding of private panels.
+"""The presenter: a table's public message and the match hooks (the table service calls).
+
+Private panels are the panel desk's (``desk.py``): the presenter tells it when a turn
+starts (its open panels may gain moves) and when a table ends (its records go).
 
 - Edits of a table message coalesce to about one per ``edit_interval_ms`` per table; the
   edit that fires renders the table's latest state.
@@ -19,7 +22,6 @@ import contextlib
 import hashlib
 import logging
 import time
-from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -27,13 +29,13 @@ import discord
 import orjson
 
 from bot import games
-from bot.games import Panel
 from bot.i18n import t
 from bot.storage import StorageBusy, display
 from bot.tables import LiveTable, TableError
-from bot.ui import clicked, pipeline, threads
+from bot.ui import threads
 from bot.ui.cards.display import CardPicture
 from bot.ui.common import button, cid, closed_message, fault, frozen_view, release_view
+from bot.ui.desk import UNKNOWN, PanelDesk, desk_for, picture_files
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -42,72 +44,9 @@ log = logging.getLogger(__name__)
 
 #: a table whose message the presenter keeps drawing
 LIVE = ("lobby", "playing")
-#: an interaction token lasts 15 minutes: a panel is edited through it a little less long
-PANEL_TOKEN_MS = 14 * 60 * 1000
-#: the picture on a table message is not known (a restart, a new message)
-UNKNOWN = "?"
 #: Discord's JSON error code for a channel that no longer exists (deleted, or the bot was
 #: removed from its server)
 UNKNOWN_CHANNEL = 10003
-
-
-async def picture_files(picture: CardPicture | None) -> list[discord.File]:
-    """The attachment of a picture (rendered in a worker thread), or none."""
-    return [] if picture is None else [await picture.file()]
-
-
-#: a member's open panel is stored again (for a restart) once its token is this much older
-#: than the stored one: not at every click on it (a write a click)
-PANEL_RESAVE_MS = 5 * 60 * 1000
-
-
-@dataclass(slots=True)
-class OpenPanel:
-    """A player's private panel, editable through the token of the interaction that showed
-    it (Discord keeps a token for 15 minutes)."""
-
-    token: str
-    message_id: int
-    opened_at: int  # ms, the bot's clock
-    lang: str
-    #: the round (a tarot deal) it shows: a new round gets a new panel (issue 21)
-    round_no: int = 0
-    #: the custom ids of the moves it offers now (a turn's start edits it when it gains some)
-    moves: frozenset[str] = frozenset()
-    #: when its token was last stored (member_panels), None: not stored
-    saved_at: int | None = None
-    #: what it shows (:func:`panel_print`), None: not known (an edit in flight, overlapping
-    #: edits, a restart): a table button then edits it rather than trusting it
-    shows: bytes | None = None
-    #: the key of the picture it is known to carry (`CardPicture.key`), None: none or
-    #: not known (as ``shows``): an edit with that very picture keeps the attachment rather
-    #: than rendering and uploading it again (a turn's start wakes a panel whose hand is
-    #: the same: issue 25's CPU a click)
-    picture: str | None = None
-    #: its edits in flight, and whether two of them overlapped (Discord may apply them in
-    #: either order: what it shows is then not known until an edit alone)
-    editing: int = 0
-    overlapped: bool = False
-
-    def alive(self, now: int) -> bool:
-        return now - self.opened_at < PANEL_TOKEN_MS
-
-    def started_edit(self) -> None:
-        self.shows = None
-        self.picture = None
-        if self.editing:
-            self.overlapped = True
-        self.editing += 1
-
-    def ended_edit(self, shows: bytes | None, picture: str | None = None) -> None:
-        """An edit is done: ``shows`` is what it showed (None: it failed), ``picture`` the
-        key of its picture."""
-        self.editing -= 1
-        if self.editing == 0:
-            if not self.overlapped:
-                self.shows = shows
-                self.picture = picture if shows is not None else None
-            self.overlapped = False
 
 
 def table_print(embed: discord.Embed, view: discord.ui.View | None, picture: str | None) -> bytes:
@@ -115,37 +54,6 @@ def table_print(embed: discord.Embed, view: discord.ui.View | None, picture: str
     components = view.to_components() if view is not None else []
     raw = orjson.dumps([embed.to_dict(), components, picture])
     return hashlib.blake2b(raw, digest_size=16).digest()
-
-
-def panel_print(text: str, view: discord.ui.View, picture: CardPicture | None) -> bytes:
-    """A digest of what a panel shows: its text, its components and its picture. Equal
-    digests, equal payloads: an edit would change nothing the member sees."""
-    key = picture.key if picture is not None else None
-    raw = orjson.dumps([text, view.to_components(), key])
-    return hashlib.blake2b(raw, digest_size=16).digest()
-
-
-class KeyedLocks:
-    """One asyncio lock a key, kept only while somebody holds it or waits for it."""
-
-    def __init__(self) -> None:
-        self._held: dict[Any, tuple[asyncio.Lock, int]] = {}
-
-    @contextlib.asynccontextmanager
-    async def hold(self, key: Any) -> AsyncIterator[None]:
-        lock, users = self._held.get(key, (None, 0))
-        if lock is None:
-            lock = asyncio.Lock()
-        self._held[key] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._held[key]
-            if users == 1:
-                del self._held[key]
-            else:
-                self._held[key] = (lock, users - 1)
 
 
 @dataclass(slots=True)
@@ -191,20 +99,6 @@ def _base36(n: int) -> str:
             return out
 
 
-#: a second "My cards" within this, with no click on the panel between, gets a new panel
-ASK_AGAIN_MS = 30_000
-
-#: the table verb of every game that shows the member their panel ("My cards", "My hand")
-HAND_VERB = "hand"
-
-
-def asks_for_panel(interaction: discord.Interaction) -> bool:
-    """The click is a table's "My cards": ``<game>:hand:<table>``."""
-    data: dict[str, Any] = dict(interaction.data or {})
-    custom_id = str(data.get("custom_id") or "")
-    return custom_id.split(":")[1:2] == [HAND_VERB]
-
-
 def without_rematch(view: discord.ui.View) -> discord.ui.View | None:
     """``view`` less its Rematch button (a tournament's table); None if nothing is left."""
     for item in list(view.children):
@@ -214,38 +108,17 @@ def without_rematch(view: discord.ui.View) -> discord.ui.View | None:
     return view if view.children else None
 
 
-def moves_of(view: discord.ui.View) -> frozenset[str]:
-    """The custom ids of a panel's live components: the moves it offers."""
-    return frozenset(
-        str(item.custom_id)
-        for item in view.children
-        if isinstance(item, discord.ui.Button | discord.ui.Select)
-        and item.custom_id
-        and not item.disabled
-    )
-
-
 class DiscordPresenter:
     """Posts and edits table messages; hides timed secrets in private panels."""
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: GameBot, desk: PanelDesk | None = None) -> None:
         self.bot = bot
+        #: the members' private panels (given by the app; a test's bot gets its own)
+        self.desk = desk if desk is not None else desk_for(bot)
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._last_edit: dict[int, float] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()  # edits and hides in flight
-        self._panels: dict[tuple[int, int], OpenPanel] = {}  # (table, seat) -> open panel
-        self._answering: dict[tuple[int, int], int] = {}  # (table, seat) -> clicks in flight
-        #: a seat's panel is drawn and sent by one task at a time, so Discord receives its
-        #: edits in the order of the states they show (a click's answer, a turn's wake, a
-        #: timed hide): an older drawing never lands over a newer one
-        self._drawing = KeyedLocks()
-        #: (table, seat) -> (message, the bot's clock it was last drawn for): a timed hide
-        #: that a later drawing already did is not sent again
-        self._drawn_at: dict[tuple[int, int], tuple[int, int]] = {}
-        #: (table, seat) -> (open panel's id, when) of a "My cards" answered by that panel
-        self._asked: dict[tuple[int, int], tuple[int, int]] = {}
-        self._woken: dict[int, Any] = {}  # table -> the turn its panels were woken for
         self._pings: dict[int, TurnNudge] = {}  # table -> its turn, watched
         self._ping_after: dict[int, int] = {}  # guild -> ms a turn waits before its ping
         self._threads_on: dict[int, bool] = {}  # guild -> its tables play in threads
@@ -257,8 +130,6 @@ class DiscordPresenter:
         self._previous: dict[int, int | None] = {}  # table -> its last round's message
         self._gone: set[int] = set()  # tables whose channel answered 10003, while they close
         self._ping_choices: dict[tuple[int, int], bool] = {}  # (guild, member) -> pinged
-        #: (table, seat) -> the panel memory last stored (a game's optional panel_memory)
-        self._memories: dict[tuple[int, int], Any] = {}
         self._closing = False
 
     # -- bookkeeping -----------------------------------------------------------------
@@ -271,6 +142,7 @@ class DiscordPresenter:
             | set(self._locks)
             | set(self._pictures)
             | set(self._shown)
+            | set(self.desk.tables)
         )
 
     def _spawn(self, coro: Any, name: str) -> asyncio.Task[Any]:
@@ -294,34 +166,7 @@ class DiscordPresenter:
         lock = self._locks.get(table_id)
         if lock is not None and not lock.locked():
             del self._locks[table_id]
-        self._woken.pop(table_id, None)
-        for key in [k for k in self._drawn_at if k[0] == table_id]:
-            del self._drawn_at[key]
-        keys = [k for k in self._panels if k[0] == table_id]
-        for key in keys:
-            if key not in self._answering:  # else: the click's answer edits it, then it goes
-                del self._panels[key]
-        if keys and not self._closing:
-            self._spawn(self._drop_panels(table_id), f"panels-drop-{table_id}")
-
-    async def _drop_panels(self, table_id: int) -> None:
-        try:
-            await display.drop_member_panels(self.bot.storage, table_id)
-        except Exception:
-            log.warning("table %s: its members' panels are not forgotten", table_id)
-
-    async def _forget(self, table: LiveTable) -> None:
-        """The table's match is done: its game forgets what its panels kept, here and in the
-        database."""
-        games.forget(table.row.game, table.id)
-        had = [k for k in self._memories if k[0] == table.id]
-        for key in had:
-            del self._memories[key]
-        if had:
-            try:
-                await display.drop_panel_memory(self.bot.storage, table.id)
-            except Exception:
-                log.exception("table %s: could not drop its panel memory", table.id)
+        self.desk.drop(table_id)  # its panels, their state and their rows
 
     async def stop(self) -> None:
         """Shutdown: no new edits; the ones in flight and the hides finish or are cancelled."""
@@ -335,6 +180,7 @@ class DiscordPresenter:
             for task in pending:
                 task.cancel()
             await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.desk.stop()
 
     # -- the table message -------------------------------------------------------------
 
@@ -395,13 +241,12 @@ class DiscordPresenter:
         except Exception:
             log.exception("table %s: could not ping the player to play", table.id)
         try:
-            await self._wake_panels(table)
+            await self.desk.wake(table)
         except Exception:
             log.exception("table %s: could not wake the members' panels", table.id)
         if table.status not in LIVE:
             await self._close_thread(table)  # after its last ping went
             self._prune(table.id)  # a finished match: its last message is drawn
-            await self._forget(table)
 
     async def message_deleted(self, channel_id: int, message_id: int) -> None:
         """MESSAGE_DELETE: a live table whose message a moderator deleted is posted again at
@@ -430,7 +275,6 @@ class DiscordPresenter:
         gone)."""
         self._prune(table.id)
         self._pings.pop(table.id, None)
-        await self._forget(table)
 
     async def channel_gone(self, channel_id: int) -> None:
         """CHANNEL_DELETE: the channel's table closes (its match cancelled, its timers
@@ -1003,335 +847,6 @@ class DiscordPresenter:
             with contextlib.suppress(Exception):
                 await self._close_thread(table, reason)
             self._prune(table.id)
-            await self._forget(table)
-
-    # -- private panels ----------------------------------------------------------------
-
-    @contextlib.contextmanager
-    def answering(self, table_id: int, seat: int) -> Iterator[None]:
-        """A click of ``seat`` is being answered: its own answer shows its panel, so a turn
-        starting meanwhile does not edit that panel too."""
-        key = (table_id, seat)
-        self._answering[key] = self._answering.get(key, 0) + 1
-        try:
-            yield
-        finally:
-            left = self._answering[key] - 1
-            if left:
-                self._answering[key] = left
-            else:
-                del self._answering[key]
-                if table_id not in self._last_edit:  # the table ended meanwhile (pruned)
-                    self._panels.pop(key, None)
-
-    async def show_panel(
-        self,
-        interaction: discord.Interaction,
-        table: LiveTable,
-        seat: int,
-        lang: str,
-        edit: bool,
-        reuse: bool = True,
-        **choice: Any,
-    ) -> None:
-        """Show the player's private panel; hide timed cards when due.
-
-        One panel per member per round (issue 21). ``edit``: the click was on that panel,
-        which is updated in place (its callback). Else (a table button) the member's open
-        panel of this round is edited while its token lives, the click acknowledged without
-        a message; a new panel is posted only when there is none, its token is about to
-        expire or it cannot be edited, or when ``reuse`` is False (``/<game> hand``: the
-        member asks for a new one).
-        """
-        plugin = games.plugin(table.row.game)
-        async with self._drawing.hold((table.id, seat)):  # drawn when it can be sent
-            now = self.bot.service.clock()
-            shown = plugin.panel(table, seat, lang, now, **choice)
-            try:
-                await self._send_panel(
-                    interaction, table, seat, lang, edit, reuse, shown, now, plugin.round_no(table)
-                )
-            finally:
-                release_view(shown.view)
-        await self._remember(plugin, table, seat)
-
-    async def _remember(self, plugin: games.GamePlugin, table: LiveTable, seat: int) -> None:
-        """What the game's panel keeps for the seat (``GamePlugin.panel_memory``, JSON-able), stored when it changed: a restart gives it back
-        (:meth:`restore_panel_memory`)."""
-        data = plugin.panel_memory(table.id, seat)
-        key = (table.id, seat)
-        if data is None or self._memories.get(key) == data:
-            return
-        try:
-            await display.save_panel_memory(self.bot.storage, table.id, seat, data)
-            self._memories[key] = data
-        except Exception:
-            log.exception("table %s: could not keep seat %s's panel memory", table.id, seat)
-
-    async def restore_panel_memory(self) -> int:
-        """At start, before any click: each live table's panel memories back to their game
-        (its optional ``restore_panel_memory(table_id, seat, data)``). Other processes'
-        tables are theirs. Returns how many were given back."""
-        restored = 0
-        for table_id, guild_id, seat, data in await display.panel_memories(self.bot.storage):
-            table = self.bot.service.tables.get(table_id)
-            if table is None or not self.bot.service.owns(guild_id):
-                continue
-            games.plugin(table.row.game).restore_panel_memory(table_id, seat, data)
-            self._memories[(table_id, seat)] = data
-            restored += 1
-        return restored
-
-    async def _send_panel(
-        self,
-        interaction: discord.Interaction,
-        table: LiveTable,
-        seat: int,
-        lang: str,
-        edit: bool,
-        reuse: bool,
-        shown: Panel,
-        now: int,
-        round_no: int,
-    ) -> None:
-        view = frozen_view(shown.view)
-        moves = moves_of(view)
-        key = (table.id, seat)
-        opened: OpenPanel | None = None
-        old = self._panels.get(key)
-        deadline = self.bot.config.answer_deadline_ms
-        # A timed secret's hide is stored before the secret is shown: a kill in between
-        # left it shown for good (issue 23). A new panel is posted without it first (its id
-        # is known only then), stored, then edited to show it.
-        hide_at = None if self._closing else shown.hide_at
-        if edit:
-            self._asked.pop(key, None)  # they see their panel: they clicked it
-        elif reuse and old is not None and asks_for_panel(interaction):
-            reuse = self._asked_once(key, old, now)
-        if edit and (clicked_id := clicked.message_id(interaction)) is not None:
-            picture = shown.picture.key if shown.picture is not None else None
-            # the member's current panel, known to carry this very picture: it is kept
-            kept = (
-                picture is not None
-                and old is not None
-                and old.message_id == clicked_id
-                and not old.editing
-                and old.picture == picture
-            )
-            files = [] if kept else await self._files(interaction, shown.picture, deadline)
-            # the attachments are replaced (an older picture never outlives its panel), or
-            # kept when they are the very picture
-            attached: dict[str, Any] = {} if kept else {"attachments": files}
-            edited = OpenPanel(interaction.token, clicked_id, now, lang, round_no, moves)
-            printed: bytes | None = panel_print(shown.text, view, shown.picture)
-            await self._keep_timed(table, seat, edited, hide_at)
-            try:
-                if interaction.response.is_done():
-                    await interaction.edit_original_response(
-                        content=shown.text, view=view, **attached
-                    )
-                else:  # the click's one callback, carrying its result
-                    await interaction.response.edit_message(
-                        content=shown.text, view=view, **attached
-                    )
-                opened = edited
-                if old is not None and old.message_id == clicked_id:
-                    opened.saved_at = old.saved_at  # the same panel, a fresher token
-                    if old.editing:  # an older edit may still land after this one
-                        printed = None
-                opened.shows = printed
-                if printed is not None and (kept or files):
-                    opened.picture = picture
-            except discord.HTTPException as exc:  # a move may be committed: a fresh panel
-                fault("panel edit failed", f"table {table.id}", exc)  # says so
-        elif reuse and old is not None and old.round_no == round_no and old.alive(now):
-            if not interaction.response.is_done():  # the click's answer is in the panel
-                await interaction.response.defer()
-            shows = panel_print(shown.text, view, shown.picture)
-            if hide_at is None and old.shows == shows:
-                opened = old  # it shows this already: an edit would change nothing (issue 25)
-                opened.moves = moves
-            else:
-                await self._keep_timed(table, seat, old, hide_at)
-                if await self._edit_panel(old, shown, shows, keep_picture=True):
-                    opened = old
-                    opened.moves = moves
-        if opened is None:
-            first = shown if hide_at is None else self._hidden(table, seat, lang, hide_at)
-            opened = await self._post_panel(interaction, first, now, lang, round_no, deadline)
-            opened.moves = moves
-            if first is not shown:
-                release_view(first.view)
-                await self._keep_timed(table, seat, opened, hide_at)
-                if not await self._edit_panel(opened, shown):
-                    log.warning("table %s: a timed panel could not show its cards", table.id)
-        self._panels[key] = opened
-        self._drawn_at[key] = (opened.message_id, now)
-        await self._keep_panel(table, seat, opened, now)
-        self._hide_timed(table, seat, opened, hide_at)
-
-    def _asked_once(self, key: tuple[int, int], old: OpenPanel, now: int) -> bool:
-        """A table's "My cards" edits the member's open panel (issue 21), which the member
-        may no longer see: Discord's client drops an ephemeral they dismissed, or at a
-        reload, and an edit of it then shows nothing. Asked twice in a row (within
-        :data:`ASK_AGAIN_MS`, no click on the panel between), the second is answered by a new
-        panel. True: answer this one with the open panel."""
-        last = self._asked.get(key)
-        if last is not None and last[0] == old.message_id and now - last[1] <= ASK_AGAIN_MS:
-            del self._asked[key]
-            return False
-        self._asked[key] = (old.message_id, now)
-        return True
-
-    async def _keep_panel(self, table: LiveTable, seat: int, opened: OpenPanel, now: int) -> None:
-        """Store the member's open panel (a restart edits it again), when it is new or its
-        stored token is getting old; a busy database only costs a new panel after a restart."""
-        if opened.saved_at is not None and now - opened.saved_at < PANEL_RESAVE_MS:
-            return
-        row = display.MemberPanel(
-            table.id,
-            seat,
-            opened.round_no,
-            opened.token,
-            opened.message_id,
-            opened.opened_at,
-            opened.lang,
-        )
-        try:
-            await display.save_member_panel(self.bot.storage, row)
-            opened.saved_at = now
-        except Exception:
-            log.warning("table %s: seat %s's open panel is not stored", table.id, seat)
-
-    def _hide_timed(
-        self, table: LiveTable, seat: int, opened: OpenPanel, hide_at: int | None
-    ) -> None:
-        """A panel showing timed cards is hidden when their time is up (its hide stored
-        first, by ``_keep_timed``)."""
-        if hide_at is None or self._closing:
-            return
-        self._spawn(
-            self._hide_later(opened, table, seat, hide_at, None),
-            f"panel-hide-{table.id}-{seat}",
-        )
-
-    async def _wake_panels(self, table: LiveTable) -> None:
-        """A turn starts (or a race opens with it, a Kalooki call): every member's open panel
-        of the round that now offers moves it did not is edited to offer them, so the member
-        plays from the panel they have instead of asking for a new one (issue 21). Not the
-        panel of a member whose click is being answered: that answer shows it."""
-        if table.game is None or table.status != "playing":
-            return
-        plugin = games.plugin(table.row.game)
-        now = self.bot.service.clock()
-        turn = plugin.moment(table, now)
-        if self._woken.get(table.id, UNKNOWN) == turn:
-            return
-        self._woken[table.id] = turn
-        round_no = plugin.round_no(table)
-        for (table_id, seat), opened in list(self._panels.items()):
-            if (
-                table_id != table.id
-                or opened.round_no != round_no
-                or not opened.alive(now)
-                or (table_id, seat) in self._answering
-            ):
-                continue
-            async with self._drawing.hold((table_id, seat)):
-                if self._panels.get((table_id, seat)) is not opened:
-                    continue  # a click's answer showed it meanwhile
-                now = self.bot.service.clock()
-                shown = plugin.panel(table, seat, opened.lang, now)
-                try:
-                    moves = moves_of(shown.view)
-                    if moves - opened.moves:
-                        hide_at = None if self._closing else shown.hide_at
-                        await self._keep_timed(table, seat, opened, hide_at)
-                        if await self._edit_panel(opened, shown, keep_picture=True):
-                            opened.moves = moves
-                            self._drawn_at[(table_id, seat)] = (opened.message_id, now)
-                            self._hide_timed(table, seat, opened, hide_at)
-                finally:
-                    release_view(shown.view)
-
-    async def restore_panels(self) -> int:
-        """At start: each member's open panel of a live table (its round's panel is edited
-        again, not posted anew); those of tables closed meanwhile are forgotten."""
-        now = self.bot.service.clock()
-        restored = 0
-        gone: set[int] = set()
-        for row in await display.member_panels(self.bot.storage):
-            table = self.bot.service.tables.get(row.table_id)
-            if table is None:
-                continue  # another process's table (its shard), or closed: not ours to drop
-            if table.game is None or table.status != "playing":
-                gone.add(row.table_id)
-                continue
-            opened = OpenPanel(row.token, row.message_id, row.opened_at, row.lang, row.round_no)
-            opened.saved_at = now
-            if opened.alive(now):
-                self._panels[(row.table_id, row.seat)] = opened
-                restored += 1
-        for table_id in gone:
-            await self._drop_panels(table_id)
-        return restored
-
-    def _hidden(self, table: LiveTable, seat: int, lang: str, hide_at: int) -> Panel:
-        """The panel once its timed cards are hidden again (as ``_hide_later`` draws it)."""
-        return games.plugin(table.row.game).panel(table, seat, lang, hide_at)
-
-    async def _post_panel(
-        self,
-        interaction: discord.Interaction,
-        shown: Panel,
-        now: int,
-        lang: str,
-        round_no: int,
-        deadline_ms: int,
-    ) -> OpenPanel:
-        """A new private panel: the interaction's answer (``@original``) or a followup."""
-        view = frozen_view(shown.view)
-        files = await self._files(interaction, shown.picture, deadline_ms)
-        extra: dict[str, Any] = {"files": files} if files else {}
-        if not interaction.response.is_done():  # the panel is the answer (@original)
-            sent = await interaction.response.send_message(
-                shown.text, view=view, ephemeral=True, **extra
-            )
-            message_id = sent.message_id or (await interaction.original_response()).id
-        else:
-            message = await interaction.followup.send(
-                shown.text, view=view, ephemeral=True, wait=True, **extra
-            )
-            message_id = message.id
-        opened = OpenPanel(interaction.token, message_id, now, lang, round_no)
-        opened.shows = panel_print(shown.text, view, shown.picture)
-        opened.picture = shown.picture.key if files and shown.picture is not None else None
-        return opened
-
-    @staticmethod
-    async def _files(
-        interaction: discord.Interaction, picture: CardPicture | None, deadline_ms: int
-    ) -> list[discord.File]:
-        """A panel's attachment, rendered in time for the safety deadline (none: nothing to
-        wait for, no task)."""
-        if picture is None:
-            return []
-        return await pipeline.in_time(interaction, picture_files(picture), deadline_ms)
-
-    async def _keep_timed(
-        self, table: LiveTable, seat: int, opened: OpenPanel, hide_at: int | None
-    ) -> None:
-        """Store a timed panel's hide, so that a restart still hides it (``hide_at`` None:
-        the panel shows nothing timed)."""
-        if hide_at is None:
-            return
-        timed = display.TimedPanel(
-            table.id, seat, opened.token, opened.message_id, opened.opened_at, hide_at, opened.lang
-        )
-        try:
-            await display.save_timed_panel(self.bot.storage, timed)
-        except Exception:  # the hide in memory still runs; only a kill would skip it now
-            log.warning("table %s: could not keep a timed panel's hide", table.id, exc_info=True)
 
     async def restore_pings(self) -> None:
         """At start, before the tables are drawn again: each live table's ping and the turn it
@@ -1371,133 +886,3 @@ class DiscordPresenter:
             except discord.HTTPException as exc:  # its channel gone, or no right to post
                 log.warning("table %s: an interrupted ping not swept (%s)", ping.table_id, exc)
         await display.drop_turn_ping(self.bot.storage, ping.table_id, nonce=ping.nonce)
-
-    async def restore_hides(self) -> int:
-        """At start: every timed display still open is hidden when its time comes (at once
-        if it has come); one whose token is gone cannot be edited any more."""
-        now = self.bot.service.clock()
-        restored = 0
-        for timed in await display.timed_panels(self.bot.storage):
-            opened = OpenPanel(timed.token, timed.message_id, timed.opened_at, timed.lang)
-            table = self.bot.service.tables.get(timed.table_id)
-            if not opened.alive(now):
-                await self._forget_timed(timed.table_id, timed.seat, opened)
-                continue
-            if table is None or table.game is None:  # closed since: nothing left to show
-                await self._edit_panel_text(opened, t(timed.lang, "panel.hidden"))
-                await self._forget_timed(timed.table_id, timed.seat, opened)
-                continue
-            self._panels.setdefault((table.id, timed.seat), opened)
-            self._spawn(
-                self._hide_later(opened, table, timed.seat, timed.hide_at, None),
-                f"panel-hide-{table.id}-{timed.seat}",
-            )
-            restored += 1
-        return restored
-
-    async def _forget_timed(self, table_id: int, seat: int, opened: OpenPanel) -> None:
-        try:
-            await display.drop_timed_panel(self.bot.storage, table_id, seat, opened.message_id)
-        except Exception:
-            log.exception("table %s: could not forget a timed panel", table_id)
-
-    async def _edit_panel_text(self, opened: OpenPanel, text: str) -> bool:
-        webhook = discord.Webhook.partial(
-            self.bot.application_id or 0, opened.token, client=self.bot
-        )
-        opened.started_edit()
-        try:
-            await webhook.edit_message(opened.message_id, content=text, view=None, attachments=[])
-        except discord.HTTPException:
-            return False
-        finally:
-            opened.ended_edit(None)
-        return True
-
-    async def _edit_panel(
-        self,
-        opened: OpenPanel,
-        shown: Panel,
-        shows: bytes | None = None,
-        *,
-        keep_picture: bool = False,
-    ) -> bool:
-        """Edit a panel through the token of the interaction that showed it; ``shows``: its
-        :func:`panel_print`, when the caller has it. ``keep_picture``: ``opened`` is the
-        member's current record of the message (no other record edited it since), so a
-        picture it is known to carry already is kept, not uploaded again; a hide never
-        trusts it (its record may be an older one of the same message)."""
-        webhook = discord.Webhook.partial(
-            self.bot.application_id or 0, opened.token, client=self.bot
-        )
-        view = frozen_view(shown.view)
-        if shows is None:
-            shows = panel_print(shown.text, view, shown.picture)
-        key = shown.picture.key if shown.picture is not None else None
-        keep = keep_picture and key is not None and opened.picture == key
-        opened.started_edit()
-        done: bytes | None = None
-        try:
-            if keep:  # an edit without "attachments" keeps the message's own
-                await webhook.edit_message(opened.message_id, content=shown.text, view=view)
-            else:
-                await webhook.edit_message(
-                    opened.message_id,
-                    content=shown.text,
-                    view=view,
-                    attachments=await picture_files(shown.picture),
-                )
-            done = shows
-        except discord.HTTPException:
-            return False
-        finally:
-            opened.ended_edit(done, key)
-        return True
-
-    async def _hide_later(
-        self,
-        opened: OpenPanel,
-        table: LiveTable,
-        seat: int,
-        until: int,
-        timed: display.TimedPanel | None,
-    ) -> None:
-        """R-S2/R-P3/R-A4: the ephemeral is edited to hide the cards when their time is up.
-        ``timed``: stored first, so that a restart still hides it (None: it is stored)."""
-        if timed is not None:
-            try:
-                await display.save_timed_panel(self.bot.storage, timed)
-            except Exception:
-                log.exception("table %s: could not keep a timed panel", table.id)
-        clock = self.bot.service.clock
-        while (remaining := until - clock()) > 0:  # short naps: the clock may jump (tests)
-            await asyncio.sleep(min(0.25, remaining / 1000) + 0.01)
-        key = (table.id, seat)
-        async with self._drawing.hold(key):
-            drawn = self._drawn_at.get(key)
-            if drawn is not None and drawn[0] == opened.message_id and drawn[1] >= until:
-                # drawn since for a time the cards were hidden at: nothing to hide (a panel
-                # clicked several times while it showed them has one hide per click)
-                await self._forget_timed(table.id, seat, opened)
-                return
-            current = self._panels.get(key)
-            if (
-                current is not None
-                and current is not opened
-                and current.message_id == opened.message_id
-            ):
-                current.shows = None  # the same message, edited here through another record
-                current.picture = None
-            at = max(clock(), until)
-            if table.game is None:
-                hid = await self._edit_panel_text(opened, t(opened.lang, "panel.hidden"))
-            else:
-                plugin = games.plugin(table.row.game)
-                hidden: Panel = plugin.panel(table, seat, opened.lang, at)
-                hid = await self._edit_panel(opened, hidden)  # the picture loses the card too
-                release_view(hidden.view)
-            if hid and current is not None and current.message_id == opened.message_id:
-                self._drawn_at[key] = (opened.message_id, at)
-        if not hid:
-            log.info("table %s: could not hide a timed card panel (token expired?)", table.id)
-        await self._forget_timed(table.id, seat, opened)

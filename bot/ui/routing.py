@@ -163,8 +163,8 @@ async def _component(
         await lobby_verb(interaction, table, verb, lang)
         return
     click = pipeline.check(interaction, plugin, table, verb, arg, values, lang)
-    with bot_of(interaction).presenter.answering(table.id, click.seat):
-        await plugin.on_click(click)
+    with bot_of(interaction).desk.answering(table.id, click.seat):
+        await pipeline.carry_out(click, plugin.answer(click))
     if not interaction.response.is_done():  # a verb with nothing to show (Next): every
         await interaction.response.defer()  # click is answered
 

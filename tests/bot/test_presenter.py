@@ -277,14 +277,14 @@ async def test_a_timed_secrets_hide_is_stored_before_the_secret_is_shown() -> No
         log.append(("edit", shown.text))
         return True
 
-    presenter._edit_panel = edit_panel  # type: ignore[method-assign]
-    await presenter.show_panel(Deferred(log), table, 0, "en", edit=False)  # type: ignore[arg-type]
+    presenter.desk._edit_panel = edit_panel  # type: ignore[method-assign,assignment]
+    await presenter.desk.show(Deferred(log), table, 0, "en", edit=False)  # type: ignore[arg-type]
     kinds = [k for k, _ in log]
     assert kinds == ["post", "store", "edit"], log
     posted, shown = log[0][1], log[2][1]
     assert "2♥" not in posted and "5♥" not in posted  # nothing secret before the store
     assert "2♥" in shown and "5♥" in shown  # then the peeked cards (R-S2)
-    for task in list(presenter._tasks):
+    for task in list(presenter.desk._tasks):
         task.cancel()
 
 

@@ -14,10 +14,11 @@ from bot.games import GamePlugin, Panel
 from bot.games.tarot import panel as panels
 from bot.games.tarot import seen, verbs
 from bot.games.tarot import table as tables
+from bot.games.tarot.verbs import Step as PanelStep
 from bot.i18n import t
 from bot.tables import LiveTable
 from bot.ui.cards import CardPicture
-from bot.ui.pipeline import Click
+from bot.ui.pipeline import Answer, Click
 from tamalou.games.tarot.rules import PRESETS, Rules, sans_chien
 
 GAME_ID = "tarot"
@@ -66,16 +67,19 @@ class TarotPlugin(GamePlugin):
     def table_picture(self, table: LiveTable, lang: str, at: int) -> CardPicture | None:
         return tables.table_picture(table, lang, at)
 
-    def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
-        return panels.panel(
-            table,
-            seat,
-            lang,
-            at,
-            choice.get("pending"),
-            choice.get("seen"),
-            choice.get("play_group", ()),
-        )
+    def panel(
+        self,
+        table: LiveTable,
+        seat: int,
+        lang: str,
+        at: int,
+        *,
+        step: PanelStep | None = None,
+        state: Any = None,
+        seen: Any = None,
+    ) -> Panel:
+        s = step or PanelStep()
+        return panels.panel(table, seat, lang, at, s.pending, seen, s.play_group)
 
     def turn_of(self, table: LiveTable, at: int) -> tuple[int, tuple[int, int]] | None:
         """Whose turn it is and which turn (a new key each turn started), or None: the
@@ -92,8 +96,8 @@ class TarotPlugin(GamePlugin):
         assert game is not None
         return int(game.deal.deal_no)
 
-    async def on_click(self, click: Click) -> None:
-        await verbs.on_click(click)
+    def answer(self, click: Click) -> Answer:
+        return verbs.answer(click)
 
 
 PLUGIN = TarotPlugin()
