@@ -225,7 +225,7 @@ class GameBot(commands.AutoShardedBot):
         # (discord.py waits up to 2 s for the guilds) is drawn knowing its stored ping, which
         # goes with it (a ping nobody deleted, else). REST works here, no gateway needed.
         try:
-            await self.presenter.restore_pings()
+            await self.presenter.nudges.restore()
         except Exception:
             log.exception("could not read the turn pings back: a turn may be pinged twice")
         try:  # a half-built Kalooki contract, the hand's order...: before any click comes

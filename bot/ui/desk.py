@@ -21,20 +21,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
-import orjson
 
 from bot.i18n import t
 from bot.storage import display as rows
 from bot.ui import clicked, pipeline
 from bot.ui.cards.display import CardPicture
 from bot.ui.common import fault, frozen_view, release_view
+from bot.ui.open_panel import (
+    OpenPanel,
+    asks_for_panel,
+    moves_of,
+    panel_print,
+    picture_files,
+)
 
 if TYPE_CHECKING:
     from bot.games import GamePlugin, Panel
@@ -43,97 +48,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: an interaction token lasts 15 minutes: a panel is edited through it a little less long
-PANEL_TOKEN_MS = 14 * 60 * 1000
 #: a member's open panel is stored again (for a restart) once its token is this much older
 #: than the stored one: not at every click on it (a write a click)
 PANEL_RESAVE_MS = 5 * 60 * 1000
 #: a second "My cards" within this, with no click on the panel between, gets a new panel
 ASK_AGAIN_MS = 30_000
-#: the table verb of every game that shows the member their panel ("My cards", "My hand")
-HAND_VERB = "hand"
 #: not known yet (the moment a table's panels were woken for, the picture on a message)
 UNKNOWN = "?"
-
-
-async def picture_files(picture: CardPicture | None) -> list[discord.File]:
-    """The attachment of a picture (rendered in a worker thread), or none."""
-    return [] if picture is None else [await picture.file()]
-
-
-@dataclass(slots=True)
-class OpenPanel:
-    """A player's private panel, editable through the token of the interaction that showed
-    it (Discord keeps a token for 15 minutes)."""
-
-    token: str
-    message_id: int
-    opened_at: int  # ms, the bot's clock
-    lang: str
-    #: the round (a tarot deal) it shows: a new round gets a new panel (issue 21)
-    round_no: int = 0
-    #: the custom ids of the moves it offers now (a turn's start edits it when it gains some)
-    moves: frozenset[str] = frozenset()
-    #: when its token was last stored (member_panels), None: not stored
-    saved_at: int | None = None
-    #: what it shows (:func:`panel_print`), None: not known (an edit in flight, overlapping
-    #: edits, a restart): a table button then edits it rather than trusting it
-    shows: bytes | None = None
-    #: the key of the picture it is known to carry (`CardPicture.key`), None: none or
-    #: not known (as ``shows``): an edit with that very picture keeps the attachment rather
-    #: than rendering and uploading it again (a turn's start wakes a panel whose hand is
-    #: the same: issue 25's CPU a click)
-    picture: str | None = None
-    #: its edits in flight, and whether two of them overlapped (Discord may apply them in
-    #: either order: what it shows is then not known until an edit alone)
-    editing: int = 0
-    overlapped: bool = False
-
-    def alive(self, now: int) -> bool:
-        return now - self.opened_at < PANEL_TOKEN_MS
-
-    def started_edit(self) -> None:
-        self.shows = None
-        self.picture = None
-        if self.editing:
-            self.overlapped = True
-        self.editing += 1
-
-    def ended_edit(self, shows: bytes | None, picture: str | None = None) -> None:
-        """An edit is done: ``shows`` is what it showed (None: it failed), ``picture`` the
-        key of its picture."""
-        self.editing -= 1
-        if self.editing == 0:
-            if not self.overlapped:
-                self.shows = shows
-                self.picture = picture if shows is not None else None
-            self.overlapped = False
-
-
-def panel_print(text: str, view: discord.ui.View, picture: CardPicture | None) -> bytes:
-    """A digest of what a panel shows: its text, its components and its picture. Equal
-    digests, equal payloads: an edit would change nothing the member sees."""
-    key = picture.key if picture is not None else None
-    raw = orjson.dumps([text, view.to_components(), key])
-    return hashlib.blake2b(raw, digest_size=16).digest()
-
-
-def asks_for_panel(interaction: discord.Interaction) -> bool:
-    """The click is a table's "My cards": ``<game>:hand:<table>``."""
-    data: dict[str, Any] = dict(interaction.data or {})
-    custom_id = str(data.get("custom_id") or "")
-    return custom_id.split(":")[1:2] == [HAND_VERB]
-
-
-def moves_of(view: discord.ui.View) -> frozenset[str]:
-    """The custom ids of a panel's live components: the moves it offers."""
-    return frozenset(
-        str(item.custom_id)
-        for item in view.children
-        if isinstance(item, discord.ui.Button | discord.ui.Select)
-        and item.custom_id
-        and not item.disabled
-    )
 
 
 @dataclass(slots=True)

@@ -203,7 +203,7 @@ def add_seat_commands(
         bot = bot_of(interaction)
         guild_id, _ = guild_ids(interaction)
         await display.set_turn_ping(bot.storage, guild_id, interaction.user.id, on)
-        bot.presenter.ping_choice(guild_id, interaction.user.id, on)
+        bot.presenter.nudges.ping_choice(guild_id, interaction.user.id, on)
         lang = lang_of(interaction.locale)
         await reply(interaction, t(lang, "ok.ping_on" if on else "ok.ping_off"))
 
