@@ -33,7 +33,7 @@ from bot.storage import display
 from bot.tables import LiveTable, TableError
 from bot.ui import threads
 from bot.ui.cards.display import CardPicture
-from bot.ui.common import button, cid, closed_message, fault, frozen_view, release_view
+from bot.ui.common import closed_message, fault, frozen_view, release_view
 from bot.ui.desk import UNKNOWN, PanelDesk, desk_for, picture_files
 from bot.ui.nudges import Nudges
 
@@ -76,9 +76,8 @@ class DiscordPresenter:
         self._last_edit: dict[int, float] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()  # edits and hides in flight
-        self._threads_on: dict[int, bool] = {}  # guild -> its tables play in threads
-        #: table -> the line its Rematch press is told (it plays in the channel: no thread)
-        self._thread_notes: dict[int, str] = {}
+        #: each table's thread: started, summarised, archived, replaced (threads.py)
+        self.threads = threads.TableThreads(bot, self)
         self._pictures: dict[int, str | None] = {}  # table -> key of its message's picture
         #: table -> what its message shows (:func:`table_print`), while it is known
         self._shown: dict[int, bytes] = {}
@@ -118,7 +117,7 @@ class DiscordPresenter:
         self._pictures.pop(table_id, None)
         self._shown.pop(table_id, None)
         self._previous.pop(table_id, None)
-        self._thread_notes.pop(table_id, None)
+        self.threads.forget(table_id)
         lock = self._locks.get(table_id)
         if lock is not None and not lock.locked():
             del self._locks[table_id]
@@ -200,7 +199,7 @@ class DiscordPresenter:
         except Exception:
             log.exception("table %s: could not wake the members' panels", table.id)
         if table.status not in LIVE:
-            await self._close_thread(table)  # after its last ping went
+            await self.threads.close_thread(table)  # after its last ping went
             self._prune(table.id)  # a finished match: its last message is drawn
 
     async def message_deleted(self, channel_id: int, message_id: int) -> None:
@@ -313,7 +312,7 @@ class DiscordPresenter:
                 return
             except discord.HTTPException as exc:
                 if in_thread and threads.thread_is_gone(exc):
-                    await self._thread_lost(table, exc)  # the table goes on elsewhere
+                    await self.threads.thread_lost(table, exc)  # the table goes on elsewhere
                 elif not isinstance(exc, discord.NotFound):
                     raise
                 # else: deleted by someone: post it again
@@ -326,7 +325,7 @@ class DiscordPresenter:
                     threads.thread_is_gone(exc) or exc.code == threads.MISSING_PERMISSIONS
                 ):
                     raise
-                await self._thread_lost(table, exc)
+                await self.threads.thread_lost(table, exc)
                 message = await self._post_table(table, embed, view, picture)
         except discord.HTTPException as exc:
             if previous is None:
@@ -403,15 +402,6 @@ class DiscordPresenter:
             return table.row.channel_id
         return thread
 
-    async def threads_on(self, guild_id: int) -> bool:
-        """The server's ``/tamalou settings threads:``, else the bot's ``TAMALOU_THREADS``."""
-        cached = self._threads_on.get(guild_id)
-        if cached is None:
-            settings = await self.bot.storage.guild_settings(guild_id)
-            on = bool(settings.get("threads", self.bot.config.threads))
-            cached = self._threads_on.setdefault(guild_id, on)
-        return cached
-
     async def lobby_opened(self, table: LiveTable, can_thread: bool | None) -> str | None:
         """``/<game> new``: the lobby message in the channel, and the table's thread
         started from it when the server plays in threads. ``can_thread``: the interaction's
@@ -421,132 +411,16 @@ class DiscordPresenter:
         refusal of the lobby itself is raised (the caller frees the channel, issue 23)."""
         await self.post_table(table)
         starter = table.row.message_id
-        if can_thread is None or starter is None or not await self.threads_on(table.row.guild_id):
+        if can_thread is None or starter is None or not await self.threads.on(table.row.guild_id):
             return None
-        if not can_thread or not await self._start_thread(table, starter):
+        if not can_thread or not await self.threads.start_thread(table, starter):
             return "threads.no_permission"
         return None
 
     def thread_note(self, table_id: int) -> str | None:
         """The catalogue key of the line a rematch's press is told when its table plays in
         the channel for want of permission (once), else None."""
-        return self._thread_notes.pop(table_id, None)
-
-    async def _start_thread(self, table: LiveTable, starter_id: int) -> bool:
-        """Start the table's public thread from its channel message ``starter_id``;
-        False when Discord refuses (no permission: the table plays in the channel)."""
-        lang = await self.bot.guild_language(table.row.guild_id)
-        try:
-            data = await self.bot.http.start_thread_with_message(
-                table.row.channel_id,
-                starter_id,
-                name=threads.thread_name(table, lang),
-                auto_archive_duration=threads.AUTO_ARCHIVE_MINUTES,
-            )
-        except discord.HTTPException as exc:
-            log.info(
-                "table %s: no thread (%s %s); it plays in its channel",
-                table.id,
-                exc.status,
-                exc.code,
-            )
-            return False
-        self.bot.service.set_thread(table, int(data["id"]))
-        await self.bot.storage.set_table_thread(table.id, table.row.thread_id)
-        return True
-
-    async def _open_thread(self, table: LiveTable) -> bool:
-        """A playing table without a thread (a rematch, a thread lost): its summary posted
-        in the channel and the thread started from it; the summary goes again if Discord
-        refuses the thread (the table plays in the channel)."""
-        if not await self.threads_on(table.row.guild_id):
-            return False
-        lang = await self.bot.guild_language(table.row.guild_id)
-        with discord.http.handle_message_parameters(
-            embed=threads.summary(table, lang, None)
-        ) as params:
-            data = await self.bot.http.send_message(table.row.channel_id, params=params)
-        starter = int(data["id"])
-        if await self._start_thread(table, starter):
-            await self._edit_summary(table)
-            return True
-        with contextlib.suppress(discord.HTTPException):
-            await self.bot.http.delete_message(table.row.channel_id, starter)
-        return False
-
-    async def _edit_summary(self, table: LiveTable, reason: str | None = None) -> None:
-        """The channel's message of a table in a thread: players, standing or result, a
-        link into the thread (and Rematch once the match is over)."""
-        thread = table.row.thread_id
-        if thread is None:
-            return
-        lang = await self.bot.guild_language(table.row.guild_id)
-        view: discord.ui.View | None = None
-        if table.status == "finished" and table.row.tournament_id is None:
-            view = discord.ui.View(timeout=None)
-            view.add_item(
-                button(
-                    t(lang, "btn.rematch"),
-                    cid(table.row.game, "rematch", table.id),
-                    discord.ButtonStyle.primary,
-                )
-            )
-        try:
-            await self._edit_message(
-                table,
-                thread,
-                table.row.channel_id,
-                embed=threads.summary(table, lang, thread, reason),
-                view=frozen_view(view) if view is not None else None,
-                content=None,
-            )
-        except discord.HTTPException as exc:  # deleted by someone: the thread goes on
-            log.info("table %s: its summary is gone (%s)", table.id, exc.code)
-        finally:
-            release_view(view)
-
-    async def _close_thread(self, table: LiveTable, reason: str | None = None) -> None:
-        """The match is over or the table closed: the summary says so, the thread is
-        archived (after its last ping went)."""
-        thread = table.row.thread_id
-        if thread is None:
-            return
-        if table.row.message_id != thread:  # else: the lobby itself says it is closed
-            await self._edit_summary(table, reason)
-        try:
-            await self.bot.http.edit_channel(thread, archived=True)
-        except discord.HTTPException as exc:
-            log.info("table %s: its thread was not archived (%s)", table.id, exc.code)
-
-    async def _thread_lost(self, table: LiveTable, exc: discord.HTTPException | None) -> None:
-        """The table's thread was archived or deleted by a moderator (or the bot may not
-        post there): the table is posted again, in a new thread, else in the channel.
-        Nothing is lost: the game is the log's."""
-        log.warning(
-            "table %s: its thread %s is out of reach (%s); posting the table again",
-            table.id,
-            table.row.thread_id,
-            exc.code if exc is not None else "gone",
-        )
-        old = table.row.thread_id
-        self.bot.service.set_thread(table, None)
-        table.row.message_id = None
-        self._pictures.pop(table.id, None)
-        self._shown.pop(table.id, None)
-        await self.bot.storage.set_table_thread(table.id, None)
-        if table.status == "playing" and (exc is None or exc.code != threads.MISSING_PERMISSIONS):
-            await self._open_thread(table)
-        if old is not None:  # its channel summary linked to the lost thread: now to the new
-            lang = await self.bot.guild_language(table.row.guild_id)
-            with contextlib.suppress(discord.HTTPException):
-                await self._edit_message(
-                    table,
-                    old,
-                    table.row.channel_id,
-                    embed=threads.summary(table, lang, table.row.thread_id),
-                    view=None,
-                    content=None,
-                )
+        return self.threads.notes.pop(table_id, None)
 
     async def thread_gone(self, thread_id: int) -> None:
         """Discord says a thread was deleted or archived (gateway): if a live table played
@@ -558,13 +432,13 @@ class DiscordPresenter:
         async with self._lock(table.id):
             if table.row.thread_id != thread_id:
                 return
-            await self._thread_lost(table, None)
+            await self.threads.thread_lost(table, None)
         await self.table_changed(table, at_once=True)
 
     def settings_changed(self, guild_id: int) -> None:
         """``/tamalou settings`` stored new values: read them again."""
         self.nudges.settings_changed(guild_id)
-        self._threads_on.pop(guild_id, None)
+        self.threads.settings_changed(guild_id)
 
     async def match_started(self, table: LiveTable) -> None:
         """The lobby message becomes the table of the first round; with a thread, it
@@ -574,15 +448,15 @@ class DiscordPresenter:
         channel."""
         if table.row.thread_id is not None:
             async with self._lock(table.id):
-                await self._edit_summary(table)
+                await self.threads.edit_summary(table)
                 table.row.message_id = None
                 await self.bot.storage.set_table_message(table.id, None)
         elif table.row.message_id is None:  # a rematch: no lobby, a new thread
             try:
-                if not await self._open_thread(table):
+                if not await self.threads.open_thread(table):
                     await self.post_table(table)
-                    if await self.threads_on(table.row.guild_id):  # Discord refused it
-                        self._thread_notes[table.id] = "threads.no_permission"
+                    if await self.threads.on(table.row.guild_id):  # Discord refused it
+                        self.threads.notes[table.id] = "threads.no_permission"
             except discord.HTTPException as exc:
                 fault("table post failed", f"table {table.id}", exc)
                 with contextlib.suppress(TableError):
@@ -600,7 +474,7 @@ class DiscordPresenter:
             self._pictures.pop(table.id, None)
             self._shown.pop(table.id, None)
         await self.table_changed(table, at_once=True)
-        await self._edit_summary(table)  # the standing after the round
+        await self.threads.edit_summary(table)  # the standing after the round
 
     async def table_closed(self, table: LiveTable, reason: str) -> None:
         pending = self._pending.pop(table.id, None)
@@ -623,5 +497,5 @@ class DiscordPresenter:
                 await self._channel(table).send(embed=embed)
         finally:
             with contextlib.suppress(Exception):
-                await self._close_thread(table, reason)
+                await self.threads.close_thread(table, reason)
             self._prune(table.id)
