@@ -408,7 +408,3 @@ def _draw_faces() -> None:
     for code in ALL_CODES:
         emoji_png(code)
     prerender(ALL_CODES)
-
-
-#: the name before the fifth session (the bot hosts every game); kept for old imports
-TamalouBot = GameBot
