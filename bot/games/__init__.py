@@ -59,6 +59,9 @@ class GamePlugin(ABC):
     #: what the platform checks of each before the game sees a click (``bot/ui/pipeline.py``)
     verbs: Mapping[str, Verb]
     default_ai_level: str
+    #: how a duplicate tournament's table-round is scored (docs/tournaments.md): ``rank``
+    #: (places at each table) or ``difference`` (points against the other tables' same seat)
+    duplicate_scoring: str = "rank"
 
     @abstractmethod
     def rules_for(self, settings: dict[str, Any]) -> BaseModel:
@@ -139,6 +142,17 @@ class GamePlugin(ABC):
     def panel_state_of(self, data: Any) -> Any:
         """:meth:`panel_state_data` read back at start-up (None: unreadable, dropped)."""
         return None
+
+    def tournament_settings(
+        self, players: int, length: int | None, turn_seconds: int | None
+    ) -> dict[str, Any]:
+        """A tournament table's settings in the game's own words (its ``rules_for`` reads
+        them): ``players`` seats, a match ``length`` (rounds or deals; None: the game's
+        default), ``turn_seconds`` (None: the game's default)."""
+        settings: dict[str, Any] = {"max_players": players}
+        if turn_seconds is not None:
+            settings["turn_seconds"] = turn_seconds
+        return settings
 
     def variant_choices(self) -> list[app_commands.Choice[str]] | None:
         """The ``variant:`` filter of the game's leaderboard (None: the game has none)."""

@@ -54,6 +54,13 @@ class TamalouPlugin(GamePlugin):
         return rules_for(settings)
 
     # Optional plugin parts the seasons commands look for: the leaderboard's variant filter.
+    def tournament_settings(
+        self, players: int, length: int | None, turn_seconds: int | None
+    ) -> dict[str, Any]:
+        """A tournament table plays a fixed number of rounds (R-X16), 3 by default."""
+        settings = super().tournament_settings(players, length, turn_seconds)
+        return {**settings, "match_rounds": length or 3}
+
     def variant_choices(self) -> list[app_commands.Choice[str]]:
         return variants.choices()
 

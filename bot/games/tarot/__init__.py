@@ -47,12 +47,21 @@ class TarotPlugin(GamePlugin):
     extension = "bot.games.tarot.commands"
     verbs = verbs.VERBS
     default_ai_level = "medium"
+    #: a deal's points against the same seat's at the other tables (docs/tournaments.md)
+    duplicate_scoring = "difference"
 
     def display_name(self, lang: str) -> str:
         return t(lang, "tarot.name")
 
     def rules_for(self, settings: dict[str, Any]) -> Rules:
         return rules_for(settings)
+
+    def tournament_settings(
+        self, players: int, length: int | None, turn_seconds: int | None
+    ) -> dict[str, Any]:
+        """The preset of that many players, ``length`` deals (1 by default)."""
+        preset = {3: "tarot3", 4: "tarot", 5: "tarot5"}.get(players, "tarot")
+        return {"preset": preset, "rounds": length or 1}
 
     def lobby_message(
         self, table: LiveTable, lang: str, expires_at: int
