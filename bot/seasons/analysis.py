@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.storage import MatchRow
+from tamalou.core.replay import replay
 from tamalou.games import load
 
 log = logging.getLogger(__name__)
@@ -53,9 +54,7 @@ def analyse_match(
         module = load(match.game)
         rules = module.rules_from_dict(match.rules)
         ai = [not s.human for s in seats]
-        state, events = module.new_game(rules, len(seats), match.seed, match.started_at, ai)
-        for payload in actions:
-            events.extend(module.apply(state, module.action_from_log(payload)))
+        state, events = replay(module, rules, len(seats), match.seed, match.started_at, ai, actions)
         if not module.match_over(state):
             raise ValueError("the log stops before the end of the match")
         rounds = [(r.scores, r.places) for r in module.round_summaries(events)]

@@ -22,6 +22,7 @@ from bot.tables import TableError, TableService
 from bot.tables.service import AI_USER_BASE
 from bot.tournaments.store import Tournament, TournamentStore, TourTable
 from tamalou.core.protocol import GameModule
+from tamalou.core.replay import replay
 from tamalou.core.tournament import (
     Standing,
     TableResult,
@@ -52,9 +53,7 @@ def table_result(
     game without one: its rounds in order, each round the same deal at every table)."""
     rules = module.rules_from_dict(match.rules)
     ai = [bool(s.get("ai_level")) for s in match.seats]
-    state, events = module.new_game(rules, len(ai), match.seed, match.started_at, ai)
-    for payload in actions:
-        events.extend(module.apply(state, module.action_from_log(payload)))
+    state, events = replay(module, rules, len(ai), match.seed, match.started_at, ai, actions)
     by_deal = getattr(module, "deal_results", None)
     if by_deal is not None:
         deals = dict(by_deal(events))

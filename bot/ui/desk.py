@@ -214,7 +214,10 @@ class PanelDesk:
         ticket = record.asked_draws
         # The previous edit of this panel may be stuck (a 502 retried for ~16 s): the click
         # is acknowledged by its safety deadline whatever that edit does.
-        await pipeline.in_time(interaction, record.lock.acquire(), self.answer_deadline_ms)
+        if record.lock.locked():  # else taken at once, no task
+            await pipeline.in_time(interaction, record.lock.acquire(), self.answer_deadline_ms)
+        else:
+            await record.lock.acquire()
         try:
             if (
                 record.asked_draws > ticket  # a newer drawing is queued: it shows the newest
