@@ -147,11 +147,15 @@ class PanelDesk:
         return task
 
     def drop(self, table_id: int) -> None:
-        """The table ended: every record of its panels goes, here and in storage."""
-        desk = self.tables.pop(table_id, None)
+        """The table ended: every record of its panels goes, here and in storage (a record
+        a click's answer holds goes once that answer is done: it shows the panel)."""
+        desk = self.tables.get(table_id)
         if desk is None:
             return
         desk.dropped = True
+        desk.seats = {seat: r for seat, r in desk.seats.items() if r.answering}
+        if not desk.seats:
+            del self.tables[table_id]
         if not self._closing:
             self._spawn(self._drop_rows(table_id), f"panels-drop-{table_id}")
 
@@ -184,6 +188,8 @@ class PanelDesk:
             record.answering -= 1
             if desk.dropped and not record.answering:
                 desk.seats.pop(seat, None)
+                if not desk.seats and self.tables.get(table_id) is desk:
+                    del self.tables[table_id]
 
     # -- showing a panel -------------------------------------------------------------------
 
@@ -214,10 +220,7 @@ class PanelDesk:
         ticket = record.asked_draws
         # The previous edit of this panel may be stuck (a 502 retried for ~16 s): the click
         # is acknowledged by its safety deadline whatever that edit does.
-        if record.lock.locked():  # else taken at once, no task
-            await pipeline.in_time(interaction, record.lock.acquire(), self.answer_deadline_ms)
-        else:
-            await record.lock.acquire()
+        await self._hold(record, interaction)
         try:
             if (
                 record.asked_draws > ticket  # a newer drawing is queued: it shows the newest
@@ -239,6 +242,23 @@ class PanelDesk:
         finally:
             record.lock.release()
         await self._keep_state(plugin, table, seat, record)
+
+    async def _hold(self, record: SeatPanel, interaction: discord.Interaction) -> None:
+        """Take the seat's lock for a click: at once when it is free (no task), else while
+        the click is acknowledged by its safety deadline. A click that fails meanwhile (its
+        acknowledgement refused) never leaves the lock taken behind it."""
+        if not record.lock.locked():
+            await record.lock.acquire()
+            return
+        taking = asyncio.ensure_future(record.lock.acquire())
+        try:
+            await pipeline.in_time(interaction, taking, self.answer_deadline_ms)
+        except BaseException:
+            if taking.done() and not taking.cancelled() and taking.exception() is None:
+                record.lock.release()
+            else:
+                taking.cancel()
+            raise
 
     async def _keep_state(
         self, plugin: GamePlugin, table: LiveTable, seat: int, record: SeatPanel
