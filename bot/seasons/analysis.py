@@ -59,7 +59,7 @@ def analyse_match(
             raise ValueError("the log stops before the end of the match")
         rounds = [(r.scores, r.places) for r in module.round_summaries(events)]
         final = module.match_result(state)
-        counters = getattr(module, "seat_stats", _nothing)(events, len(seats))
+        counters = module.seat_stats(events, len(seats))
         for s, counted in zip(seats, counters, strict=True):
             for name in _COUNTED:
                 setattr(s, name, getattr(s, name) + counted.get(name, 0))
@@ -99,11 +99,6 @@ def analyse_match(
 _COUNTED = ("calls_right", "calls_wrong", "doubles", "doubles_missed")
 
 
-def _nothing(events: Sequence[Any], players: int) -> list[dict[str, int]]:
-    """A game that counts none of them."""
-    return [{} for _ in range(players)]
-
-
 def lower_score_wins(game: str) -> bool:
     """Whether the game ranks low scores first, as its module declares
     (``GameModule.LOWER_SCORE_WINS``: Tamalou and Kalooki count penalty points, tarot counts
@@ -112,4 +107,4 @@ def lower_score_wins(game: str) -> bool:
         module = load(game)
     except KeyError:
         return True
-    return bool(getattr(module, "LOWER_SCORE_WINS", True))
+    return bool(module.LOWER_SCORE_WINS)

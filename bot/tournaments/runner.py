@@ -49,16 +49,11 @@ def table_result(
     seats: tuple[int | None, ...],
 ) -> TableResult:
     """A finished match's result for its tournament, from its replayed log (the truth):
-    each deal's scores by seat, keyed by the seeded deal (the game's ``deal_results``; a
-    game without one: its rounds in order, each round the same deal at every table)."""
+    each deal's scores by seat, keyed by the seeded deal (the game's ``deal_results``)."""
     rules = module.rules_from_dict(match.rules)
     ai = [bool(s.get("ai_level")) for s in match.seats]
     state, events = replay(module, rules, len(ai), match.seed, match.started_at, ai, actions)
-    by_deal = getattr(module, "deal_results", None)
-    if by_deal is not None:
-        deals = dict(by_deal(events))
-    else:
-        deals = {r.round_no: tuple(r.scores) for r in module.round_summaries(events)}
+    deals = dict(module.deal_results(events))
     totals = tuple(float(x) for x in module.match_result(state)[0])
     return TableResult(table_no, seats, deals, totals)
 
