@@ -30,6 +30,7 @@ from bot.ui import clicked
 from bot.ui.cards import ALL_CODES, CardEmojis, emoji_png, prerender
 from bot.ui.cards import display as card_display
 from bot.ui.common import answer_in_time, reply
+from bot.ui.desk import PanelDesk
 from bot.ui.errors import answer_error
 from bot.ui.presenter import DiscordPresenter
 from bot.ui.routing import COMPONENT_TYPES, TableButton, TableSelect, dispatch, route
@@ -101,7 +102,14 @@ class GameBot(commands.AutoShardedBot):
         self.config = config
         clicked.install()  # a clicked message is parsed only if read (bot.ui.clicked)
         self.storage = open_storage(config.database, busy_timeout_ms=config.database_busy_ms)
-        self.presenter = DiscordPresenter(self)
+        self.desk = PanelDesk(
+            storage=self.storage,
+            clock=config.clock,
+            answer_deadline_ms=config.answer_deadline_ms,
+            plugin=games.plugin,
+            webhook=self._webhook,
+        )
+        self.presenter = DiscordPresenter(self, self.desk)
         self.service = TableService(
             self.storage,
             self.presenter,
@@ -210,18 +218,18 @@ class GameBot(commands.AutoShardedBot):
         # edited through its interaction's token, no gateway needed (they waited for every
         # table to be drawn again, 2-6 s late; issue 23).
         try:
-            await self.presenter.restore_hides()
+            await self.desk.restore_hides(self.service.tables)
         except Exception:
             log.exception("could not read the timed panels back: some may stay shown")
         # The turn pings before the scheduler starts: a turn that runs out before on_ready
         # (discord.py waits up to 2 s for the guilds) is drawn knowing its stored ping, which
         # goes with it (a ping nobody deleted, else). REST works here, no gateway needed.
         try:
-            await self.presenter.restore_pings()
+            await self.presenter.nudges.restore()
         except Exception:
             log.exception("could not read the turn pings back: a turn may be pinged twice")
         try:  # a half-built Kalooki contract, the hand's order...: before any click comes
-            await self.presenter.restore_panel_memory()
+            await self.desk.restore_states(self.service.tables, self.service.owns)
         except Exception:
             log.exception("could not read the panel memories back: drafts start empty")
         for step in self.after_load:
@@ -308,7 +316,7 @@ class GameBot(commands.AutoShardedBot):
             await self.presenter.table_closed(table, reason)
         self.service.closed_at_start.clear()
         try:  # the members' open panels: edited again, not posted anew (issue 21)
-            await self.presenter.restore_panels()
+            await self.desk.restore_panels(self.service.tables)
         except Exception:
             log.exception("could not read the open panels back: members get new ones")
         for table in list(self.service.tables.values()):
@@ -335,6 +343,10 @@ class GameBot(commands.AutoShardedBot):
         await self.storage.close()  # after its last batch of actions is committed
         if card_display.current() is self.cards:
             card_display.use(None)
+
+    def _webhook(self, token: str) -> discord.Webhook:
+        """The webhook a private panel is edited through (its interaction's token)."""
+        return discord.Webhook.partial(self.application_id or 0, token, client=self)
 
     async def guild_language(self, guild_id: int | None) -> str:
         if guild_id is None:
@@ -396,7 +408,3 @@ def _draw_faces() -> None:
     for code in ALL_CODES:
         emoji_png(code)
     prerender(ALL_CODES)
-
-
-#: the name before the fifth session (the bot hosts every game); kept for old imports
-TamalouBot = GameBot

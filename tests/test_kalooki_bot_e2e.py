@@ -30,7 +30,7 @@ from tamalou.core import cards
 from tamalou.games.kalooki import actions as A
 from tamalou.games.kalooki import events as E
 from tamalou.games.kalooki.codec import action_from_dict
-from tamalou.games.kalooki.engine import apply, legal_actions, new_game
+from tamalou.games.kalooki.engine import legal_actions, new_game
 from tamalou.games.kalooki.rules import BABY, Rules
 from tamalou.games.kalooki.state import Game
 from tests.bot.kalooki.policy import human, simulate
@@ -74,19 +74,13 @@ class Kalooki:
     def replay(self) -> tuple[Game, list[Any], list[A.Action]]:
         rows = self.h.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")
         m = rows[0]
-        seats = json.loads(m["seats"])
-        game, events = new_game(
-            Rules.model_validate_json(m["rules"]),
-            len(seats),
-            m["seed"],
-            m["started_at"],
-            [s["ai_level"] is not None for s in seats],
-        )
-        done = []
-        for r in self.h.sql("SELECT payload FROM actions WHERE match_id = ? ORDER BY n", m["id"]):
-            action = action_from_dict(json.loads(r["payload"]))
-            events += apply(game, action)
-            done.append(action)
+        game, events = self.h.replayed(m)
+        done = [
+            action_from_dict(json.loads(r["payload"]))
+            for r in self.h.sql(
+                "SELECT payload FROM actions WHERE match_id = ? ORDER BY n", m["id"]
+            )
+        ]
         return game, events, done
 
     def game(self) -> Game:

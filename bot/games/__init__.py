@@ -25,7 +25,7 @@ from bot.ui.pipeline import Verb
 if TYPE_CHECKING:
     from bot.tables import LiveTable
     from bot.ui.cards.display import CardPicture
-    from bot.ui.pipeline import Click
+    from bot.ui.pipeline import Answer, Click
 
 #: game id -> module holding ``PLUGIN``. Adding a game: its package under bot/games/ and a line.
 REGISTRY: dict[str, str] = {
@@ -63,6 +63,9 @@ class GamePlugin(ABC):
     #: what its season card and CSV show besides what every game has: the word for its
     #: rounds and its own counters (docs/seasons.md)
     season_stats: SeasonStats = SeasonStats()
+    #: how a duplicate tournament's table-round is scored (docs/tournaments.md): ``rank``
+    #: (places at each table) or ``difference`` (points against the other tables' same seat)
+    duplicate_scoring: str = "rank"
 
     @abstractmethod
     def rules_for(self, settings: dict[str, Any]) -> BaseModel:
@@ -79,8 +82,21 @@ class GamePlugin(ABC):
     ) -> tuple[discord.Embed, discord.ui.View | None]: ...
 
     @abstractmethod
-    def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
-        """One seat's panel, built from the engine's view and legal actions."""
+    def panel(
+        self,
+        table: LiveTable,
+        seat: int,
+        lang: str,
+        at: int,
+        *,
+        step: Any = None,
+        state: Any = None,
+        seen: Any = None,
+    ) -> Panel:
+        """One seat's panel, built from the engine's view and legal actions. ``step``: the
+        panel step a click chose (the game's own frozen value: a narrowing; None: the
+        panel as it opens), ``state``: the seat's panel state the desk keeps (None: none),
+        ``seen``: the click's views (``bot/ui/seen.py``), when it read some."""
 
     @abstractmethod
     def round_no(self, table: LiveTable) -> int:
@@ -88,9 +104,11 @@ class GamePlugin(ABC):
         the round it was drawn for first, and the platform refuses another round's."""
 
     @abstractmethod
-    async def on_click(self, click: Click) -> None:
-        """Answer a play click the platform has checked: the engine action its verb asks
-        for (acted through ``bot.service.act``) or a step of the panel, then the panel."""
+    def answer(self, click: Click) -> Answer:
+        """Answer a play click the platform has checked, with a value: the engine action its
+        verb asks for (``Act``, with what follows it), a step of the panel (``ShowPanel``),
+        a line (``Say``), a refusal (``Refuse``) or None. No Discord, no event loop: the
+        pipeline carries it out (``bot/ui/pipeline.py``)."""
 
     # -- optional parts, with their defaults ----------------------------------------------
 
@@ -124,16 +142,26 @@ class GamePlugin(ABC):
         the turn pings' key (``turn_of``)."""
         return self.turn_of(table, at)
 
-    def forget(self, table_id: int) -> None:  # noqa: B027 (optional: nothing kept by default)
-        """The table is closed or its match drawn over: drop what its panels kept in memory."""
-
-    def panel_memory(self, table_id: int, seat: int) -> Any:
-        """What the seat's panel keeps between clicks (JSON-able; Kalooki's lay-down being
-        built), stored with the table so a restart keeps it; None: nothing."""
+    def panel_state_data(self, state: Any) -> Any:
+        """A seat's panel state (the game's frozen value the desk keeps between clicks:
+        Kalooki's lay-down being built) as JSON-able data, stored with the table so a restart
+        keeps it; None: nothing to store."""
         return None
 
-    def restore_panel_memory(self, table_id: int, seat: int, data: Any) -> None:  # noqa: B027
-        """Take back what :meth:`panel_memory` gave, at start-up before any click."""
+    def panel_state_of(self, data: Any) -> Any:
+        """:meth:`panel_state_data` read back at start-up (None: unreadable, dropped)."""
+        return None
+
+    def tournament_settings(
+        self, players: int, length: int | None, turn_seconds: int | None
+    ) -> dict[str, Any]:
+        """A tournament table's settings in the game's own words (its ``rules_for`` reads
+        them): ``players`` seats, a match ``length`` (rounds or deals; None: the game's
+        default), ``turn_seconds`` (None: the game's default)."""
+        settings: dict[str, Any] = {"max_players": players}
+        if turn_seconds is not None:
+            settings["turn_seconds"] = turn_seconds
+        return settings
 
     def variant_choices(self) -> list[app_commands.Choice[str]] | None:
         """The ``variant:`` filter of the game's leaderboard (None: the game has none)."""
@@ -179,16 +207,6 @@ def table_name(table: LiveTable, lang: str) -> str:
     except (KeyError, ImportError):
         return table.row.game.capitalize()
     return found.table_name(table, lang)
-
-
-def forget(game_id: str, table_id: int) -> None:
-    """A table is done with (closed, or its match drawn over): its plugin drops what its
-    panels kept in memory for it."""
-    try:
-        found = plugin(game_id)
-    except (KeyError, ImportError):
-        return
-    found.forget(table_id)
 
 
 def plugins() -> list[GamePlugin]:

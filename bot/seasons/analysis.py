@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.storage import MatchRow
+from tamalou.core.replay import replay
 from tamalou.games import load
 
 log = logging.getLogger(__name__)
@@ -53,14 +54,12 @@ def analyse_match(
         module = load(match.game)
         rules = module.rules_from_dict(match.rules)
         ai = [not s.human for s in seats]
-        state, events = module.new_game(rules, len(seats), match.seed, match.started_at, ai)
-        for payload in actions:
-            events.extend(module.apply(state, module.action_from_log(payload)))
+        state, events = replay(module, rules, len(seats), match.seed, match.started_at, ai, actions)
         if not module.match_over(state):
             raise ValueError("the log stops before the end of the match")
         rounds = [(r.scores, r.places) for r in module.round_summaries(events)]
         final = module.match_result(state)
-        counters = getattr(module, "seat_stats", _nothing)(events, len(seats))
+        counters = module.seat_stats(events, len(seats))
         for s, counted in zip(seats, counters, strict=True):
             for name in _COUNTED:
                 setattr(s, name, getattr(s, name) + counted.get(name, 0))
@@ -100,11 +99,6 @@ def analyse_match(
 _COUNTED = ("calls_right", "calls_wrong", "doubles", "doubles_missed")
 
 
-def _nothing(events: Sequence[Any], players: int) -> list[dict[str, int]]:
-    """A game that counts none of them."""
-    return [{} for _ in range(players)]
-
-
 def lower_score_wins(game: str) -> bool:
     """Whether the game ranks low scores first, as its module declares
     (``GameModule.LOWER_SCORE_WINS``: Tamalou and Kalooki count penalty points, tarot counts
@@ -113,4 +107,4 @@ def lower_score_wins(game: str) -> bool:
         module = load(game)
     except KeyError:
         return True
-    return bool(getattr(module, "LOWER_SCORE_WINS", True))
+    return bool(module.LOWER_SCORE_WINS)

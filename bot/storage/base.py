@@ -529,11 +529,6 @@ class Storage:
             *[v for row in rows for v in row],
         )
 
-    async def cancel_match(self, match_id: int, now: int) -> None:
-        await self.execute(
-            "UPDATE matches SET status = 'cancelled', ended_at = ? WHERE id = ?", now, match_id
-        )
-
     async def cancel_table(self, table_id: int, match_id: int | None, now: int) -> None:
         """Cancel a table and its match in one transaction (a kill between the two writes
         would otherwise leave a "closed" table whose channel refuses a new one)."""

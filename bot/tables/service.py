@@ -49,6 +49,7 @@ from bot.tables.scheduler import Scheduler
 from tamalou.core.errors import IllegalAction
 from tamalou.core.events import public
 from tamalou.core.protocol import GameModule
+from tamalou.core.replay import replay
 
 log = logging.getLogger(__name__)
 
@@ -322,20 +323,21 @@ class TableService:
         )
         seats = [MatchSeat.from_dict(s) for s in match.seats]
         ai = [s.ai_level is not None for s in seats]
-        game, events = module.new_game(rules, len(seats), match.seed, match.started_at, ai)
-        table.match, table.game, table.logged = match, game, 0
-        table.recent.clear()
-        table.recent.extend(public(events))
-        self._seat_ai(table, rules)
-        self._feed_ai(table, events)
         if rows is None:
             rows = await self.storage.actions(match.id)
-        for entry in rows:
-            # the bot's own rows: no pydantic validation for them (about 0.1 s of 1,000
-            # tables' restart), any other row validated as ever (``action_from_log``)
-            events = module.apply(game, module.action_from_log(entry.payload))
+        table.match, table.logged = match, 0
+        table.recent.clear()
+        self._seat_ai(table, rules)
+
+        def fed(events: list[Any]) -> None:
             table.recent.extend(public(events))
             self._feed_ai(table, events)
+
+        # the bot's own rows: no pydantic validation for them (about 0.1 s of 1,000 tables'
+        # restart), any other row validated as ever (``action_from_log``)
+        payloads = (entry.payload for entry in rows)
+        started = match.started_at
+        table.game, _ = replay(module, rules, len(seats), match.seed, started, ai, payloads, fed)
         table.logged = len(rows)
 
     def _register(self, table: LiveTable) -> None:

@@ -30,28 +30,19 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BUTTON_VERBS = ("join", "leave", "start", "cancel")
-#: how a duplicate table-round is scored, by game (docs/tournaments.md)
-DUPLICATE_SCORING: dict[str, str] = {"tarot": "difference"}
 LINES = 30  # standings lines on the message (the CSV export has them all)
 
 
 def scoring_of(game: str) -> str:
-    return DUPLICATE_SCORING.get(game, "rank")
+    """How a duplicate table-round of ``game`` is scored (its plugin says)."""
+    return games.plugin(game).duplicate_scoring
 
 
 def table_settings(
     game: str, players: int, length: int | None, turn_seconds: int | None
 ) -> dict[str, Any]:
-    """A tournament table's settings in its game's own words (its plugin's ``rules_for``)."""
-    if game == "tarot":
-        preset = {3: "tarot3", 4: "tarot", 5: "tarot5"}.get(players, "tarot")
-        return {"preset": preset, "rounds": length or 1}
-    settings: dict[str, Any] = {"max_players": players}
-    if turn_seconds is not None:
-        settings["turn_seconds"] = turn_seconds
-    if game == "tamalou":
-        settings["match_rounds"] = length or 3
-    return settings
+    """A tournament table's settings in its game's own words (its plugin's)."""
+    return games.plugin(game).tournament_settings(players, length, turn_seconds)
 
 
 def manager(interaction: discord.Interaction) -> bool:

@@ -22,6 +22,7 @@ from bot.tables import TableError, TableService
 from bot.tables.service import AI_USER_BASE
 from bot.tournaments.store import Tournament, TournamentStore, TourTable
 from tamalou.core.protocol import GameModule
+from tamalou.core.replay import replay
 from tamalou.core.tournament import (
     Standing,
     TableResult,
@@ -48,18 +49,11 @@ def table_result(
     seats: tuple[int | None, ...],
 ) -> TableResult:
     """A finished match's result for its tournament, from its replayed log (the truth):
-    each deal's scores by seat, keyed by the seeded deal (the game's ``deal_results``; a
-    game without one: its rounds in order, each round the same deal at every table)."""
+    each deal's scores by seat, keyed by the seeded deal (the game's ``deal_results``)."""
     rules = module.rules_from_dict(match.rules)
     ai = [bool(s.get("ai_level")) for s in match.seats]
-    state, events = module.new_game(rules, len(ai), match.seed, match.started_at, ai)
-    for payload in actions:
-        events.extend(module.apply(state, module.action_from_log(payload)))
-    by_deal = getattr(module, "deal_results", None)
-    if by_deal is not None:
-        deals = dict(by_deal(events))
-    else:
-        deals = {r.round_no: tuple(r.scores) for r in module.round_summaries(events)}
+    state, events = replay(module, rules, len(ai), match.seed, match.started_at, ai, actions)
+    deals = dict(module.deal_results(events))
     totals = tuple(float(x) for x in module.match_result(state)[0])
     return TableResult(table_no, seats, deals, totals)
 

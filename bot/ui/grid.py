@@ -10,10 +10,13 @@ panel: its game declares it as a verb (``bot/ui/pipeline.py``) like any other cl
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import discord
+
+log = logging.getLogger(__name__)
 
 #: Discord's limits (a message's components): 5 action rows of 5 buttons, or one select a row
 ROWS = 5
@@ -59,6 +62,9 @@ def place(
             item.row = row
             in_row += 1
         view.add_item(item)
+    if left:  # a panel drawn past Discord's grid: a move its player cannot reach
+        names = ", ".join(str(getattr(i, "custom_id", None) or type(i).__name__) for i in left)
+        log.warning("%d component(s) did not fit a panel: %s", len(left), names)
     return view, left
 
 

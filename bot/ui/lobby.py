@@ -198,7 +198,7 @@ def add_seat_commands(
         bot = bot_of(interaction)
         seat = bot.service.seat_for(table, interaction.user.id)
         await defer(interaction)
-        await bot.presenter.show_panel(interaction, table, seat, lang, edit=False, reuse=False)
+        await bot.desk.show(interaction, table, seat, lang, edit=False, reuse=False)
 
     @group.command(
         name=ls("ping", "cmd.ping"),
@@ -212,9 +212,9 @@ def add_seat_commands(
         bot = bot_of(interaction)
         guild_id, _ = guild_ids(interaction)
         await display.set_turn_ping(bot.storage, guild_id, interaction.user.id, on)
-        bot.presenter.ping_choice(guild_id, interaction.user.id, on)
+        bot.presenter.nudges.ping_choice(guild_id, interaction.user.id, on)
         lang = lang_of(interaction.locale)
-        seconds = await bot.presenter.ping_after_ms(guild_id) / 1000
+        seconds = await bot.presenter.nudges.ping_after_ms(guild_id) / 1000
         key = "ok.ping_on" if on else "ok.ping_off"
         await reply(interaction, t(lang, key, seconds=f"{seconds:g}"))
 

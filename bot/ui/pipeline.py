@@ -13,10 +13,13 @@ in this order and the same way for every game, what no game should check again:
    earlier one is ``old_round``, a later one was never shown (forged: ``bad_button``).
 
 Every refusal is a :class:`TableError` answered by the one error funnel; a forged select
-value is ``bad_button`` too (:meth:`Click.numbers_of`). Only then does the game see the
-click, as one :class:`Click` holding everything the checks found (its seat, its numbers,
-its press time, where it came from), and supply the rest: the engine action the verb asks
-for, or a step of its panel.
+value is ``bad_button`` too. Only then does the game see the click, as one :class:`Click`
+holding everything the checks found (its seat, its numbers, its press time, where it came
+from, the seat's panel state), and answer it with a value (``GamePlugin.answer``, no
+Discord, no event loop): :class:`Act` an engine action (and what follows it once applied),
+:class:`ShowPanel` a step of its panel, :class:`Say` a line, :class:`Refuse` a refusal, or
+None. :func:`carry_out` acts, answers a refusal once (raised to the funnel: no game raises
+an outcome's error again), and asks the panel desk to draw the panel.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Awaitable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -32,7 +35,8 @@ import discord
 
 from bot.tables import LiveTable, TableError
 from bot.ui import clicked
-from bot.ui.common import bot_of, snowflake_ms
+from bot.ui.common import bot_of, reply, snowflake_ms
+from tamalou.core.errors import IllegalAction
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -116,7 +120,7 @@ class Click:
     verb: str
     #: the argument's numbers (the round the button was drawn for first)
     parts: list[int]
-    #: a select's chosen values, as Discord sent them (read them with :meth:`numbers_of`)
+    #: a select's chosen values, as Discord sent them (each game reads its own)
     values: list[str]
     seat: int
     lang: str
@@ -124,6 +128,10 @@ class Click:
     at: int
     #: the click comes from the member's private panel (an ephemeral), not the table message
     from_panel: bool
+    #: the bot's clock when the click was checked (the game reads the table at this time)
+    now: int = 0
+    #: the seat's panel state, as the panel desk keeps it (the game's own frozen value)
+    state: Any = None
 
     @property
     def bot(self) -> GameBot:
@@ -142,16 +150,93 @@ class Click:
         outcome = bot.service.act(self.table, action, self.user_id)
         return await in_time(self.interaction, outcome, bot.config.answer_deadline_ms)
 
-    def numbers_of(self, count: int | None = None) -> list[list[int]]:
-        """Each select value as its numbers (``count`` of them each); else ``bad_button``."""
-        arity = None if count is None else (count,)
-        return [numbers(v, arity) for v in self.values]
 
-    def one_value(self, count: int = 1) -> list[int]:
-        """The one value of a single-choice select; else ``bad_button``."""
-        if len(self.values) != 1:
-            raise TableError("bad_button")
-        return numbers(self.values[0], (count,))
+#: the seat's panel state is left as it is
+KEEP: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class ShowPanel:
+    """Draw the member's panel. ``edit``: update the clicked panel in place (else the
+    member's open panel of the round, or a new one); ``step``: the game's panel step (its
+    own frozen value: a narrowing); ``state``: the seat's new panel state (:data:`KEEP`:
+    unchanged); ``seen``: the click's views, when it read some."""
+
+    edit: bool = True
+    step: Any = None
+    state: Any = KEEP
+    seen: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    """One line to the member (an ephemeral answer)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Refuse:
+    """A refusal, answered by the error funnel in the member's language."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """Apply an engine action (queued by press time, committed before anything is shown).
+
+    ``then``: what follows once it is applied, given the outcome (Tamalou's missed double,
+    Kalooki's call; None: the member's panel, in place when clicked from it). ``refused``:
+    an engine refusal the game shows itself (Kalooki's lay-down refused in its panel; None:
+    the error funnel answers it). ``state``: the seat's panel state once it is applied
+    (:data:`KEEP`: unchanged)."""
+
+    action: Any
+    then: Callable[[Outcome], Answer] | None = None
+    refused: Callable[[IllegalAction], Answer] | None = None
+    state: Any = KEEP
+
+
+#: a game's answer to a click
+Answer = Act | ShowPanel | Say | Refuse | None
+
+
+async def carry_out(click: Click, answer: Answer) -> None:
+    """Do what the game answered: act, then what follows; a refusal goes to the funnel."""
+    if isinstance(answer, Act):
+        outcome = await click.act(answer.action)
+        if outcome.error is not None:
+            if answer.refused is None:
+                raise outcome.error  # the one place a refusal of the engine is answered
+            answer = answer.refused(outcome.error)
+        else:
+            if answer.state is not KEEP:
+                click.bot.desk.set_state(click.table.id, click.seat, answer.state)
+            answer = (
+                ShowPanel(edit=click.from_panel) if answer.then is None else answer.then(outcome)
+            )
+        if isinstance(answer, Act):
+            raise TypeError("an action's answer is not another action")
+    if answer is None:
+        return
+    if isinstance(answer, Refuse):
+        raise TableError(answer.reason)
+    if isinstance(answer, Say):
+        await reply(click.interaction, answer.text)
+        return
+    desk = click.bot.desk
+    if answer.state is not KEEP:
+        desk.set_state(click.table.id, click.seat, answer.state)
+    await desk.show(
+        click.interaction,
+        click.table,
+        click.seat,
+        click.lang,
+        edit=answer.edit,
+        step=answer.step,
+        seen=answer.seen,
+    )
 
 
 def check(
@@ -171,7 +256,8 @@ def check(
         raise TableError("bad_button")  # a panel's button was never on the public message
     if spec.origin == "table" and from_panel:
         raise TableError("bad_button")
-    seat = bot_of(interaction).service.seat_for(table, interaction.user.id)
+    bot = bot_of(interaction)
+    seat = bot.service.seat_for(table, interaction.user.id)
     now = plugin.round_no(table)
     if parts[0] > now:
         raise TableError("bad_button")  # no button of a round to come was ever shown
@@ -188,4 +274,6 @@ def check(
         lang,
         snowflake_ms(interaction.id),
         from_panel,
+        bot.service.clock(),
+        bot.desk.state(table.id, seat),
     )

@@ -36,7 +36,9 @@ class TableButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"{_GAME}:(?P<verb>(?!(?:{'|'.join(SELECT_VERBS)}):)[a-z]{{2,8}}):{_TABLE}(?::{_ARG})?",
 ):
-    """Every button of every table: ``<game>:<verb>:<table>[:<arg>]``."""
+    """Every button of every table: ``<game>:<verb>:<table>[:<arg>]``. A template only:
+    ``GameBot.on_interaction`` matches it (:func:`route`) and answers through
+    :func:`dispatch`, so it has no callback of its own."""
 
     def __init__(self, game: str, verb: str, table_id: int, arg: str | None) -> None:
         self.game, self.verb, self.table_id, self.arg = game, verb, table_id, arg
@@ -49,15 +51,13 @@ class TableButton(
     ) -> TableButton:
         return cls(match["game"], match["verb"], int(match["table"]), match["arg"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await on_component(interaction, self.game, self.verb, self.table_id, self.arg, [])
-
 
 class TableSelect(
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=rf"{_GAME}:(?P<verb>{'|'.join(SELECT_VERBS)}):{_TABLE}:{_ARG}",
 ):
-    """A choice among many (Tamalou's Queen target): ``<game>:<verb>:<table>:<arg>``."""
+    """A choice among many (Tamalou's Queen target): ``<game>:<verb>:<table>:<arg>``; a
+    template only, as :class:`TableButton`."""
 
     def __init__(self, game: str, verb: str, table_id: int, arg: str) -> None:
         self.game, self.verb, self.table_id, self.arg = game, verb, table_id, arg
@@ -73,11 +73,6 @@ class TableSelect(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TableSelect:
         return cls(match["game"], match["verb"], int(match["table"]), match["arg"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        data = cast(dict[str, Any], interaction.data or {})
-        values = [str(v) for v in data.get("values", [])]
-        await on_component(interaction, self.game, self.verb, self.table_id, self.arg, values)
 
 
 #: the component type of each routed item (Discord's numbers: 2 a button, 3 a string select)
@@ -163,8 +158,8 @@ async def _component(
         await lobby_verb(interaction, table, verb, lang)
         return
     click = pipeline.check(interaction, plugin, table, verb, arg, values, lang)
-    with bot_of(interaction).presenter.answering(table.id, click.seat):
-        await plugin.on_click(click)
+    with bot_of(interaction).desk.answering(table.id, click.seat):
+        await pipeline.carry_out(click, plugin.answer(click))
     if not interaction.response.is_done():  # a verb with nothing to show (Next): every
         await interaction.response.defer()  # click is answered
 

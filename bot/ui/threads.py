@@ -8,8 +8,10 @@ result, and a link into the thread.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from collections.abc import Sequence
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import discord
 from discord.utils import escape_markdown
@@ -17,7 +19,13 @@ from discord.utils import escape_markdown
 from bot import games
 from bot.i18n import t
 from bot.tables import LiveTable
-from bot.ui.common import seat_name
+from bot.ui.common import button, cid, frozen_view, release_view, seat_name
+
+if TYPE_CHECKING:
+    from bot.app import GameBot
+    from bot.ui.presenter import DiscordPresenter
+
+log = logging.getLogger(__name__)
 
 #: Discord hides a thread after this many minutes without a message (60, 1440, 4320, 10080)
 AUTO_ARCHIVE_MINUTES: Final[Literal[4320]] = 4320
@@ -87,3 +95,146 @@ def summary(
         description="\n".join(lines),
         colour=discord.Colour.blurple() if live else discord.Colour.dark_grey(),
     )
+
+
+class TableThreads:
+    """Each table's thread: started from its lobby, its summary kept in the channel, archived
+    when the table ends, replaced when a moderator deletes or archives it."""
+
+    def __init__(self, bot: GameBot, presenter: DiscordPresenter) -> None:
+        self.bot = bot
+        #: the table message's owner: its edits, and what it knows the message shows
+        self.presenter = presenter
+        self._on: dict[int, bool] = {}  # guild -> its tables play in threads
+        #: table -> the line its Rematch press is told (it plays in the channel: no thread)
+        self.notes: dict[int, str] = {}
+
+    def forget(self, table_id: int) -> None:
+        self.notes.pop(table_id, None)
+
+    def settings_changed(self, guild_id: int) -> None:
+        """``/tamalou settings`` stored new values: read the threads setting again."""
+        self._on.pop(guild_id, None)
+
+    async def on(self, guild_id: int) -> bool:
+        """The server's ``/tamalou settings threads:``, else the bot's ``TAMALOU_THREADS``."""
+        cached = self._on.get(guild_id)
+        if cached is None:
+            settings = await self.bot.storage.guild_settings(guild_id)
+            on = bool(settings.get("threads", self.bot.config.threads))
+            cached = self._on.setdefault(guild_id, on)
+        return cached
+
+    async def start_thread(self, table: LiveTable, starter_id: int) -> bool:
+        """Start the table's public thread from its channel message ``starter_id``;
+        False when Discord refuses (no permission: the table plays in the channel)."""
+        lang = await self.bot.guild_language(table.row.guild_id)
+        try:
+            data = await self.bot.http.start_thread_with_message(
+                table.row.channel_id,
+                starter_id,
+                name=thread_name(table, lang),
+                auto_archive_duration=AUTO_ARCHIVE_MINUTES,
+            )
+        except discord.HTTPException as exc:
+            log.info(
+                "table %s: no thread (%s %s); it plays in its channel",
+                table.id,
+                exc.status,
+                exc.code,
+            )
+            return False
+        self.bot.service.set_thread(table, int(data["id"]))
+        await self.bot.storage.set_table_thread(table.id, table.row.thread_id)
+        return True
+
+    async def open_thread(self, table: LiveTable) -> bool:
+        """A playing table without a thread (a rematch, a thread lost): its summary posted
+        in the channel and the thread started from it; the summary goes again if Discord
+        refuses the thread (the table plays in the channel)."""
+        if not await self.on(table.row.guild_id):
+            return False
+        lang = await self.bot.guild_language(table.row.guild_id)
+        with discord.http.handle_message_parameters(embed=summary(table, lang, None)) as params:
+            data = await self.bot.http.send_message(table.row.channel_id, params=params)
+        starter = int(data["id"])
+        if await self.start_thread(table, starter):
+            await self.edit_summary(table)
+            return True
+        with contextlib.suppress(discord.HTTPException):
+            await self.bot.http.delete_message(table.row.channel_id, starter)
+        return False
+
+    async def edit_summary(self, table: LiveTable, reason: str | None = None) -> None:
+        """The channel's message of a table in a thread: players, standing or result, a
+        link into the thread (and Rematch once the match is over)."""
+        thread = table.row.thread_id
+        if thread is None:
+            return
+        lang = await self.bot.guild_language(table.row.guild_id)
+        view: discord.ui.View | None = None
+        if table.status == "finished" and table.row.tournament_id is None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(
+                button(
+                    t(lang, "btn.rematch"),
+                    cid(table.row.game, "rematch", table.id),
+                    discord.ButtonStyle.primary,
+                )
+            )
+        try:
+            await self.presenter._edit_message(
+                table,
+                thread,
+                table.row.channel_id,
+                embed=summary(table, lang, thread, reason),
+                view=frozen_view(view) if view is not None else None,
+                content=None,
+            )
+        except discord.HTTPException as exc:  # deleted by someone: the thread goes on
+            log.info("table %s: its summary is gone (%s)", table.id, exc.code)
+        finally:
+            release_view(view)
+
+    async def close_thread(self, table: LiveTable, reason: str | None = None) -> None:
+        """The match is over or the table closed: the summary says so, the thread is
+        archived (after its last ping went)."""
+        thread = table.row.thread_id
+        if thread is None:
+            return
+        if table.row.message_id != thread:  # else: the lobby itself says it is closed
+            await self.edit_summary(table, reason)
+        try:
+            await self.bot.http.edit_channel(thread, archived=True)
+        except discord.HTTPException as exc:
+            log.info("table %s: its thread was not archived (%s)", table.id, exc.code)
+
+    async def thread_lost(self, table: LiveTable, exc: discord.HTTPException | None) -> None:
+        """The table's thread was archived or deleted by a moderator (or the bot may not
+        post there): the table is posted again, in a new thread, else in the channel.
+        Nothing is lost: the game is the log's."""
+        log.warning(
+            "table %s: its thread %s is out of reach (%s); posting the table again",
+            table.id,
+            table.row.thread_id,
+            exc.code if exc is not None else "gone",
+        )
+        old = table.row.thread_id
+        self.bot.service.set_thread(table, None)
+        table.row.message_id = None
+        self.presenter._pictures.pop(table.id, None)
+        self.presenter._shown.pop(table.id, None)
+        await self.bot.storage.set_table_thread(table.id, None)
+        if table.status == "playing" and (exc is None or exc.code != MISSING_PERMISSIONS):
+            await self.open_thread(table)
+        if old is not None:  # its channel summary linked to the lost thread: now to the new
+            lang = await self.bot.guild_language(table.row.guild_id)
+            with contextlib.suppress(discord.HTTPException):
+                await self.presenter._edit_message(
+                    table,
+                    old,
+                    table.row.channel_id,
+                    embed=summary(table, lang, table.row.thread_id),
+                    view=None,
+                    content=None,
+                )

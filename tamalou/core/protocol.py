@@ -19,7 +19,7 @@ Conventions every game keeps:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -95,6 +95,16 @@ class GameModule(Protocol):
 
     def round_summaries(self, events: Sequence[Any]) -> list[RoundSummary]: ...
 
+    def deal_results(self, events: Sequence[Any]) -> dict[int, tuple[float, ...]]:
+        """Each seeded deal's scores by seat (a duplicate tournament compares the same deal
+        across tables): :func:`deals_by_round` when a game's rounds are its deals."""
+        ...
+
+    def seat_stats(self, events: Sequence[Any], players: int) -> list[dict[str, int]]:
+        """One dict a seat of the counters a season keeps (``calls_right``, ``calls_wrong``,
+        ``doubles``, ``doubles_missed``): :func:`no_seat_stats` for a game that counts none."""
+        ...
+
     def match_over(self, state: Any) -> bool: ...
 
     def match_result(self, state: Any) -> tuple[Sequence[float], Sequence[int]]:
@@ -135,3 +145,20 @@ def always_contested(state: Any, action: Any) -> bool:
     """The safe answer to :meth:`GameModule.contested`: every action waits the reorder
     window (a game that cannot tell which of its moves nobody can race)."""
     return True
+
+
+def no_seat_stats(events: Sequence[Any], players: int) -> list[dict[str, int]]:
+    """:meth:`GameModule.seat_stats` of a game that counts none of a season's counters."""
+    return [{} for _ in range(players)]
+
+
+def deals_by_round(
+    summaries: Callable[[Sequence[Any]], list[RoundSummary]],
+) -> Callable[[Sequence[Any]], dict[int, tuple[float, ...]]]:
+    """:meth:`GameModule.deal_results` of a game whose rounds are its deals (each round the
+    same seeded deal at every table): its rounds' scores, by round number."""
+
+    def deal_results(events: Sequence[Any]) -> dict[int, tuple[float, ...]]:
+        return {r.round_no: tuple(r.scores) for r in summaries(events)}
+
+    return deal_results

@@ -4,6 +4,7 @@ row, priorities kept, and narrowing that reaches every choice."""
 from __future__ import annotations
 
 import itertools
+import logging
 
 import discord
 import pytest
@@ -51,6 +52,20 @@ def test_priorities_are_kept_the_least_important_is_left_out() -> None:
     assert ids[:2] == ["b1", "s1"]
     assert len(left) == 30 - 15  # row 0: b1 (+4), row 1: the select, rows 2-4: 15 more
     assert [c.custom_id for c in left] == [f"b{100 + i}" for i in range(15, 30)]  # type: ignore[attr-defined]
+
+
+def test_what_does_not_fit_is_said_once(caplog: pytest.LogCaptureFixture) -> None:
+    """A panel past the grid is a move its player cannot reach: the grid says which, in one
+    warning line, rather than each game dropping the list it returns."""
+    with caplog.at_level(logging.WARNING, logger="bot.ui.grid"):
+        grid.place([(0, btn(i)) for i in range(27)])
+    assert [r.getMessage() for r in caplog.records] == [
+        "2 component(s) did not fit a panel: b25, b26"
+    ]
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="bot.ui.grid"):
+        grid.place([(0, btn(i)) for i in range(25)])
+    assert caplog.records == []
 
 
 def reach(count: int, room: int) -> list[int]:

@@ -199,16 +199,16 @@ async def test_a_members_ping_choice_is_read_once_and_follows_the_command() -> N
 
     bot.storage.fetchval = fetchval  # type: ignore[attr-defined]
     release.set()
-    assert await presenter.wants_ping(1, 7) is False
-    assert await presenter.wants_ping(1, 7) is False
-    assert await presenter.wants_ping(1, 8) is True  # never chosen: on
+    assert await presenter.nudges.wants_ping(1, 7) is False
+    assert await presenter.nudges.wants_ping(1, 7) is False
+    assert await presenter.nudges.wants_ping(1, 8) is True  # never chosen: on
     assert reads == [(1, 7), (1, 8)]
-    presenter.ping_choice(1, 7, True)
-    assert await presenter.wants_ping(1, 7) is True and len(reads) == 2
+    presenter.nudges.ping_choice(1, 7, True)
+    assert await presenter.nudges.wants_ping(1, 7) is True and len(reads) == 2
     release.clear()
-    in_flight = asyncio.create_task(presenter.wants_ping(2, 7))  # reads "on" (no row)
+    in_flight = asyncio.create_task(presenter.nudges.wants_ping(2, 7))  # reads "on" (no row)
     await asyncio.sleep(0)
-    presenter.ping_choice(2, 7, False)  # the member says no meanwhile
+    presenter.nudges.ping_choice(2, 7, False)  # the member says no meanwhile
     release.set()
     assert await in_flight is False
 
@@ -277,14 +277,14 @@ async def test_a_timed_secrets_hide_is_stored_before_the_secret_is_shown() -> No
         log.append(("edit", shown.text))
         return True
 
-    presenter._edit_panel = edit_panel  # type: ignore[method-assign]
-    await presenter.show_panel(Deferred(log), table, 0, "en", edit=False)  # type: ignore[arg-type]
+    presenter.desk._edit_panel = edit_panel  # type: ignore[method-assign,assignment]
+    await presenter.desk.show(Deferred(log), table, 0, "en", edit=False)  # type: ignore[arg-type]
     kinds = [k for k, _ in log]
     assert kinds == ["post", "store", "edit"], log
     posted, shown = log[0][1], log[2][1]
     assert "2♥" not in posted and "5♥" not in posted  # nothing secret before the store
     assert "2♥" in shown and "5♥" in shown  # then the peeked cards (R-S2)
-    for task in list(presenter._tasks):
+    for task in list(presenter.desk._tasks):
         task.cancel()
 
 
@@ -415,7 +415,7 @@ def seats_of(table: LiveTable) -> list[MatchSeat]:
 async def nudged(presenter: DiscordPresenter) -> None:
     """Until every watched turn's timer has done its check (its naps are up to 1 s)."""
     for _ in range(300):
-        if all(n.timer is None or n.timer.done() for n in presenter._pings.values()):
+        if all(n.timer is None or n.timer.done() for n in presenter.nudges._pings.values()):
             return
         await asyncio.sleep(0.01)
     raise AssertionError("a nudge did not finish")
@@ -428,11 +428,11 @@ async def later(bot: PingBot, ms: int) -> None:
 
 async def test_a_player_who_plays_at_once_is_never_pinged(monkeypatch: Any) -> None:
     bot, presenter, table, turns = nudging(monkeypatch)
-    await presenter._ping_turn(table)  # seat 0's turn starts
+    await presenter.nudges.watch(table)  # seat 0's turn starts
     await later(bot, 2_000)
     table.acted[100] = bot.now  # seat 0 moves after 2 s
     turns.turn = (1, (1, 1))  # and the turn passes
-    await presenter._ping_turn(table)
+    await presenter.nudges.watch(table)
     await later(bot, 9_000)
     assert bot.posted == [] and bot.deleted == []
     await presenter.stop()
@@ -442,17 +442,17 @@ async def test_a_slow_player_is_pinged_once_after_the_default_ten_seconds(
     monkeypatch: Any,
 ) -> None:
     bot, presenter, table, _ = nudging(monkeypatch)
-    await presenter._ping_turn(table)
+    await presenter.nudges.watch(table)
     await later(bot, 9_900)
     assert bot.posted == []  # not before 10 s
     await later(bot, 200)
     await nudged(presenter)
     assert bot.posted == [(500, "<@100>, your turn at table 7.")]
-    await presenter._ping_turn(table)  # the table is drawn again: the same turn
+    await presenter.nudges.watch(table)  # the table is drawn again: the same turn
     await later(bot, 30_000)
     assert len(bot.posted) == 1 and bot.deleted == []  # once, and kept while they wait
     table.acted[100] = bot.now  # they move (their turn goes on)
-    await presenter._ping_turn(table)
+    await presenter.nudges.watch(table)
     assert bot.deleted == [500]
     await later(bot, 30_000)
     assert len(bot.posted) == 1  # never again for that turn
@@ -465,7 +465,7 @@ async def test_a_turn_seen_late_is_pinged_ten_seconds_after_its_start(monkeypatc
     bot, presenter, table, turns = nudging(monkeypatch)
     turns.since = bot.now
     await later(bot, 6_000)  # the table's drawing of the turn was held this long
-    await presenter._ping_turn(table)
+    await presenter.nudges.watch(table)
     await later(bot, 3_900)
     assert bot.posted == []
     await later(bot, 200)
@@ -482,7 +482,7 @@ async def test_a_turn_that_ends_while_its_ping_is_posted_still_gets_it_deleted(
     cancelled right after a restart, in a full run). The post is let finish, then deleted."""
     bot, presenter, table, turns = nudging(monkeypatch, ping_after_s=1.0)
     bot.answer = asyncio.Event()
-    await presenter._ping_turn(table)
+    await presenter.nudges.watch(table)
     await later(bot, 1_100)
     for _ in range(100):  # until Discord made it; its answer is held
         if bot.posted:
@@ -490,7 +490,7 @@ async def test_a_turn_that_ends_while_its_ping_is_posted_still_gets_it_deleted(
         await asyncio.sleep(0.01)
     (posted,) = bot.posted
     turns.turn = None  # the table is cancelled: no turn any more
-    await presenter._ping_turn(table)
+    await presenter.nudges.watch(table)
     bot.answer.set()
     await nudged(presenter)
     for _ in range(100):
@@ -505,14 +505,14 @@ async def test_the_ping_goes_when_the_turn_ends_and_follows_the_servers_delay(
     monkeypatch: Any,
 ) -> None:
     bot, presenter, table, turns = nudging(monkeypatch, stored={"ping_after_s": 30})
-    await presenter._ping_turn(table)
+    await presenter.nudges.watch(table)
     await later(bot, 20_000)
     assert bot.posted == []  # the server waits 30 s
     await later(bot, 10_100)
     await nudged(presenter)
     assert [p[0] for p in bot.posted] == [500]
     turns.turn = (1, (1, 1))  # the clock played for them: the turn is over
-    await presenter._ping_turn(table)
+    await presenter.nudges.watch(table)
     assert bot.deleted == [500]
     await presenter.stop()
 
@@ -520,14 +520,14 @@ async def test_the_ping_goes_when_the_turn_ends_and_follows_the_servers_delay(
 async def test_no_ping_for_an_ai_seat_nor_a_player_away(monkeypatch: Any) -> None:
     bot, presenter, table, turns = nudging(monkeypatch, ping_after_s=1.0)
     table.game.round.seats[0].away = True
-    await presenter._ping_turn(table)
+    await presenter.nudges.watch(table)
     await later(bot, 5_000)
     await nudged(presenter)
     table.game.round.seats[0].away = False
     assert table.match is not None
     table.match.seats[1]["ai_level"] = "easy"
     turns.turn = (1, (1, 1))  # an AI's turn
-    await presenter._ping_turn(table)
+    await presenter.nudges.watch(table)
     await later(bot, 5_000)
     await nudged(presenter)
     assert bot.posted == []

@@ -55,3 +55,30 @@ def test_a_tamalou_tournament_table_plays_fixed_rounds_from_rotating_seats() -> 
     tarot = rules_for("tarot", table_settings("tarot", 4, 2, None))
     assert (tarot.name, tarot.rounds) == ("tarot", 2)  # type: ignore[attr-defined]
     assert rules_for("tarot", table_settings("tarot", 3, None, None)).name == "tarot3"  # type: ignore[attr-defined]
+
+
+def test_the_tournament_names_no_game_each_plugin_says_its_own() -> None:
+    """What a tournament table of a game is (its settings, how a duplicate round scores) is
+    the game's plugin's: no module of bot/tournaments names a game."""
+    import ast
+    from pathlib import Path
+
+    from bot import games
+
+    root = Path(__file__).parents[2] / "bot" / "tournaments"
+    named = [
+        (path.name, node.value)
+        for path in root.glob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant) and node.value in games.REGISTRY
+    ]
+    assert named == []
+    assert games.plugin("kalooki").tournament_settings(6, None, 30) == {
+        "max_players": 6,
+        "turn_seconds": 30,
+    }
+    assert [games.plugin(g).duplicate_scoring for g in games.REGISTRY] == [
+        "rank",
+        "rank",
+        "difference",
+    ]

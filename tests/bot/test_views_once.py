@@ -6,9 +6,10 @@ in every game.
 A spy stands on the engine's ``view``, ``public_view`` and ``legal_actions`` (the game
 module the table service loads, which every game's Discord side reads through ``Seen``) and
 counts each call by the state it was made on. The platform is stood in for by what it calls
-of the game during a click (``bot/ui/presenter.py``: a table edit draws ``table_message``
-and ``table_picture`` at one moment; ``show_panel`` draws ``panel`` once), on a clock that
-moves a millisecond at every reading, as a real one would between them.
+of the game during a click (``bot/ui/pipeline.py`` carries out the game's answer; a table
+edit draws ``table_message`` and ``table_picture`` at one moment; the panel desk's ``show``
+draws ``panel`` once), on a clock that moves a millisecond at every reading, as a real one
+would between them.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from bot.games.kalooki import drafts
 from bot.games.tamalou import verbs as tamalou_verbs
 from bot.tables import LiveTable
 from bot.tables.service import Outcome
-from bot.ui.pipeline import Click
+from bot.ui.pipeline import Click, carry_out
 from tamalou.core.errors import IllegalAction
 from tamalou.games.kalooki import actions as KA
 from tamalou.games.kalooki.engine import apply as kalooki_apply
@@ -65,15 +66,20 @@ class Spy:
 
 
 class Platform:
-    """What the platform calls of a game in one click (bot/ui/presenter.py, service.py)."""
+    """What the platform calls of a game in one click (bot/ui/desk.py, service.py)."""
 
-    def __init__(self, table: LiveTable, start: int) -> None:
+    def __init__(self, table: LiveTable, start: int, state: Any = None) -> None:
         self.table = table
         ticks = itertools.count(start)
         self.service = SimpleNamespace(clock=lambda: next(ticks), act=self.act)
-        self.presenter = SimpleNamespace(show_panel=self.show_panel)
+        self.desk = SimpleNamespace(show=self.show_panel, set_state=self.set_state)
         self.config = SimpleNamespace(answer_deadline_ms=1500)
         self.panels: list[Any] = []
+        #: the seat's panel state, as the desk keeps it
+        self.state = state
+
+    def set_state(self, table_id: int, seat: int, state: Any) -> None:
+        self.state = state
 
     async def act(self, table: LiveTable, action: Any, user_id: int) -> Outcome:
         try:
@@ -88,10 +94,20 @@ class Platform:
         return Outcome(events)
 
     async def show_panel(
-        self, interaction: Any, table: LiveTable, seat: int, lang: str, edit: bool, **choice: Any
+        self,
+        interaction: Any,
+        table: LiveTable,
+        seat: int,
+        lang: str,
+        edit: bool,
+        step: Any = None,
+        seen: Any = None,
     ) -> None:
         plugin = games.plugin(table.row.game)
-        self.panels.append(plugin.panel(table, seat, lang, self.service.clock(), **choice))
+        at = self.service.clock()
+        self.panels.append(
+            plugin.panel(table, seat, lang, at, step=step, state=self.state, seen=seen)
+        )
 
 
 class Response:
@@ -110,13 +126,14 @@ async def click(
     parts: list[int],
     values: list[str] | None = None,
     from_panel: bool = True,
+    state: Any = None,
 ) -> tuple[Spy, Platform]:
     table = live_table(game)
     table.match = object()  # type: ignore[assignment]  # a table the service plays
     spy = Spy(table)
     for name in VIEWS:
         monkeypatch.setattr(table.module, name, spy.wrap(name, getattr(table.module, name)))
-    platform = Platform(table, game.now)
+    platform = Platform(table, game.now, state)
     interaction = SimpleNamespace(
         client=platform, id=1 << 30, user=SimpleNamespace(id=100 + seat), response=Response()
     )
@@ -132,8 +149,10 @@ async def click(
         "en",
         game.now,
         from_panel,
+        platform.service.clock(),
+        state,
     )
-    await plugin.on_click(checked)
+    await carry_out(checked, plugin.answer(checked))
     assert len(platform.panels) == 1  # the click showed the member's panel
     return spy, platform
 
@@ -199,7 +218,6 @@ async def test_kalooki_a_panel_step_computes_the_seats_view_once(
     monkeypatch: pytest.MonkeyPatch, verb: str
 ) -> None:
     """Was: the step read the public view, the suggestion its own view, the panel a third."""
-    drafts.forget(7)
     game = kalooki_drawn()
     kalooki_apply(game, KA.Draw(0, game.now))
     spy, _ = await click(monkeypatch, game, 0, verb, [1])
@@ -207,7 +225,6 @@ async def test_kalooki_a_panel_step_computes_the_seats_view_once(
 
 
 async def test_kalooki_a_draw_computes_each_view_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    drafts.forget(7)
     spy, platform = await click(monkeypatch, kalooki_drawn(), 0, "draw", [1, 1])
     assert_once(spy, 0, states=1)
     assert "kalooki:sugg:7:1" in [
@@ -216,14 +233,12 @@ async def test_kalooki_a_draw_computes_each_view_once(monkeypatch: pytest.Monkey
 
 
 async def test_kalooki_a_lay_down_computes_each_view_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    drafts.forget(7)
     game = kalooki_drawn()
     kalooki_apply(game, KA.Draw(0, game.now))
-    d = drafts.draft(7, 0, 1, game.round.deal_no, 2)
-    d.mode = "build"
     sets = [["7s", "7h", "7d"], ["9c", "9d", "9h"]]
-    d.melds = [[card(c) for c in meld] for meld in sets]
-    spy, _ = await click(monkeypatch, game, 0, "lay", [1])
+    melds = tuple(tuple(card(c) for c in meld) for meld in sets)
+    state = drafts.PanelState(drafts.Draft(1, game.round.deal_no, "build", melds))
+    spy, _ = await click(monkeypatch, game, 0, "lay", [1], state=state)
     assert spy.table.logged == 1 and game.round.seats[0].laid_down
     assert_once(spy, 0, states=2)
 

@@ -48,7 +48,7 @@ class FakeBot:
         self.channel = Channel()
         self.http = FakeHttp(self.channel)
         self.allowed_mentions = None
-        self.config = type("C", (), {"edit_interval_ms": 0})()
+        self.config = type("C", (), {"edit_interval_ms": 0, "answer_deadline_ms": 1500})()
         self.service = type("S", (), {"lobby_timeout_ms": 600_000, "clock": lambda self: 0})()
 
         class Storage:

@@ -23,13 +23,15 @@ from typing import Any
 
 import asyncpg
 
+import tamalou.games
 from bot.storage.dialect import numbered
 from emulator import Emulator, Interaction, Message
 from emulator.harness import ChannelRef
 from tamalou.core import cards
+from tamalou.core.replay import replay
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.codec import action_from_dict
-from tamalou.games.tamalou.engine import apply, new_game
+from tamalou.games.tamalou.engine import new_game
 from tamalou.games.tamalou.rules import TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
 from tests.support.backends import fresh_database
@@ -160,18 +162,28 @@ class BotHarness:
                 "SELECT * FROM matches WHERE table_id = ? ORDER BY id DESC LIMIT 1", table_id
             )
         assert rows, "no match in the database"
-        m = rows[0]
+        game, _ = self.replayed(rows[0])
+        return game
+
+    def replayed(self, m: dict[str, Any]) -> tuple[Any, list[Any]]:
+        """The match of the row ``m`` (``matches``) folded from the bot's log, as the bot
+        folds it (``tamalou.core.replay``), and its events."""
+        module = tamalou.games.load(m["game"])
         seats = json.loads(m["seats"])
-        game, _ = new_game(
-            Rules.model_validate_json(m["rules"]),
+        return replay(
+            module,
+            module.rules_from_dict(json.loads(m["rules"])),
             len(seats),
             m["seed"],
             m["started_at"],
             [s["ai_level"] is not None for s in seats],
+            (
+                json.loads(r["payload"])
+                for r in self.sql(
+                    "SELECT payload FROM actions WHERE match_id = ? ORDER BY n", m["id"]
+                )
+            ),
         )
-        for r in self.sql("SELECT payload FROM actions WHERE match_id = ? ORDER BY n", m["id"]):
-            apply(game, action_from_dict(json.loads(r["payload"])))
-        return game
 
     def actions(self) -> list[A.Action]:
         rows = self.sql("SELECT payload FROM actions ORDER BY match_id, n")

@@ -17,7 +17,7 @@ from bot.games.kalooki import panel as panels
 from bot.games.kalooki import table as tables
 from bot.i18n import t
 from bot.tables import LiveTable
-from bot.ui.pipeline import Click
+from bot.ui.pipeline import Answer, Click
 from tamalou.games.kalooki.rules import KALOOKI, PRESETS, Rules
 
 GAME_ID = "kalooki"
@@ -60,16 +60,12 @@ class KalookiPlugin(GamePlugin):
         name = t(lang, f"kalooki.variant.{variant}")
         return variant if name == f"kalooki.variant.{variant}" else name
 
-    def panel_memory(self, table_id: int, seat: int) -> dict[str, Any] | None:
+    def panel_state_data(self, state: drafts.PanelState | None) -> dict[str, Any] | None:
         """The lay-down being built and the hand's order, kept with the table."""
-        return drafts.to_data(table_id, seat)
+        return drafts.to_data(state)
 
-    def restore_panel_memory(self, table_id: int, seat: int, data: Any) -> None:
-        drafts.load(table_id, seat, data)
-
-    def forget(self, table_id: int) -> None:
-        """The table is closed or its match is over: its panels' drafts go."""
-        drafts.forget(table_id)
+    def panel_state_of(self, data: Any) -> drafts.PanelState | None:
+        return drafts.load(data)
 
     def lobby_message(
         self, table: LiveTable, lang: str, expires_at: int
@@ -81,8 +77,18 @@ class KalookiPlugin(GamePlugin):
     ) -> tuple[discord.Embed, discord.ui.View | None]:
         return tables.table_message(table, lang, at)
 
-    def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
-        return panels.panel(table, seat, lang, at, choice.get("seen"))
+    def panel(
+        self,
+        table: LiveTable,
+        seat: int,
+        lang: str,
+        at: int,
+        *,
+        step: Any = None,
+        state: drafts.PanelState | None = None,
+        seen: Any = None,
+    ) -> Panel:
+        return panels.panel(table, seat, lang, at, seen, state)
 
     def turn_of(self, table: LiveTable, at: int) -> tuple[int, tuple[int, int, int]] | None:
         """Whose turn it is and which turn (a new key each turn started), or None: the
@@ -99,8 +105,8 @@ class KalookiPlugin(GamePlugin):
         assert game is not None
         return int(game.round.round_no)
 
-    async def on_click(self, click: Click) -> None:
-        await verbs.on_click(click)
+    def answer(self, click: Click) -> Answer:
+        return verbs.answer(click)
 
 
 PLUGIN = KalookiPlugin()

@@ -9,6 +9,7 @@ No rule is decided here: a lay-down being built is checked by the engine's own
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import discord
 
@@ -59,26 +60,37 @@ def meld_check(kind: int, picked: Sequence[int], lang: str) -> str:
     return "✅"
 
 
-def panel(table: LiveTable, seat: int, lang: str, at: int, seen: Seen | None = None) -> Panel:
-    """One seat's panel. ``seen``: the click's views, when it read some (``bot/ui/seen.py``)."""
+def panel(
+    table: LiveTable,
+    seat: int,
+    lang: str,
+    at: int,
+    seen: Seen | None = None,
+    state: drafts.PanelState | None = None,
+) -> Panel:
+    """One seat's panel. ``seen``: the click's views, when it read some (``bot/ui/seen.py``);
+    ``state``: the seat's panel state (the lay-down being built, the hand's order)."""
     seen = seen_at(table, at, seen)
     game, at = seen.game, seen.at
     pv = seen.view(seat)
     legal = seen.legal(seat)
     pub = pv.public
-    d = drafts.draft(table.id, seat, pub.round_no, pub.deal_no, len(pub.contract))
+    d = drafts.draft(state, pub.round_no, pub.deal_no, len(pub.contract))
     kinds = {a.kind for a in legal if a.player == seat}
     playing = "discard" in kinds or "end_turn" in kinds
     laid = pub.seats[seat].laid_down
-    if (d.mode == "build" and not (playing and not laid)) or (
-        d.mode == "meld" and not (playing and laid)
-    ):
-        d.mode = "main"
     hand_set = set(pv.hand)
-    for meld in d.melds:
-        meld[:] = [c for c in meld if c in hand_set]
-    d.extra = [c for c in d.extra if c in hand_set]
-    order = drafts.sort_of(table.id, seat)
+    # what the draft still means now: its mode while it applies, the cards still in hand
+    d = replace(
+        d,
+        mode="main"
+        if (d.mode == "build" and not (playing and not laid))
+        or (d.mode == "meld" and not (playing and laid))
+        else d.mode,
+        melds=tuple(tuple(c for c in meld if c in hand_set) for meld in d.melds),
+        extra=tuple(c for c in d.extra if c in hand_set),
+    )
+    order = drafts.sort_of(state)
     text = panel_text(table, pv, d, order, lang)
     if d.mode == "build" and all(d.melds) and d.refusal is None:
         # the whole contract checked as the engine will check it (K-L1, K-M6, K-T5)

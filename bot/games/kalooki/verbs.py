@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.games.kalooki import drafts
 from bot.games.kalooki.faces import face, group_ranges, sorted_hand
 from bot.games.kalooki.seen import Seen, seen_at
 from bot.i18n import t
 from bot.tables import TableError
+from bot.tables.service import Outcome
 from bot.ui import grid
-from bot.ui.common import reply
-from bot.ui.pipeline import PANEL, Click, Verb, numbers
+from bot.ui.pipeline import KEEP, PANEL, Act, Answer, Click, Refuse, Say, ShowPanel, Verb, numbers
+from tamalou.core.errors import IllegalAction
 from tamalou.games.kalooki import actions as A
 from tamalou.games.kalooki import events as E
 from tamalou.games.kalooki.rules import RUN, SET
@@ -139,146 +141,145 @@ def build_action(verb: str, seat: int, parts: list[int], values: list[str], at: 
     raise TableError("bad_button")
 
 
-async def send_panel(click: Click, edit: bool, seen: Seen | None = None) -> None:
-    """The seat's panel as an ephemeral (or in place); the presenter attaches its picture.
-    ``seen``: the click's views, when it read some (the panel reads them again for free)."""
-    await click.bot.presenter.show_panel(
-        click.interaction, click.table, click.seat, click.lang, edit=edit, seen=seen
-    )
-
-
-async def on_click(click: Click) -> None:
-    interaction, seat, lang, at = click.interaction, click.seat, click.lang, click.at
+def answer(click: Click) -> Answer:
+    """A click's answer (no Discord, no event loop): a step of building a lay-down in the
+    panel (the seat's next panel state), or the action and what follows it."""
+    seat, lang, at = click.seat, click.lang, click.at
     verb, parts, values, from_panel = click.verb, click.parts, click.values, click.from_panel
     if verb == "hand":
-        await send_panel(click, edit=False)
-        return
-    if from_panel and await panel_step(click):
-        return
+        return ShowPanel(edit=False)
+    if from_panel:
+        step = panel_step(click)
+        if step is not None:
+            return step
     action = build_action(verb, seat, parts, values, at)
-    outcome = await click.act(action)
-    if outcome.error is not None:
-        raise outcome.error
-    d = drafts.peek(click.table.id, seat)
-    if d is not None:
-        d.refusal = None
-    if verb == "call":
-        called = [e for e in outcome.events if isinstance(e, E.Called) and e.player == seat]
-        if called:
-            await reply(interaction, t(lang, "kalooki.ok.called", card=face(called[0].card)))
-        return
-    if verb == "next":
-        return
-    await send_panel(click, edit=from_panel)
+    state: drafts.PanelState | None = click.state
+    if state is not None and state.draft is not None and state.draft.refusal is not None:
+        state = replace(state, draft=replace(state.draft, refusal=None))  # a move: it is old
+    else:
+        state = KEEP
+
+    def then(outcome: Outcome) -> Answer:
+        if verb == "call":
+            called = [e for e in outcome.events if isinstance(e, E.Called) and e.player == seat]
+            if called:
+                return Say(t(lang, "kalooki.ok.called", card=face(called[0].card)))
+            return None
+        if verb == "next":
+            return None
+        return ShowPanel(edit=from_panel)
+
+    return Act(action, then, state=state)
 
 
 #: the panel's own verbs (besides its ``pick`` selects of melds and lay cards)
 STEPS = frozenset({"sort", "build", "meld", "back", "clear", "sugg", "lay", "set", "run", "cards"})
 
 
-def listed_cards(seen: Seen, seat: int, group: Sequence[int]) -> set[int]:
+def listed_cards(
+    seen: Seen, seat: int, state: drafts.PanelState | None, group: Sequence[int]
+) -> set[int]:
     """The cards a card select listed: the group of the hand its id names (the hand in the
     seat's order, in groups a select holds), or the whole hand (an id without a group)."""
     hand = seen.game.round.seats[seat].hand
     if not group:
         return set(hand)
-    ordered = sorted_hand(hand, drafts.sort_of(seen.table.id, seat))
+    ordered = sorted_hand(hand, drafts.sort_of(state))
     groups = group_ranges(len(ordered))
     if not 0 <= group[0] < len(groups):
         raise TableError("stale_choice")
     return {ordered[i] for i in groups[group[0]]}
 
 
-def draft_of(seen: Seen, seat: int) -> drafts.Draft:
+def draft_of(seen: Seen, seat: int, state: drafts.PanelState | None) -> drafts.Draft:
     """The seat's lay-down being built in this deal (read from its view, which its panel
     reads too)."""
     pub = seen.view(seat).public
-    return drafts.draft(seen.table.id, seat, pub.round_no, pub.deal_no, len(pub.contract))
+    return drafts.draft(state, pub.round_no, pub.deal_no, len(pub.contract))
 
 
-async def panel_step(click: Click) -> bool:
-    """A step of the panel that changes only the panel (True), or an action to send (False)."""
+def panel_step(click: Click) -> Answer:
+    """A step of the panel that changes only the panel (its next state), a lay built in it,
+    or None: an action to send."""
     table, seat = click.table, click.seat
     verb, parts, values = click.verb, click.parts, click.values
     if verb not in STEPS and not (
         verb == "pick" and parts[1:2] in ([PICK_MELD], [PICK_NEW_MELD], [PICK_LAY_CARD])
     ):
-        return False  # an action (nothing read for it here)
-    seen = seen_at(table, click.bot.service.clock())
+        return None  # an action (nothing read for it here)
+    state: drafts.PanelState | None = click.state
+    seen = seen_at(table, click.now)
     game = seen.game
     contract = seen.view(seat).public.contract
-    d = draft_of(seen, seat)
+    d = draft_of(seen, seat, state)
     hand = set(game.round.seats[seat].hand)
     match verb:
         case "sort":
-            drafts.toggle_sort(table.id, seat)
+            return ShowPanel(state=drafts.toggled(state), seen=seen)
         case "cards":
-            d.card_group = parts[1]  # one the panel does not have is read as the first
+            d = replace(d, card_group=parts[1])  # one the panel does not have: the first
         case "build":
-            d.mode, d.refusal = "build", None
+            d = replace(d, mode="build", refusal=None)
         case "meld":
-            d.mode, d.refusal, d.extra = "meld", None, []
+            d = replace(d, mode="meld", refusal=None, extra=())
         case "back":
-            d.mode, d.refusal = "main", None
+            d = replace(d, mode="main", refusal=None)
         case "clear":
-            d.melds = [[] for _ in contract]
-            d.refusal = None
+            d = replace(d, melds=tuple(() for _ in contract), refusal=None)
         case "sugg":
             suggested = seen.view(seat).suggested_lay_down
             if suggested is None:
-                raise TableError("stale_choice")
-            d.mode, d.refusal = "build", None
-            d.melds = [list(c) for _, c in suggested]
+                return Refuse("stale_choice")
+            d = replace(d, mode="build", refusal=None, melds=tuple(tuple(c) for _, c in suggested))
         case "pick" if len(parts) in (3, 4) and parts[1] == PICK_MELD:
             index = parts[2]
             if not 0 <= index < len(d.melds):
-                raise TableError("bad_button")
-            listed = listed_cards(seen, seat, parts[3:])
-            picked = [c for c in cards_of(values) if c in hand and c in listed]
-            for i, other in enumerate(d.melds):  # a card belongs to one meld
-                if i != index:
-                    other[:] = [c for c in other if c not in picked]
+                return Refuse("bad_button")
+            listed = listed_cards(seen, seat, state, parts[3:])
+            picked = tuple(c for c in cards_of(values) if c in hand and c in listed)
+            melds = tuple(  # a card belongs to one meld
+                tuple(c for c in other if c not in picked) if i != index else other
+                for i, other in enumerate(d.melds)
+            )
             # the cards of the meld the select did not list (another group) stay picked
-            d.melds[index] = [c for c in d.melds[index] if c not in listed] + picked
-            d.refusal = None
+            chosen = tuple(c for c in melds[index] if c not in listed) + picked
+            d = replace(d, melds=(*melds[:index], chosen, *melds[index + 1 :]), refusal=None)
         case "pick" if len(parts) in (2, 3) and parts[1] == PICK_NEW_MELD:
-            listed = listed_cards(seen, seat, parts[2:])
-            picked = [c for c in cards_of(values) if c in hand and c in listed]
-            d.extra = [c for c in d.extra if c not in listed] + picked
-            d.refusal = None
+            listed = listed_cards(seen, seat, state, parts[2:])
+            picked = tuple(c for c in cards_of(values) if c in hand and c in listed)
+            d = replace(
+                d, extra=tuple(c for c in d.extra if c not in listed) + picked, refusal=None
+            )
         case "pick" if len(parts) == 2 and parts[1] == PICK_LAY_CARD:
             ranges = [lay_card_of(v) for v in values]  # a card, maybe a range of it
-            d.lay_card, d.lay_group = ranges[0] if ranges and ranges[0][0] in hand else (None, None)
+            lay_card, lay_group = ranges[0] if ranges and ranges[0][0] in hand else (None, None)
+            d = replace(d, lay_card=lay_card, lay_group=lay_group)
         case "lay":
             refusal = drafts.check_draft(game, seat, contract, d)
             if refusal is None:
-                melds = tuple((kind, tuple(d.melds[i])) for i, kind in enumerate(contract))
-                await act_from_panel(click, A.LayDown(seat, melds, 0))
-                return True
+                lay = tuple((kind, tuple(d.melds[i])) for i, kind in enumerate(contract))
+                return act_from_panel(click, A.LayDown(seat, lay, click.at), state, d)
             meld = refusal.detail.get("meld")
-            d.refusal = (int(meld) if isinstance(meld, int) else 0, refusal.reason)
+            d = replace(d, refusal=(int(meld) if isinstance(meld, int) else 0, refusal.reason))
         case "set" | "run":
             kind = SET if verb == "set" else RUN
-            action = A.LayMeld(seat, kind, tuple(d.extra), 0)
-            await act_from_panel(click, action)
-            return True
+            return act_from_panel(click, A.LayMeld(seat, kind, d.extra, click.at), state, d)
         case _:
-            return False
-    await send_panel(click, edit=True, seen=seen)
-    return True
+            return None
+    return ShowPanel(state=drafts.with_draft(state, d), seen=seen)
 
 
-async def act_from_panel(click: Click, action: A.Action) -> None:
+def act_from_panel(
+    click: Click, action: A.Action, state: drafts.PanelState | None, d: drafts.Draft
+) -> Act:
     """Send a lay built in the panel; a refusal is shown in the panel (which meld, why)."""
-    table, seat = click.table, click.seat
-    action.at = click.at
-    outcome = await click.act(action)
-    seen = seen_at(table, click.bot.service.clock())  # the table after the lay
-    d = draft_of(seen, seat)
-    if outcome.error is not None:
-        meld = outcome.error.detail.get("meld")
-        d.refusal = (int(meld) if isinstance(meld, int) else 0, outcome.error.reason)
-    else:
-        d.mode, d.refusal, d.extra = "main", None, []
-        d.melds = [[] for _ in seen.view(seat).public.contract]
-    await send_panel(click, edit=True, seen=seen)
+
+    def refused(error: IllegalAction) -> Answer:
+        meld = error.detail.get("meld")
+        refusal = (int(meld) if isinstance(meld, int) else 0, error.reason)
+        return ShowPanel(state=drafts.with_draft(state, replace(d, refusal=refusal)))
+
+    def then(outcome: Outcome) -> Answer:  # laid: the next draft starts empty
+        return ShowPanel(state=drafts.with_draft(state, drafts.Draft(d.round_no, d.deal_no)))
+
+    return Act(action, then, refused)

@@ -14,10 +14,11 @@ from bot.games import GamePlugin, Panel
 from bot.games.tamalou import panel as panels
 from bot.games.tamalou import seen, variants, verbs
 from bot.games.tamalou import table as tables
+from bot.games.tamalou.verbs import Step as PanelStep
 from bot.seasons.fields import TAMALOU_STATS
 from bot.tables import LiveTable
 from bot.ui.cards import CardPicture
-from bot.ui.pipeline import Click
+from bot.ui.pipeline import Answer, Click
 from tamalou.games.tamalou.rules import Rules
 
 GAME_ID = "tamalou"
@@ -55,6 +56,13 @@ class TamalouPlugin(GamePlugin):
         return rules_for(settings)
 
     # Optional plugin parts the seasons commands look for: the leaderboard's variant filter.
+    def tournament_settings(
+        self, players: int, length: int | None, turn_seconds: int | None
+    ) -> dict[str, Any]:
+        """A tournament table plays a fixed number of rounds (R-X16), 3 by default."""
+        settings = super().tournament_settings(players, length, turn_seconds)
+        return {**settings, "match_rounds": length or 3}
+
     def variant_choices(self) -> list[app_commands.Choice[str]]:
         return variants.choices()
 
@@ -82,20 +90,31 @@ class TamalouPlugin(GamePlugin):
     def table_picture(self, table: LiveTable, lang: str, at: int) -> CardPicture | None:
         return tables.table_picture(table, lang, at)
 
-    def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
+    def panel(
+        self,
+        table: LiveTable,
+        seat: int,
+        lang: str,
+        at: int,
+        *,
+        step: PanelStep | None = None,
+        state: Any = None,
+        seen: Any = None,
+    ) -> Panel:
+        s = step or PanelStep()
         return panels.panel(
             table,
             seat,
             lang,
             at,
-            choice.get("queen_slot"),
-            choice.get("step"),
-            choice.get("rep_group", ()),
-            choice.get("seen"),
-            queen_group=choice.get("queen_group", ()),
-            step_group=choice.get("step_group", ()),
-            more_group=choice.get("more_group", ()),
-            doubles=choice.get("doubles"),
+            s.queen_slot,
+            s.step,
+            s.rep_group,
+            seen,
+            queen_group=s.queen_group,
+            step_group=s.step_group,
+            more_group=s.more_group,
+            doubles=s.doubles,
         )
 
     def turn_of(self, table: LiveTable, at: int) -> tuple[int, tuple[int, int]] | None:
@@ -121,8 +140,8 @@ class TamalouPlugin(GamePlugin):
         assert game is not None
         return int(game.round.round_no)
 
-    async def on_click(self, click: Click) -> None:
-        await verbs.on_click(click)
+    def answer(self, click: Click) -> Answer:
+        return verbs.answer(click)
 
 
 PLUGIN = TamalouPlugin()

@@ -11,15 +11,16 @@ drawn for first (the platform checks it), then the verb's numbers (:func:`cid`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from dataclasses import dataclass
+from typing import cast
 
 from bot.games.tamalou import variants
 from bot.games.tamalou.seen import seen_at
 from bot.i18n import t
 from bot.tables import TableError
+from bot.tables.service import Outcome
 from bot.ui import choices
-from bot.ui.common import reply
-from bot.ui.pipeline import PANEL, Click, Verb, numbers
+from bot.ui.pipeline import PANEL, Act, Answer, Click, Say, ShowPanel, Verb, numbers
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.codec import action_to_dict
@@ -176,71 +177,74 @@ def build_action(
     raise TableError("bad_button")
 
 
-async def on_click(click: Click) -> None:
-    interaction, table, seat, lang, at = (
-        click.interaction,
-        click.table,
-        click.seat,
-        click.lang,
-        click.at,
-    )
-    bot = click.bot
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A step of the panel a click chose (nothing is played): the narrowing of a
+    many-choice move. Each field is a choice made so far (steps.py, ``grid.narrow``)."""
+
+    #: the Queen: one of the player's cards, then its targets (R-P2), a group of them
+    queen_slot: int | None = None
+    queen_group: tuple[int, ...] = ()
+    #: a many-choice move narrowed (``<kind>[.<value>…]``) and a group of its choices
+    step: tuple[int, ...] | None = None
+    step_group: tuple[int, ...] = ()
+    #: a long row's replacements: a group of slots (R-T3)
+    rep_group: tuple[int, ...] = ()
+    #: the moves drawn generically past the room: a group of them
+    more_group: tuple[int, ...] = ()
+    #: the doubles of a row past the table's double buttons (R-D1), a group of them
+    doubles: tuple[int, ...] | None = None
+
+
+def answer(click: Click) -> Answer:
+    """A click's answer (no Discord, no event loop): a panel step, or the action and what
+    follows it."""
+    table, seat, lang, at = click.table, click.seat, click.lang, click.at
     verb, parts, from_panel = click.verb, click.parts, click.from_panel
     # the table now, as the panel will show it: read once, handed on to the panel
-    seen = seen_at(table, bot.service.clock())
+    seen = seen_at(table, click.now)
 
-    async def show(edit: bool, **choice: Any) -> None:
-        await bot.presenter.show_panel(
-            interaction, table, seat, lang, edit=edit, seen=seen, **choice
-        )
+    def show(edit: bool, step: Step | None = None) -> ShowPanel:
+        return ShowPanel(edit=edit, step=step, seen=seen)
 
-    # Defer only before a wait (storage, the reorder window): "My cards" and the refusals
-    # known at once answer in one call instead of a defer and a followup.
     if verb == "qmine":  # the Queen: one of your cards, then its targets (a group first)
         if len(parts) < 2:
             raise TableError("bad_button")
-        await show(True, queen_slot=parts[1], queen_group=tuple(parts[2:]))
-        return
+        return show(True, Step(queen_slot=parts[1], queen_group=tuple(parts[2:])))
     if verb == "dblm":  # a long row's last slots: doubled from the panel (a group first)
-        await show(from_panel, doubles=tuple(parts[1:]))
-        return
+        return show(from_panel, Step(doubles=tuple(parts[1:])))
     if verb == "more":  # more moves drawn generically than fit: a group of them
-        await show(True, more_group=tuple(parts[1:]))
-        return
+        return show(True, Step(more_group=tuple(parts[1:])))
     if verb == "repg":  # a long row: a group of slots to replace from (grid.narrow)
-        await show(True, rep_group=tuple(parts[1:]))
-        return
+        return show(True, Step(rep_group=tuple(parts[1:])))
     if verb in ("step", "for"):  # narrow a many-choice move (steps.py); nothing is played
         step = parts[1:] if verb == "step" else [KINDS.index("double_for")]
-        await show(verb == "step", step=tuple(step) or None)
-        return
+        return show(verb == "step", Step(step=tuple(step) or None))
     if verb == "stepg":  # a step's choices that do not fit: a group of them (grid.narrowed)
         groups, grouped = step_of_group(parts)
-        await show(True, step=grouped, step_group=groups)
-        return
+        return show(True, Step(step=grouped, step_group=groups))
     if verb == "hand":
         if any(a.kind == "peek" for a in seen.legal(seat)):  # R-S5: open your peek
             verb = "peek"
         else:
-            await show(False)
-            return
+            return show(False)
     if verb in ("act", "pick"):  # legal at the press (R-D4), as the engine will judge it
         action = chosen(seen_at(table, at).legal(seat), verb, parts, click.values)
     else:
         action = build_action(verb, seat, parts, click.values, at)
-    outcome = await click.act(action)
-    if outcome.error is not None:
-        raise outcome.error
-    missed = [e for e in outcome.events if isinstance(e, E.DoubleMissed) and e.player == seat]
-    if missed:
-        await reply(interaction, variants.missed_text(table, missed[0], outcome.events, lang))
-        return
-    if verb in ("dbl", "dfor", "next"):
-        if any(isinstance(e, E.Claimed) and e.player == seat for e in outcome.events):
-            await reply(interaction, t(lang, "double.claimed"))  # R-X11: settled at the close
-        elif verb != "next":
-            await reply(
-                interaction, t(lang, "double.done_for" if verb == "dfor" else "double.done")
-            )
-        return
-    await show(from_panel)
+
+    def then(outcome: Outcome) -> Answer:
+        """After the move: a missed double says why (R-D2), a double or a claim says it
+        landed (R-X11), else the panel."""
+        missed = [e for e in outcome.events if isinstance(e, E.DoubleMissed) and e.player == seat]
+        if missed:
+            return Say(variants.missed_text(table, missed[0], outcome.events, lang))
+        if verb in ("dbl", "dfor", "next"):
+            if any(isinstance(e, E.Claimed) and e.player == seat for e in outcome.events):
+                return Say(t(lang, "double.claimed"))  # R-X11: settled at the close
+            if verb != "next":
+                return Say(t(lang, "double.done_for" if verb == "dfor" else "double.done"))
+            return None
+        return ShowPanel(edit=from_panel, seen=seen)
+
+    return Act(action, then)

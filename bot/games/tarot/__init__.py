@@ -14,11 +14,12 @@ from bot.games import GamePlugin, Panel
 from bot.games.tarot import panel as panels
 from bot.games.tarot import seen, verbs
 from bot.games.tarot import table as tables
+from bot.games.tarot.verbs import Step as PanelStep
 from bot.i18n import t
 from bot.seasons.fields import SeasonStats
 from bot.tables import LiveTable
 from bot.ui.cards import CardPicture
-from bot.ui.pipeline import Click
+from bot.ui.pipeline import Answer, Click
 from tamalou.games.tarot.rules import PRESETS, Rules, sans_chien
 
 GAME_ID = "tarot"
@@ -48,6 +49,8 @@ class TarotPlugin(GamePlugin):
     verbs = verbs.VERBS
     default_ai_level = "medium"
     season_stats = SeasonStats(round_word="deal")  # T-M1: a match is deals
+    #: a deal's points against the same seat's at the other tables (docs/tournaments.md)
+    duplicate_scoring = "difference"
 
     def display_name(self, lang: str) -> str:
         return t(lang, "tarot.name")
@@ -59,6 +62,13 @@ class TarotPlugin(GamePlugin):
         """A preset's name on a season card (``Tarot for three``)."""
         name = t(lang, f"tarot.variant.{variant}")
         return variant if name == f"tarot.variant.{variant}" else name
+
+    def tournament_settings(
+        self, players: int, length: int | None, turn_seconds: int | None
+    ) -> dict[str, Any]:
+        """The preset of that many players, ``length`` deals (1 by default)."""
+        preset = {3: "tarot3", 4: "tarot", 5: "tarot5"}.get(players, "tarot")
+        return {"preset": preset, "rounds": length or 1}
 
     def lobby_message(
         self, table: LiveTable, lang: str, expires_at: int
@@ -73,16 +83,19 @@ class TarotPlugin(GamePlugin):
     def table_picture(self, table: LiveTable, lang: str, at: int) -> CardPicture | None:
         return tables.table_picture(table, lang, at)
 
-    def panel(self, table: LiveTable, seat: int, lang: str, at: int, **choice: Any) -> Panel:
-        return panels.panel(
-            table,
-            seat,
-            lang,
-            at,
-            choice.get("pending"),
-            choice.get("seen"),
-            choice.get("play_group", ()),
-        )
+    def panel(
+        self,
+        table: LiveTable,
+        seat: int,
+        lang: str,
+        at: int,
+        *,
+        step: PanelStep | None = None,
+        state: Any = None,
+        seen: Any = None,
+    ) -> Panel:
+        s = step or PanelStep()
+        return panels.panel(table, seat, lang, at, s.pending, seen, s.play_group)
 
     def turn_of(self, table: LiveTable, at: int) -> tuple[int, tuple[int, int]] | None:
         """Whose turn it is and which turn (a new key each turn started), or None: the
@@ -99,8 +112,8 @@ class TarotPlugin(GamePlugin):
         assert game is not None
         return int(game.deal.deal_no)
 
-    async def on_click(self, click: Click) -> None:
-        await verbs.on_click(click)
+    def answer(self, click: Click) -> Answer:
+        return verbs.answer(click)
 
 
 PLUGIN = TarotPlugin()

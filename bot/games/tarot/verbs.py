@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bot.games.tarot.seen import Seen, level_of, seen_at
 from bot.tables import TableError
-from bot.ui.pipeline import Click, Verb, numbers
+from bot.ui.pipeline import Act, Answer, Click, ShowPanel, Verb, numbers
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot.cards import code as card_code
 from tamalou.games.tarot.cards import from_code
@@ -122,46 +123,30 @@ def pending_ecart(parts: list[int], values: list[str]) -> list[str]:
     return [card_code(c) for c in dict.fromkeys(chosen)]
 
 
-async def show_panel(
-    click: Click,
-    edit: bool,
-    pending: Sequence[str] | None = None,
-    seen: Seen | None = None,
-    play_group: tuple[int, ...] = (),
-) -> None:
-    """Send (or update in place) the player's panel; the presenter attaches the picture of
-    their hand the panel carries (``Panel.picture``). ``seen``: the click's views."""
-    await click.bot.presenter.show_panel(
-        click.interaction,
-        click.table,
-        click.seat,
-        click.lang,
-        edit,
-        pending=pending,
-        seen=seen,
-        play_group=play_group,
-    )
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A step of the panel a click chose (nothing is played): the écart's cards chosen so
+    far (T-B5), or a group of the playable cards when they are more than a select holds."""
+
+    pending: tuple[str, ...] | None = None
+    play_group: tuple[int, ...] = ()
 
 
-async def on_click(click: Click) -> None:
+def answer(click: Click) -> Answer:
+    """A click's answer (no Discord, no event loop): a panel step, or the action (its
+    refusal in tarot's own words, through the funnel: tarot.illegal.<reason>)."""
     seat, at = click.seat, click.at
     verb, parts, values = click.verb, click.parts, click.values
     if verb == "hand":  # the member's open panel of the deal, edited (or a new one)
-        await show_panel(click, edit=False)
-        return
+        return ShowPanel(edit=False)
     if verb == "pick" and len(parts) >= 2 and parts[1] < PICK_PLAY:
-        await show_panel(click, True, pending_ecart(parts, values))
-        return
+        return ShowPanel(step=Step(pending=tuple(pending_ecart(parts, values))))
     if verb == "cards":  # a group of the playable cards (grid.narrowed): only the panel
-        await show_panel(click, True, play_group=tuple(parts[1:]))
-        return
+        return ShowPanel(step=Step(play_group=tuple(parts[1:])))
     if verb == "poig":  # legal at the press (R-D4), as the engine will judge it
         action: A.Action = poignee(seen_at(click.table, at), seat, parts[1])
     else:
         action = build_action(verb, seat, parts, values, at)
-    outcome = await click.act(action)
-    if outcome.error is not None:
-        raise outcome.error  # in tarot's own words first (tarot.illegal.<reason>)
     if verb == "next":
-        return
-    await show_panel(click, edit=click.from_panel)
+        return Act(action, lambda outcome: None)
+    return Act(action)

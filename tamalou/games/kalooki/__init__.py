@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tamalou.core.errors import IllegalAction
-from tamalou.core.protocol import RoundSummary
+from tamalou.core.protocol import RoundSummary, deals_by_round, no_seat_stats
 from tamalou.games.kalooki import events as E
 from tamalou.games.kalooki.actions import Action, Tick
 from tamalou.games.kalooki.codec import action_from_dict, action_from_log, action_to_dict
@@ -52,6 +52,13 @@ def round_summaries(events: Sequence[E.Event]) -> list[RoundSummary]:
         for e in events
         if isinstance(e, E.RoundEnded)
     ]
+
+
+#: its rounds are its deals: a duplicate tournament compares them round by round
+deal_results = deals_by_round(round_summaries)
+
+#: none of the seasons' counters (calls, doubles) is a thing of this game
+seat_stats = no_seat_stats
 
 
 def match_over(game: Game) -> bool:
@@ -100,6 +107,7 @@ __all__ = [
     "away",
     "check_lay_down",
     "contested",
+    "deal_results",
     "display_moments",
     "legal_actions",
     "make_ai",
@@ -111,6 +119,7 @@ __all__ = [
     "public_view",
     "round_summaries",
     "rules_from_dict",
+    "seat_stats",
     "step",
     "stream_for",
     "suggest_lay_down",

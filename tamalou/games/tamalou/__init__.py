@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tamalou.core.errors import IllegalAction
-from tamalou.core.protocol import RoundSummary
+from tamalou.core.protocol import RoundSummary, deals_by_round
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.actions import Action, Tick
 from tamalou.games.tamalou.codec import action_from_dict, action_from_log, action_to_dict
@@ -50,6 +50,10 @@ def round_summaries(events: Sequence[E.Event]) -> list[RoundSummary]:
         for e in events
         if isinstance(e, E.RoundEnded)
     ]
+
+
+#: its rounds are its deals: a duplicate tournament compares them round by round
+deal_results = deals_by_round(round_summaries)
 
 
 def seat_stats(events: Sequence[E.Event], players: int) -> list[dict[str, int]]:
@@ -118,6 +122,7 @@ __all__ = [
     "apply",
     "away",
     "contested",
+    "deal_results",
     "display_moments",
     "legal_actions",
     "make_ai",

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tamalou.core.errors import IllegalAction
-from tamalou.core.protocol import RoundSummary
+from tamalou.core.protocol import RoundSummary, no_seat_stats
 from tamalou.games.tarot import events as E
 from tamalou.games.tarot.actions import Action, Tick
 from tamalou.games.tarot.codec import action_from_dict, action_from_log, action_to_dict
@@ -69,6 +69,10 @@ def round_summaries(events: Sequence[E.Event]) -> list[RoundSummary]:
             )
         )
     return out
+
+
+#: none of the seasons' counters (calls, doubles) is a thing of this game
+seat_stats = no_seat_stats
 
 
 def deal_results(events: Sequence[E.Event]) -> dict[int, tuple[float, ...]]:
@@ -146,6 +150,7 @@ __all__ = [
     "public_view",
     "round_summaries",
     "rules_from_dict",
+    "seat_stats",
     "step",
     "stream_for",
     "tick",

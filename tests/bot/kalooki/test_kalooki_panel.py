@@ -47,9 +47,10 @@ def labels(view: discord.ui.View) -> list[str]:
     return [str(getattr(i, "label", "")) for i in view.children]
 
 
-@pytest.fixture(autouse=True)
-def fresh_drafts() -> None:
-    drafts.forget(TID)
+def building(game: Game, melds: Any = (), **fields: Any) -> drafts.PanelState:
+    """Seat 0's panel state: a lay-down being built in this deal."""
+    made = tuple(tuple(card(c) if isinstance(c, str) else c for c in m) for m in melds)
+    return drafts.PanelState(drafts.Draft(1, game.round.deal_no, "build", made, **fields))
 
 
 def two_sets_drawn() -> Game:
@@ -79,10 +80,9 @@ def test_k_t3_the_discard_select_offers_every_natural_card_in_hand() -> None:
 def test_k_l1_a_lay_down_being_built_is_checked_meld_by_meld() -> None:
     game = two_sets_drawn()
     table = live(game)
-    d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
-    d.mode = "build"
-    d.melds = [[card("7s"), card("7h"), card("9c")], [card("9d"), card("9h"), card("7d")]]
-    shown = panels.panel(table, 0, "en", game.now)
+    state = building(game, [["7s", "7h", "9c"], ["9d", "9h", "7d"]])
+    d = drafts.draft(state, 1, game.round.deal_no, 2)
+    shown = panels.panel(table, 0, "en", game.now, state=state)
     assert shown.text.count("❌ a set's cards must all have the same rank") == 2
     # one multi-select per meld of the contract, the picked cards pre-selected
     first = select(shown.view, ":pick:7:1.3.0")
@@ -104,34 +104,28 @@ def test_k_m6_the_whole_contract_is_checked_before_it_is_sent() -> None:
     )
     game.round.draw_at = game.now
     apply(game, A.Draw(0, game.now))
-    d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
-    d.mode = "build"
-    d.melds = [[card("7s"), card("7h"), card("7d")], [card("7c"), card("7s@1"), card("7h@1")]]
-    text = panels.panel(live(game), 0, "en", game.now).text
+    state = building(game, [["7s", "7h", "7d"], ["7c", "7s@1", "7h@1"]])
+    text = panels.panel(live(game), 0, "en", game.now, state=state).text
     assert text.count("✅") == 2  # each meld alone is a set
     assert "⚠️ Not yet, meld 2: you already have a set of that rank" in text
 
 
 def test_k_l1_a_refused_lay_down_says_which_meld_and_why() -> None:
     game = two_sets_drawn()
-    d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
-    d.mode = "build"
-    d.melds = [[card("7s"), card("7h"), card("7d")], [card("9c"), card("JK")]]
-    d.refusal = (2, "set_too_short")
-    text = panels.panel(live(game), 0, "en", game.now).text
+    state = building(game, [["7s", "7h", "7d"], ["9c", "JK"]], refusal=(2, "set_too_short"))
+    text = panels.panel(live(game), 0, "en", game.now, state=state).text
     assert "❌ Refused, meld 2: a set needs at least 3 cards" in text
-    fr = panels.panel(live(game), 0, "fr", game.now).text
+    fr = panels.panel(live(game), 0, "fr", game.now, state=state).text
     assert "combinaison 2 : un brelan a au moins 3 cartes" in fr
 
 
 def test_k_l1_a_valid_draft_passes_the_engine_check() -> None:
     game = two_sets_drawn()
-    d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
-    d.mode = "build"
-    d.melds = [[card("7s"), card("7h"), card("7d")], [card("9c"), card("9d"), card("9h")]]
+    state = building(game, [["7s", "7h", "7d"], ["9c", "9d", "9h"]])
+    d = drafts.draft(state, 1, game.round.deal_no, 2)
     assert drafts.check_draft(game, 0, (3, 3), d) is None
     assert "✅ Ready: the engine accepts this lay-down." in (
-        panels.panel(live(game), 0, "en", game.now).text
+        panels.panel(live(game), 0, "en", game.now, state=state).text
     )
     melds = tuple((3, tuple(m)) for m in d.melds)
     apply(game, A.LayDown(0, melds, game.now))
@@ -198,9 +192,9 @@ def test_k_l4_more_lay_offs_than_one_list_holds_are_reached_card_first() -> None
     assert ":pick:7:1.2" not in " ".join(ids(shown.view))  # no list cut at 25
     reached = []
     for option in first.options:
-        d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
-        d.lay_card = int(option.value)  # what picking the card does (verbs.panel_step)
-        view = panels.panel(table, 0, "en", game.now).view
+        # what picking the card does (verbs.panel_step)
+        state = drafts.PanelState(drafts.Draft(1, game.round.deal_no, lay_card=int(option.value)))
+        view = panels.panel(table, 0, "en", game.now, state=state).view
         assert [
             o.default for o in select(view, ":pick:7:1.5").options if o.value == option.value
         ] == [True]
@@ -262,8 +256,7 @@ def test_the_hand_is_sorted_by_suit_or_by_rank() -> None:
     game = two_sets_drawn()
     by_suit = panels.panel(live(game), 0, "en", game.now).text
     assert "7♠ 7♥ 9♥ 9♣ K♣ 7♦ 9♦" in by_suit
-    drafts.toggle_sort(TID, 0)
-    by_rank = panels.panel(live(game), 0, "en", game.now).text
+    by_rank = panels.panel(live(game), 0, "en", game.now, state=drafts.toggled(None)).text
     assert "7♠ 7♥ 7♦ 9♥ 9♣ 9♦ K♣" in by_rank
     assert "kalooki:sort:7:1" in ids(panels.panel(live(game), 0, "en", game.now).view)
 
@@ -316,10 +309,8 @@ def test_a_long_hand_is_also_a_picture_with_the_cards_being_built_raised() -> No
     codes = list(shown.picture.args[0])
     assert codes == [*hand, "Ks"]  # the hand's order (by suit, then rank)
     assert dict(shown.picture.options)["highlight"] == ()
-    d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
-    d.mode = "build"
-    d.melds[0] = [card("2s")]
-    raised = dict(panels.panel(live(game), 0, "en", game.now).picture.options)  # type: ignore[union-attr]
+    state = building(game, [["2s"], []])
+    raised = dict(panels.panel(live(game), 0, "en", game.now, state=state).picture.options)  # type: ignore[union-attr]
     assert raised["highlight"] == (codes.index("2s"),)
     short = forced_game([hand[:6], other[:6]], rules=BABY)
     assert panels.panel(live(short), 0, "en", short.now).picture is None  # text is enough
@@ -401,21 +392,6 @@ def test_eight_players_and_a_full_table_fit_one_message() -> None:
     assert f"`#{len(melds)}`" in text  # the last meld is shown
 
 
-def test_a_closed_tables_drafts_are_forgotten() -> None:
-    """The panel's working memory of a table goes with the table (the presenter calls
-    ``bot.games.forget`` when a table closes or its match is drawn over)."""
-    from bot import games
-    from bot.games.kalooki import drafts
-
-    drafts.draft(9_001, 0, 1, 1, 2).melds[0].append(5)
-    drafts.toggle_sort(9_001, 1)
-    drafts.draft(9_002, 0, 1, 1, 2)
-    games.forget("kalooki", 9_001)
-    assert drafts.peek(9_001, 0) is None and drafts.sort_of(9_001, 1) == "suit"
-    assert drafts.peek(9_002, 0) is not None
-    games.forget("tarot", 9_002)  # a game with nothing to forget
-
-
 # -- the call window on the table and in the panel (K-K2, K-CL2; issue 30) -------------------
 
 HANDS3 = [["2c", "3d", "4h"], ["5c", "6d", "7h"], ["8c", "9d", "10h"]]
@@ -478,23 +454,17 @@ def test_k_s3_the_dealer_calling_the_up_card_is_told_it_is_theirs() -> None:
 
 
 def test_a_draft_and_the_hand_order_round_trip_as_data() -> None:
-    """What the presenter stores with the table (panel_memory) gives the same draft back."""
-    d = drafts.draft(TID, 1, 2, 1, 3)
-    d.mode, d.melds, d.refusal = "build", [[1, 2], [3], []], (2, "set_too_short")
-    drafts.toggle_sort(TID, 1)
-    data = json.loads(json.dumps(drafts.to_data(TID, 1)))
-    drafts.forget(TID)
-    assert drafts.peek(TID, 1) is None and drafts.to_data(TID, 1) is None
-    drafts.load(TID, 1, data)
-    back = drafts.draft(TID, 1, 2, 1, 3)
-    assert (back.mode, back.melds, back.refusal) == (
-        "build",
-        [[1, 2], [3], []],
-        (2, "set_too_short"),
-    )
-    assert drafts.sort_of(TID, 1) == "rank"
-    drafts.load(TID, 2, {"draft": {"round_no": "x"}})  # unreadable: dropped, no error
-    assert drafts.peek(TID, 2) is None
+    """What the panel desk stores with the table (panel_memory) gives the same state back."""
+    d = drafts.Draft(2, 1, "build", ((1, 2), (3,), ()), refusal=(2, "set_too_short"))
+    state = drafts.toggled(drafts.PanelState(d))
+    data = json.loads(json.dumps(drafts.to_data(state)))
+    assert drafts.to_data(None) is None
+    back = drafts.load(data)
+    assert back == state
+    assert back is not None and drafts.draft(back, 2, 1, 3).melds == ((1, 2), (3,), ())
+    assert drafts.sort_of(back) == "rank"
+    unreadable = drafts.load({"draft": {"round_no": "x"}})  # dropped, no error
+    assert unreadable is not None and unreadable.draft is None
 
 
 def test_k_l4_a_joker_fitting_more_than_25_places_reaches_each_of_them() -> None:
@@ -521,9 +491,9 @@ def test_k_l4_a_joker_fitting_more_than_25_places_reaches_each_of_them() -> None
     assert [o.label for o in groups] == ["🃏: places 1–25", f"🃏: places 26–{len(legal)}"]
     reached = []
     for group in groups:
-        d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
-        d.lay_card, d.lay_group = verbs.lay_card_of(group.value)  # what verbs.panel_step does
-        view = panels.panel(table, 0, "en", game.now).view
+        lay_card, lay_group = verbs.lay_card_of(group.value)  # what verbs.panel_step does
+        d = drafts.Draft(1, game.round.deal_no, lay_card=lay_card, lay_group=lay_group)
+        view = panels.panel(table, 0, "en", game.now, state=drafts.PanelState(d)).view
         assert max(i.row or 0 for i in view.children) <= 4
         options = select(view, ":pick:7:1.2").options
         assert len(options) <= verbs.MAX_OPTIONS
@@ -561,8 +531,8 @@ def test_k_t3_every_card_of_a_hand_past_25_can_be_discarded_a_group_first() -> N
     assert len(legal) == 31
     reached: list[int] = []
     for group in (0, 1):
-        drafts.draft(TID, 0, 1, game.round.deal_no, 2).card_group = group
-        shown = panels.panel(table, 0, "en", game.now).view
+        state = drafts.PanelState(drafts.Draft(1, game.round.deal_no, card_group=group))
+        shown = panels.panel(table, 0, "en", game.now, state=state).view
         assert len(shown.children) <= 25
         other = f"kalooki:cards:7:1.{1 - group}"
         assert other in ids(shown)  # the other group of the hand
@@ -579,15 +549,20 @@ async def test_k_l1_a_meld_built_from_two_groups_of_a_long_hand_keeps_both(
     from tests.bot.test_views_once import click
 
     game = thirty_one_cards()
-    d = drafts.draft(TID, 0, 1, game.round.deal_no, 2)
-    d.mode = "build"
+    state = building(game)
     order = sorted_hand(game.round.seats[0].hand, "suit")
     first, second = order[0], order[27]  # one card of each group
-    await click(monkeypatch, game, 0, "pick", [1, verbs.PICK_MELD, 0, 0], [str(first)])
-    await click(monkeypatch, game, 0, "pick", [1, verbs.PICK_MELD, 0, 1], [str(second)])
-    assert d.melds[0] == [first, second]
-    _, platform = await click(monkeypatch, game, 0, "cards", [1, 1])
+    picks = [(0, first), (1, second)]
+    for group, picked in picks:
+        _, platform = await click(
+            monkeypatch, game, 0, "pick", [1, verbs.PICK_MELD, 0, group], [str(picked)], state=state
+        )
+        state = platform.state
+    d = drafts.draft(state, 1, game.round.deal_no, 2)
+    assert d.melds[0] == (first, second)
+    _, platform = await click(monkeypatch, game, 0, "cards", [1, 1], state=state)
     shown = platform.panels[0].view
+    d = drafts.draft(platform.state, 1, game.round.deal_no, 2)
     assert d.card_group == 1 and "kalooki:cards:7:1.0" in ids(shown)
     meld = select(shown, ":pick:7:1.3.0.1")
     assert {int(o.value) for o in meld.options} == set(order[25:])

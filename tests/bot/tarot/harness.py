@@ -19,7 +19,6 @@ from emulator import Emulator, Message
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot import events as E
 from tamalou.games.tarot.ai import make_player
-from tamalou.games.tarot.codec import action_from_dict
 from tamalou.games.tarot.engine import apply, auto_ecart, legal_actions, new_game
 from tamalou.games.tarot.rules import PRESETS, Rules
 from tamalou.games.tarot.state import Game
@@ -92,18 +91,8 @@ class TarotHarness(BotHarness):
     def game(self) -> Game:  # type: ignore[override]
         rows = self.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")
         assert rows, "no match in the database"
-        m = rows[0]
-        seats = json.loads(m["seats"])
-        game, _ = new_game(
-            Rules.model_validate_json(m["rules"]),
-            len(seats),
-            m["seed"],
-            m["started_at"],
-            [s["ai_level"] is not None for s in seats],
-        )
-        for r in self.sql("SELECT payload FROM actions WHERE match_id = ? ORDER BY n", m["id"]):
-            apply(game, action_from_dict(json.loads(r["payload"])))
-        return game
+        game, _ = self.replayed(rows[0])
+        return game  # type: ignore[no-any-return]
 
     def table_id(self) -> int:
         return int(self.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
