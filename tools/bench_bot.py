@@ -67,6 +67,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -1298,6 +1299,9 @@ async def budget_run(args: argparse.Namespace, work: Path, rng: random.Random) -
         )
         g = spent / max(1e-9, end - load.started)
         q = sum(1 for r in records if r.status == 429)
+        scopes: dict[str, int] = {}
+        for refused in emu.rate_limiter.refused:
+            scopes[refused.scope] = scopes.get(refused.scope, 0) + 1
         behind = table_behind_ms(emu, load, first_request, end)
         games = "+".join(args.games)
         processes = len([b for b in emu.bots if b.alive])
@@ -1311,6 +1315,19 @@ async def budget_run(args: argparse.Namespace, work: Path, rng: random.Random) -
             f"{emu.rate_limiter.peak_global()}; table behind p50 {pct(behind, 0.5):.0f} ms; "
             f"{mix_line(load.mix)}",
             "  " + global_line(load.requests, load.clicks),
+            "  429s of the whole run (start-up included) by scope: "
+            + (", ".join(f"{k} {v}" for k, v in sorted(scopes.items())) or "none")
+            + "; by route: "
+            + ", ".join(
+                f"{k} {v}"
+                for k, v in sorted(
+                    Counter(
+                        f"{r.method} {(r.route or '').removeprefix('/api/v{version}')}"
+                        for r in emu.requests
+                        if r.status == 429
+                    ).items()
+                )
+            ),
         ]
         for line in lines:
             print(line)
