@@ -74,6 +74,16 @@ MESSAGE_DELETE_OLD = RouteLimit("channel-message-delete-old", 30, 4.0)
 INTERACTION_WEBHOOK = RouteLimit("interaction-webhook", 5, 2.0)
 
 
+ROUTES = (
+    MESSAGE_CREATE,
+    MESSAGE_EDIT,
+    MESSAGE_DELETE_YOUNG,
+    MESSAGE_DELETE,
+    MESSAGE_DELETE_OLD,
+    INTERACTION_WEBHOOK,
+)
+
+
 @dataclass(frozen=True)
 class RateLimits:
     """The figures the emulator enforces. ``RateLimits()`` is Discord's; a test that needs
@@ -230,6 +240,8 @@ class RateLimiter:
             key = (route.name, scoped.resource)
             window = self._windows.get(key)
             if window is None or now - window.opened_s >= route.per_s - EPSILON_S:
+                if window is None and len(self._windows) >= 10_000:
+                    self._forget_windows(now)  # a bucket a token: a long run makes many
                 window = self._windows[key] = _Window(now)
             reset_after = window.opened_s + route.per_s - now
             until = self._shared.get(scoped.resource)
@@ -256,6 +268,10 @@ class RateLimiter:
         self._invalid.append(now)
         if len(self._invalid) >= self.limits.invalid_limit:
             self.restricted_until = now + self.limits.restriction_s
+
+    def _forget_windows(self, now: float) -> None:
+        longest = max((w.per_s for w in ROUTES), default=0.0)
+        self._windows = {k: w for k, w in self._windows.items() if now - w.opened_s < longest}
 
     def _forget_invalid(self, now: float) -> None:
         while self._invalid and now - self._invalid[0] >= self.limits.invalid_window_s - EPSILON_S:

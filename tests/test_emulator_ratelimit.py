@@ -328,3 +328,12 @@ async def test_discord_py_waits_on_the_headers_and_honours_a_global_429(
 def _content(text: str) -> Any:
     with discord.http.handle_message_parameters(content=text) as params:
         return params
+
+
+def test_a_long_run_forgets_the_buckets_whose_window_is_over() -> None:
+    rl, clock = limiter()
+    for n in range(10_000):  # a bucket an interaction token
+        rl.admit(*webhook_edit(f"t{n}"), TOKEN)
+    clock.s += 5  # every window is over
+    rl.admit(*webhook_edit("new"), TOKEN)
+    assert len(rl._windows) == 1
