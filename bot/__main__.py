@@ -55,18 +55,21 @@ async def check_database(config: Config) -> None:
     await storage.close()
 
 
-USAGE = """usage: python -m bot [status]
+USAGE = """usage: python -m bot [status | smoke CHANNEL_ID]
 
   (nothing)  run the bot (settings from the environment and .env; see .env.example)
   status     the state of every bot process on the configured database, its live tables
              per game and shard and the slash commands' last sync; exit 0 if every process
              is ready and wrote its status lately, 1 otherwise
+  smoke      with a TEST bot and server: checks against Discord what the design rests on
+             (a member presses a button twice); prints each as held or not
+             (docs/operating.md)
 """
 
 
 def main(config: Config | None = None, argv: list[str] | None = None) -> int:
     argv = argv or []
-    if argv and argv != ["status"]:
+    if argv and argv != ["status"] and argv[0] != "smoke":
         print(USAGE, file=sys.stderr)
         return 0 if argv[0] in ("-h", "--help") else 2
     try:
@@ -76,6 +79,14 @@ def main(config: Config | None = None, argv: list[str] | None = None) -> int:
         return 2
     if argv == ["status"]:
         return status(config)
+    if argv[0:1] == ["smoke"]:
+        if not config.token:
+            print(NO_TOKEN, file=sys.stderr)
+            return 2
+        from bot import smoke
+
+        logging.basicConfig(level=logging.WARNING)
+        return smoke.main(config.token, argv[1:])
     logging.basicConfig(
         level=config.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

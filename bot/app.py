@@ -20,6 +20,7 @@ from discord.ext import commands
 
 import tamalou.games
 from bot import GC_THRESHOLDS, games
+from bot.budget import DiscordBudget
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, lang_of, t
 from bot.status import StatusReporter
@@ -82,13 +83,18 @@ class GameBot(commands.AutoShardedBot):
             shards["shard_count"] = config.shard_count
         if config.shard_ids is not None:  # a shard range (several processes): docs/deploy.md
             shards["shard_ids"] = list(config.shard_ids)
+        #: every request on the bot token's global limit waits its turn here (bot/budget.py)
+        self.budget = DiscordBudget.for_process(
+            config.discord_budget, shard_ids=config.shard_ids, shard_count=config.shard_count
+        )
+        shards["http_trace"] = self.budget.trace()
         #: Prometheus metrics (TAMALOU_METRICS_PORT; off: None, nothing imported)
         self.metrics: Metrics | None = None
         if config.metrics_port:
             from bot.metrics import Metrics
 
             self.metrics = Metrics()
-            shards["http_trace"] = self.metrics.trace()
+            self.metrics.trace(shards["http_trace"])
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

@@ -119,6 +119,11 @@ class Config(BaseSettings):
     shard_count: int | None = _setting(
         None, "TAMALOU_SHARD_COUNT", "the number of shards of every process", ge=1
     )
+    #: requests a second the whole bot (every process) spends on Discord's global limit
+    #: of 50; each process takes its shards' share (bot/budget.py, docs/deploy.md)
+    discord_budget: float = _setting(
+        40.0, "TAMALOU_DISCORD_BUDGET", "requests a second, 1 to 10000", ge=1, le=10_000
+    )
     #: Prometheus metrics on 127.0.0.1:<port> (docs/operating.md); 0: off
     metrics_port: int = _setting(
         0, "TAMALOU_METRICS_PORT", "a port, 1024 to 65535, or 0 (off)", ge=0, le=65_535

@@ -131,9 +131,9 @@ class Metrics:
     def interaction(self, kind: str, name: str) -> None:
         self.interactions.labels(kind, name).inc()
 
-    def trace(self) -> aiohttp.TraceConfig:
-        """For discord.py's ``http_trace``: every REST answer counted."""
-        config = aiohttp.TraceConfig()
+    def trace(self, config: aiohttp.TraceConfig | None = None) -> aiohttp.TraceConfig:
+        """For discord.py's ``http_trace`` (added to ``config``): every REST answer counted."""
+        config = config or aiohttp.TraceConfig()
 
         async def on_request_end(
             session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestEndParams

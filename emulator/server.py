@@ -55,7 +55,8 @@ from .model import (
     iso,
     walk_components,
 )
-from .snowflake import Clock, SnowflakeGenerator
+from .ratelimit import Admission, RateLimiter, RateLimits, Refusal, classify
+from .snowflake import Clock, SnowflakeGenerator, snowflake_time_ms
 from .validation import (
     MAX_ATTACHMENTS,
     FormErrors,
@@ -187,8 +188,13 @@ class DiscordServer:
         extra_guilds: Iterable[GuildSpec] = (),
         host: str = "127.0.0.1",
         port: int = 0,
+        rate_limits: RateLimits | bool = True,
     ) -> None:
         self.clock = clock or Clock()
+        if not isinstance(rate_limits, RateLimits):
+            rate_limits = RateLimits() if rate_limits else RateLimits.off()
+        #: Discord's rate limits (emulator/ratelimit.py); ``rate_limits=False``: none
+        self.rate_limiter = RateLimiter(rate_limits, lambda: self.clock.now_ms() / 1000)
         self.ids = SnowflakeGenerator(self.clock)
         self.response_deadline = response_deadline
         self.token_lifetime_ms = token_lifetime_ms
@@ -572,7 +578,11 @@ class DiscordServer:
         request[REC_KEY] = rec
         resource = request.match_info.route.resource
         rec.route = resource.canonical if resource is not None else None
+        admitted: Admission | Refusal | None = None
         try:
+            admitted = self._admit(request, rec)
+            if isinstance(admitted, Refusal):
+                raise HTTPFail(self._refusal(admitted))
             await self._read_body(request, rec)
             fault = self._fault_for(request)
             if fault is not None:
@@ -596,6 +606,7 @@ class DiscordServer:
                 assert isinstance(body, bytes)
                 rec.response = json.loads(body)
         response.headers["X-Emu-Request-Id"] = str(rec.id)
+        self._settle_limits(response, admitted)
         if rec.status >= 400:
             code = rec.response.get("code") if isinstance(rec.response, dict) else None
             if (
@@ -610,6 +621,45 @@ class DiscordServer:
                 )
         self._notify()
         return response
+
+    def _admit(self, request: web.Request, rec: RequestRecord) -> Admission | Refusal:
+        """Discord's rate limits (emulator/ratelimit.py) let the request through or not."""
+        template = (rec.route or "").removeprefix("/api/v{version}")
+        scoped = classify(request.method, template, request.match_info, self._message_age_s)
+        auth = request.headers.get("Authorization")
+        return self.rate_limiter.admit(rec.method, rec.path, scoped, auth)
+
+    @staticmethod
+    def _refusal(refusal: Refusal) -> web.Response:
+        if isinstance(refusal.body, str):  # the address is restricted: Cloudflare's page
+            answer = web.Response(status=refusal.status, text=refusal.body)
+            answer.content_type = "text/html"
+        else:
+            answer = json_response(refusal.body, refusal.status)
+        answer.headers.update(refusal.headers)
+        return answer
+
+    def _settle_limits(
+        self, response: web.StreamResponse, admitted: Admission | Refusal | None
+    ) -> None:
+        if isinstance(admitted, Refusal) and admitted.scope == "restricted":
+            return  # Cloudflare's answer: no Discord headers, and not counted again
+        if isinstance(admitted, Admission):
+            response.headers.update(admitted.headers)
+        response.headers["Via"] = "1.1 google"  # discord.py trusts a 429 only with it
+        restricted = self.rate_limiter.restricted_until
+        self.rate_limiter.settle(response.status, response.headers.get("X-RateLimit-Scope"))
+        if restricted is None and self.rate_limiter.restricted_until is not None:
+            self.add_problem(
+                "restricted",
+                "the bot made 10,000 invalid requests (401, 403, 429) in 10 minutes: "
+                "Discord restricts its address",
+            )
+
+    def _message_age_s(self, message_id: int) -> float | None:
+        if message_id not in self.messages:
+            return None
+        return (self.clock.now_ms() - snowflake_time_ms(message_id)) / 1000
 
     def fail_next(
         self, method: str, path: str, status: int, code: int, message: str, times: int = 1

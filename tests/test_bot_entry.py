@@ -183,7 +183,9 @@ def test_status_of_a_database_no_bot_wrote_to_is_unhealthy(tmp_path: Path) -> No
 
 def test_an_unknown_command_prints_the_usage(tmp_path: Path) -> None:
     done = run_bot(tmp_path, "stauts")
-    assert done.returncode == 2 and "usage: python -m bot [status]" in done.stderr
+    assert (
+        done.returncode == 2 and "usage: python -m bot [status | smoke CHANNEL_ID]" in done.stderr
+    )
 
 
 def test_start_up_runs_with_the_bots_collector_thresholds(

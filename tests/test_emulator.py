@@ -269,6 +269,7 @@ async def test_fail_next_answers_the_next_matching_requests_with_the_fault(
     """Tests inject Discord's faults: the next N matching requests get the status and code."""
     channel = emu.channel("general")
     url = f"/channels/{channel.id}/messages"
+    emu.advance(seconds=5)  # the channel's posting bucket (5 per 5 s) starts afresh
     emu.fail_next("POST", url, 502, 0, "Bad Gateway", times=2)
     for _ in range(2):
         status, _, _ = await api(emu, "POST", url, json={"content": "x"})

@@ -67,6 +67,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,7 @@ from emulator import (
 )
 from emulator.launcher import REPORTER_THREAD
 from emulator.model import EPHEMERAL, walk_components
+from emulator.ratelimit import GLOBAL_PER_S, classify
 from tools import bench_pictures
 from tools.bench_games import (
     GAMES,
@@ -211,9 +213,13 @@ class BenchEmulator(Emulator):
                 fut.set_result(None)
 
 
-def make_emulator(tables: int, players: int, log_dir: Path, guilds: int = 1) -> BenchEmulator:
+def make_emulator(
+    tables: int, players: int, log_dir: Path, guilds: int = 1, rate_limits: bool = False
+) -> BenchEmulator:
     """Members for every seat and a channel per table; with ``guilds`` > 1, the channels
-    are shared out between that many guilds, each on its own shard."""
+    are shared out between that many guilds, each on its own shard. Discord's rate limits
+    are off (the CPU runs offer clicks far past Discord's budget, on purpose) unless
+    ``rate_limits`` (the Discord budget run, ``--budget-tables``)."""
     log_dir.mkdir(parents=True, exist_ok=True)
     members = [MemberSpec(f"p{i:04d}", "en-US") for i in range(tables * players)]
     channels = [f"t{i:04d}" for i in range(tables)]
@@ -227,6 +233,7 @@ def make_emulator(tables: int, players: int, log_dir: Path, guilds: int = 1) -> 
         log_dir=log_dir,
         shard_count=guilds,
         extra_guilds=extra,
+        rate_limits=rate_limits,
     )
 
 
@@ -535,6 +542,7 @@ class Load:
     clicks: int = 0
     measured: list[int] = field(default_factory=list)  # ids of the measured interactions
     kind_of: dict[int, str] = field(default_factory=dict)  # interaction id -> its kind
+    channel_of: dict[int, int] = field(default_factory=dict)  # interaction id -> its table's
     requests: dict[str, int] = field(default_factory=dict)  # REST calls the bot made
     #: each measured click's origin (``panel``: an ephemeral, ``table``) and token
     tokens: list[tuple[str, str]] = field(default_factory=list)
@@ -735,6 +743,7 @@ async def run_load(
         shares[1] += click.message.ephemeral
         shares[2] += click.kind == "my cards"
         load.kind_of[inter.id] = click.kind if len(games) == 1 else f"{table.game} {click.kind}"
+        load.channel_of[inter.id] = table.channel_id
         load.last_answer = max(load.last_answer, answered if answered == answered else 0)
         if answered != answered:  # nan: expired
             load.lost += 1
@@ -816,6 +825,28 @@ def mix_line(mix: dict[str, list[int]]) -> str:
     return "click mix (measured clicks; real play: whole e2e matches): " + "; ".join(parts)
 
 
+#: values for a route template's parameters: only the route's kind matters here
+_ANY_PARAMS = {"cid": "1", "mid": "1", "app": "1", "token": "t", "iid": "1", "guild": "1"}
+
+
+def global_bound(key: str) -> bool:
+    """Whether a request (``METHOD /route/{template}``) spends the bot token's global
+    budget, as Discord counts it (the emulator's rule: interaction endpoints do not)."""
+    method, template = key.split(" ", 1)
+    return not classify(method, template, _ANY_PARAMS).exempt
+
+
+def global_line(requests: dict[str, int], clicks: int) -> str:
+    """The requests a click on the global budget, by route, exact counts."""
+    spent = {k: v for k, v in sorted(requests.items()) if global_bound(k)}
+    total = sum(spent.values())
+    return (
+        f"global budget a click: {total / max(1, clicks):.3f} ({total} requests / {clicks} "
+        "clicks): "
+        + (", ".join(f"{k} {v} ({v / max(1, clicks):.3f})" for k, v in spent.items()) or "none")
+    )
+
+
 def token_in(path: str) -> str | None:
     """The interaction token a REST path carries (a callback, a followup, an edit through it)."""
     parts = path.split("/")
@@ -870,6 +901,9 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         os.environ["EMU_ANSWER_TIMES"] = "1"
     if args.only_open:
         return await only_open(args, work, rng, results)
+    if args.only_budget:
+        results["budget"] = await budget_run(args, work, rng)
+        return results
 
     # ---- the pictures the bot attaches (in this process, before the load)
     results["pictures"] = await bench_pictures.measure()
@@ -962,6 +996,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 for origin, counts in sorted(load.by_origin.items())
                 for n in [sum(o == origin for o, _ in load.tokens)]
             )
+            + "\n"
+            + global_line(load.requests, load.clicks)
             + "\n"
             + mix_line(load.mix)
             + "\nrefused / clicks, by kind (warm-up included): "
@@ -1206,6 +1242,99 @@ async def open_loop(
     finally:
         await trivial_emu.close(graceful=True)
     return out
+
+
+def table_behind_ms(emu: BenchEmulator, load: Load, first_request: int, end: float) -> list[float]:
+    """For each measured click that may change its table (not "My cards"): from its
+    delivery to the first edit of a message in its table's channel after it (the table
+    showing it; a refused click is counted too, so this errs long). A click whose table
+    was not edited before ``end`` counts up to ``end``."""
+    edits: dict[int, list[float]] = {}
+    for rec in emu.requests[first_request:]:
+        if (
+            rec.method == "PATCH"
+            and rec.status == 200
+            and rec.path.startswith("/api/v10/channels/")
+            and rec.path.count("/messages/") == 1
+        ):
+            edits.setdefault(int(rec.path.split("/")[4]), []).append(rec.mono)
+    out = []
+    for inter_id in load.measured:
+        if load.kind_of.get(inter_id, "").endswith("my cards"):
+            continue
+        sent = emu.sent_at[inter_id]
+        times = edits.get(load.channel_of.get(inter_id, 0), [])
+        shown = next((t for t in times if t >= sent), end)
+        out.append((shown - sent) * 1000)
+    return out
+
+
+async def budget_run(args: argparse.Namespace, work: Path, rng: random.Random) -> dict[str, Any]:
+    """``--budget-tables N``: N busy tables at ``--budget-rate`` clicks a second a table
+    (Poisson arrivals) for ``--budget-seconds``, with the emulator enforcing Discord's rate
+    limits, one bot process: the global-bound requests a second, the 429s, and how late a
+    table message shows a move (issue 38)."""
+    n, per_table = args.budget_tables, args.budget_rate
+    emu = make_emulator(n, args.players, work / "logs-budget", rate_limits=True)
+    await emu.start()
+    try:
+        db = work / "budget.sqlite3"
+        tables = await prefill(db, emu, n, args.players, args.turns, args.seed, args.games)
+        await start_and_refresh(emu, db, tables, len(tables))
+        await settled(emu)
+        first_request = len(emu.requests)
+        rate = n * per_table
+        warm = max(10, int(rate * 2))
+        clicks = int(rate * args.budget_seconds)
+        load = await run_load(
+            emu, tables, 0, clicks, args.budget_seconds + 10, rng, warm, rate=rate
+        )
+        end = asyncio.get_running_loop().time()
+        await asyncio.sleep(3)  # the last edits, coalesced behind the budget
+        records = emu.requests[first_request:]
+        in_run = [r for r in records if load.started <= r.mono <= end]
+        keys = [f"{r.method} {(r.route or r.path).removeprefix('/api/v{version}')}" for r in in_run]
+        spent = sum(
+            1 for r, k in zip(in_run, keys, strict=True) if r.status != 429 and global_bound(k)
+        )
+        g = spent / max(1e-9, end - load.started)
+        q = sum(1 for r in records if r.status == 429)
+        scopes: dict[str, int] = {}
+        for refused in emu.rate_limiter.refused:
+            scopes[refused.scope] = scopes.get(refused.scope, 0) + 1
+        behind = table_behind_ms(emu, load, first_request, end)
+        games = "+".join(args.games)
+        processes = len([b for b in emu.bots if b.alive])
+        lines = [
+            f"discord budget {games}: {n} busy tables at {per_table:g} clicks/s a table, "
+            f"{processes} processes, global-bound {g:.1f} req/s (limit {GLOBAL_PER_S}), "
+            f"429s {q}, table message behind p99 {pct(behind, 0.99):.0f} ms",
+            f"  {load.clicks} measured clicks in {end - load.started:.1f} s "
+            f"({load.clicks / max(1e-9, end - load.started):.1f}/s offered {rate:g}/s); "
+            f"most global-bound requests in any second of the whole run "
+            f"{emu.rate_limiter.peak_global()}; table behind p50 {pct(behind, 0.5):.0f} ms; "
+            f"{mix_line(load.mix)}",
+            "  " + global_line(load.requests, load.clicks),
+            "  429s of the whole run (start-up included) by scope: "
+            + (", ".join(f"{k} {v}" for k, v in sorted(scopes.items())) or "none")
+            + "; by route: "
+            + ", ".join(
+                f"{k} {v}"
+                for k, v in sorted(
+                    Counter(
+                        f"{r.method} {(r.route or '').removeprefix('/api/v{version}')}"
+                        for r in emu.requests
+                        if r.status == 429
+                    ).items()
+                )
+            ),
+        ]
+        for line in lines:
+            print(line)
+        emu.take_problems()
+        return {"global_per_s": g, "q": q, "behind_p99_ms": pct(behind, 0.99), "lines": lines}
+    finally:
+        await emu.close(graceful=True)
 
 
 async def only_open(
@@ -1496,6 +1625,8 @@ def summary(args: argparse.Namespace, r: dict[str, Any]) -> str:
         return "\n".join(
             ["", f"== open loop: {args.tables} live tables ==", *open_summary(args, r["open"])]
         )
+    if args.only_budget:
+        return "\n".join(["", "== Discord budget ==", *r["budget"]["lines"]])
     if "rate" not in r:  # --only-scale
         return "\n".join(
             ["", f"== scale: {args.scale_tables} live tables ==", *scale_summary(r["scale"])]
@@ -1642,6 +1773,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--idle-seconds", type=float, default=4.0, help="open loop: idle CPU measured first"
     )
+    p.add_argument(
+        "--budget-tables",
+        type=int,
+        default=0,
+        help="Discord budget run (--only-budget): busy tables, Discord's rate limits on",
+    )
+    p.add_argument(
+        "--budget-rate", type=float, default=0.5, help="Discord budget run: clicks/s a table"
+    )
+    p.add_argument("--budget-seconds", type=float, default=60.0, help="Discord budget run: seconds")
+    p.add_argument("--only-budget", action="store_true", help="the Discord budget run only")
     p.add_argument("--quick", action="store_true", help="small smoke run")
     p.add_argument("--result-file", default=None, help=argparse.SUPPRESS)  # a repeat's figures
     args = p.parse_args(argv)
