@@ -295,12 +295,17 @@ class TableService:
     @staticmethod
     def _nobody_left(table: LiveTable) -> str | None:
         """Why a table must close at once, if it must: a lobby with no member seated (the
-        last one left), a match nobody is left to play (R-K4). Such a table is cancelled by
-        the write after the one that made it so; a kill between the two left a zombie that
-        held its channel (issue 23), healed here at start."""
+        last one left), a match nobody is left to play (R-K4), a playing table whose match
+        is no longer live. Such a table is cancelled by the write after the one that made
+        it so; a kill between the two left a zombie that held its channel (issue 23),
+        healed here at start."""
         if table.status == "lobby" and all(s.ai_level for s in table.seats):
             return "empty"
         game = table.game
+        if table.status == "playing" and game is None:
+            # no match left to play under it (cancelled by an older version's separate
+            # write, or by hand): it told a click "closed" while ``/new`` saw it live
+            return "cancelled"
         if table.status == "playing" and game is not None and table.module.abandoned(game):
             return "humans_left"
         return None
