@@ -29,7 +29,8 @@ from bot.tables import AiRunner, TableService
 from bot.ui import clicked
 from bot.ui.cards import ALL_CODES, CardEmojis, emoji_png, prerender
 from bot.ui.cards import display as card_display
-from bot.ui.common import answer_in_time, reply
+from bot.ui.common import answer_in_time, reply, snowflake_ms
+from bot.ui.discord_clock import DiscordClock
 from bot.ui.errors import answer_error
 from bot.ui.presenter import DiscordPresenter
 from bot.ui.routing import COMPONENT_TYPES, TableButton, TableSelect, dispatch, route
@@ -58,7 +59,11 @@ class Tree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # the timer finds the command answered and does nothing, unless it is still busy
         if interaction.type is discord.InteractionType.application_command:
-            seconds = cast("GameBot", self.client).config.answer_deadline_ms / 1000
+            bot = cast("GameBot", self.client)  # the safety deadline runs from the press
+            left = bot.config.answer_deadline_ms - bot.discord_clock.age(
+                snowflake_ms(interaction.id)
+            )
+            seconds = max(0.0, left / 1000)
             task = asyncio.create_task(answer_in_time(interaction, seconds), name="answer-in-time")
             self._deadlines.add(task)
             task.add_done_callback(self._deadlines.discard)
@@ -83,11 +88,15 @@ class GameBot(commands.AutoShardedBot):
             shards["shard_ids"] = list(config.shard_ids)
         #: Prometheus metrics (TAMALOU_METRICS_PORT; off: None, nothing imported)
         self.metrics: Metrics | None = None
+        #: the bot's clock read in Discord's time: a click's deadlines run from its press
+        self.discord_clock = DiscordClock(config.clock)
+        trace = self.discord_clock.trace()  # every REST answer's Date header
         if config.metrics_port:
             from bot.metrics import Metrics
 
             self.metrics = Metrics()
-            shards["http_trace"] = self.metrics.trace()
+            trace.on_request_end.extend(self.metrics.trace().on_request_end)
+        shards["http_trace"] = trace
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -137,6 +146,7 @@ class GameBot(commands.AutoShardedBot):
         discord.py's DynamicItem dispatch rebuilt a View of the whole message per click).
         A component no item of ours matches (a message of an older version) is answered
         too, or Discord shows "This interaction failed"."""
+        self.discord_clock.pressed(snowflake_ms(interaction.id))  # it was pressed by now
         if interaction.type is not discord.InteractionType.component:
             if self.metrics is not None:
                 self.metrics.interaction(interaction.type.name, _command_kind(interaction))

@@ -73,9 +73,12 @@ class Platform:
         self.service = SimpleNamespace(clock=lambda: next(ticks), act=self.act)
         self.presenter = SimpleNamespace(show_panel=self.show_panel)
         self.config = SimpleNamespace(answer_deadline_ms=1500)
+        self.discord_clock = SimpleNamespace(age=lambda press_ms: 0)  # pressed just now
         self.panels: list[Any] = []
 
-    async def act(self, table: LiveTable, action: Any, user_id: int) -> Outcome:
+    async def act(
+        self, table: LiveTable, action: Any, user_id: int, may_apply: Any = None
+    ) -> Outcome:
         try:
             events = table.module.apply(table.game, action)
         except IllegalAction as exc:
@@ -118,7 +121,11 @@ async def click(
         monkeypatch.setattr(table.module, name, spy.wrap(name, getattr(table.module, name)))
     platform = Platform(table, game.now)
     interaction = SimpleNamespace(
-        client=platform, id=1 << 30, user=SimpleNamespace(id=100 + seat), response=Response()
+        client=platform,
+        id=1 << 30,
+        user=SimpleNamespace(id=100 + seat),
+        response=Response(),
+        extras={},
     )
     plugin = games.plugin(table.row.game)
     checked = Click(
