@@ -128,8 +128,11 @@ class GameBot(commands.AutoShardedBot):
         self._refreshed = False
         self._closing: asyncio.Task[None] | None = None
         self._item_templates: list[re.Pattern[str]] = []
-        #: run once the live tables are rebuilt at start-up (tournaments carry on)
-        self.after_load: list[Callable[[], Awaitable[Any]]] = []
+        #: run once the guilds are known at start-up (``on_ready``, after the live tables
+        #: are drawn again): tournaments carry on. Nothing that renders for a guild runs
+        #: before its guild is known (its language: in ``setup_hook`` a render waited 10 s
+        #: for a READY that cannot come before it returns, then spoke French)
+        self.after_ready: list[Callable[[], Awaitable[Any]]] = []
         self.cards = CardEmojis(self)
         self._cards_task: asyncio.Task[None] | None = None
         self._redrawing: asyncio.Task[Any] | None = None  # on_ready redrawing the tables
@@ -234,8 +237,6 @@ class GameBot(commands.AutoShardedBot):
             await self.presenter.restore_panel_memory()
         except Exception:
             log.exception("could not read the panel memories back: drafts start empty")
-        for step in self.after_load:
-            await step()
         # Long-lived objects (modules, rebuilt tables) leave the collector's generations, and
         # young collections run less often: full collections over them stalled clicks.
         # A click leaves no reference cycle (bot.ui.clicked.release, release_view): its
@@ -325,6 +326,11 @@ class GameBot(commands.AutoShardedBot):
             await self.presenter.table_changed(table, at_once=True)
         for table in await self.service.unshown_finals():  # killed before its last message
             await self.presenter.table_changed(table, at_once=True)
+        for step in self.after_ready:  # the guilds are known: their language too
+            try:
+                await step()
+            except Exception:
+                log.exception("a start-up step after READY failed")
         await self.health.write("ready")
         self._redrawing = None
 
