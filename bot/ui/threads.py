@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Final, Literal
 
 import discord
+from discord.utils import escape_markdown
 
 from bot import games
 from bot.i18n import t
@@ -42,7 +43,10 @@ def summary(
     """The channel's message of a table that plays (or played) in a thread (None: the
     thread is being started)."""
     seats = table.match_seats
-    names = [s.name for s in seats] or [s.name for s in table.seats]
+    # an embed's description is markdown: a member's name escaped, as everywhere else
+    names = [escape_markdown(s.name) for s in seats] or [
+        escape_markdown(s.name) for s in table.seats
+    ]
     lines = [t(lang, "summary.players", names=", ".join(names))]
     if table.game is not None and seats:
         totals, winners = table.module.match_result(table.game)
