@@ -65,8 +65,11 @@ log = logging.getLogger(__name__)
 
 #: Discord's time to answer a click (an acknowledgement counts), from its press
 DISCORD_ANSWER_MS = 3000
-#: ``interaction.extras`` key: the click's move was applied and committed
+#: ``interaction.extras`` keys: the click's move was applied and committed; its
+#: acknowledgement by the safety deadline was sent (while still on its way, a queued move
+#: may be applied: Discord's 3 s have not passed, and if it fails the open panel shows it)
 APPLIED = "tamalou.applied"
+ACKNOWLEDGING = "tamalou.acknowledging"
 
 
 def discord_clock(interaction: discord.Interaction) -> DiscordClock:
@@ -101,6 +104,7 @@ async def in_time(interaction: discord.Interaction, awaitable: Awaitable[T], dea
     left = (deadline_ms - age_ms(interaction)) / 1000
     done, _ = await asyncio.wait({task}, timeout=max(0.0, left))
     if not done and not interaction.response.is_done():
+        interaction.extras[ACKNOWLEDGING] = True  # on its way: the click may still be applied
         with contextlib.suppress(discord.HTTPException):
             await interaction.response.defer()
     return await task
@@ -183,7 +187,9 @@ class Click:
                 raise too_late(interaction, what) from exc
 
         def may_apply() -> bool:
-            return interaction.response.is_done() or age_ms(interaction) < deadline
+            if interaction.response.is_done() or interaction.extras.get(ACKNOWLEDGING):
+                return True
+            return age_ms(interaction) < deadline
 
         outcome = bot.service.act(self.table, action, self.user_id, may_apply=may_apply)
         try:
