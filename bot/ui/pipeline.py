@@ -114,7 +114,8 @@ def too_late(interaction: discord.Interaction, what: str) -> TableError:
     """A click that cannot be answered any more is not applied: logged once (INFO: nothing
     of the move, no secret), and refused (the funnel answers only a click acknowledged)."""
     log.info(
-        "interaction %s (%s) pressed %d ms ago: Discord's %d s have passed; not applied",
+        "interaction %s (%s) pressed %d ms ago: it can no longer be answered within "
+        "Discord's %d s; not applied",
         interaction.id,
         what,
         age_ms(interaction),
