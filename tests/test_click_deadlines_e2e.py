@@ -80,3 +80,23 @@ async def test_a_move_whose_own_answer_fails_is_shown_in_the_open_panel(
     )
     assert h.panel("alice").id == panel.id  # her open panel, edited in place
     assert not any(t("en", "err.unexpected") in m.content for m in emu.ephemerals("alice"))
+
+
+@pytest.mark.one_backend
+async def test_a_table_click_whose_acknowledgement_fails_still_shows_its_move_in_the_panel(
+    harness: BotHarness,
+) -> None:
+    """Alice's Draw on the table message is applied, then Discord refuses the click's
+    acknowledgement (its 3 s ran out under her): the drawn card was never shown. Her open
+    panel shows it, edited through its own token."""
+    h, emu = harness, harness.emu
+    await started(h)
+    panel = h.panel("alice")
+    logged = len(h.actions())
+    emu.response_deadline = 0.0  # Discord gives up on the next click at once
+    await emu.click("alice", h.table_message(), "Draw")
+    emu.response_deadline = 3.0
+    emu.take_problems("lost_interaction")
+    assert len(h.actions()) == logged + 1  # the draw went through
+    await emu.wait_for(lambda: "You drew" in h.panel("alice").content, 5, "the drawn card")
+    assert h.panel("alice").id == panel.id
