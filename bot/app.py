@@ -30,8 +30,9 @@ from bot.tables import AiRunner, TableService
 from bot.ui import clicked
 from bot.ui.cards import ALL_CODES, CardEmojis, emoji_png, prerender
 from bot.ui.cards import display as card_display
-from bot.ui.common import answer_in_time, reply
+from bot.ui.common import answer_in_time, reply, snowflake_ms
 from bot.ui.desk import PanelDesk
+from bot.ui.discord_clock import DiscordClock
 from bot.ui.errors import answer_error
 from bot.ui.presenter import DiscordPresenter
 from bot.ui.routing import COMPONENT_TYPES, TableButton, TableSelect, dispatch, route
@@ -60,7 +61,11 @@ class Tree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # the timer finds the command answered and does nothing, unless it is still busy
         if interaction.type is discord.InteractionType.application_command:
-            seconds = cast("GameBot", self.client).config.answer_deadline_ms / 1000
+            bot = cast("GameBot", self.client)  # the safety deadline runs from the press
+            left = bot.config.answer_deadline_ms - bot.discord_clock.age(
+                snowflake_ms(interaction.id)
+            )
+            seconds = max(0.0, left / 1000)
             task = asyncio.create_task(answer_in_time(interaction, seconds), name="answer-in-time")
             self._deadlines.add(task)
             task.add_done_callback(self._deadlines.discard)
@@ -87,14 +92,21 @@ class GameBot(commands.AutoShardedBot):
         self.budget = DiscordBudget.for_process(
             config.discord_budget, shard_ids=config.shard_ids, shard_count=config.shard_count
         )
-        shards["http_trace"] = self.budget.trace()
+        trace = self.budget.trace()
         #: Prometheus metrics (TAMALOU_METRICS_PORT; off: None, nothing imported)
         self.metrics: Metrics | None = None
+        #: the bot's clock read in Discord's time: a click's deadlines run from its press
+        self.discord_clock = DiscordClock(config.clock)
+        read_dates = self.discord_clock.trace()  # every REST answer's Date header, read
+        # after the budget's wait: the request's time is when it leaves
+        trace.on_request_start.extend(read_dates.on_request_start)
+        trace.on_request_end.extend(read_dates.on_request_end)
         if config.metrics_port:
             from bot.metrics import Metrics
 
             self.metrics = Metrics()
-            self.metrics.trace(shards["http_trace"])
+            self.metrics.trace(trace)
+        shards["http_trace"] = trace
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -133,8 +145,11 @@ class GameBot(commands.AutoShardedBot):
         self._refreshed = False
         self._closing: asyncio.Task[None] | None = None
         self._item_templates: list[re.Pattern[str]] = []
-        #: run once the live tables are rebuilt at start-up (tournaments carry on)
-        self.after_load: list[Callable[[], Awaitable[Any]]] = []
+        #: run once the guilds are known at start-up (``on_ready``, after the live tables
+        #: are drawn again): tournaments carry on. Nothing that renders for a guild runs
+        #: before its guild is known (its language: in ``setup_hook`` a render waited 10 s
+        #: for a READY that cannot come before it returns, then spoke French)
+        self.after_ready: list[Callable[[], Awaitable[Any]]] = []
         self.cards = CardEmojis(self)
         self._cards_task: asyncio.Task[None] | None = None
         self._redrawing: asyncio.Task[Any] | None = None  # on_ready redrawing the tables
@@ -151,6 +166,7 @@ class GameBot(commands.AutoShardedBot):
         discord.py's DynamicItem dispatch rebuilt a View of the whole message per click).
         A component no item of ours matches (a message of an older version) is answered
         too, or Discord shows "This interaction failed"."""
+        self.discord_clock.pressed(snowflake_ms(interaction.id))  # it was pressed by now
         if interaction.type is not discord.InteractionType.component:
             if self.metrics is not None:
                 self.metrics.interaction(interaction.type.name, _command_kind(interaction))
@@ -238,8 +254,6 @@ class GameBot(commands.AutoShardedBot):
             await self.desk.restore_states(self.service.tables, self.service.owns)
         except Exception:
             log.exception("could not read the panel memories back: drafts start empty")
-        for step in self.after_load:
-            await step()
         # Long-lived objects (modules, rebuilt tables) leave the collector's generations, and
         # young collections run less often: full collections over them stalled clicks.
         # A click leaves no reference cycle (bot.ui.clicked.release, release_view): its
@@ -329,6 +343,11 @@ class GameBot(commands.AutoShardedBot):
             await self.presenter.table_changed(table, at_once=True)
         for table in await self.service.unshown_finals():  # killed before its last message
             await self.presenter.table_changed(table, at_once=True)
+        for step in self.after_ready:  # the guilds are known: their language too
+            try:
+                await step()
+            except Exception:
+                log.exception("a start-up step after READY failed")
         await self.health.write("ready")
         self._redrawing = None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import email.utils
 import json
 import re
 import secrets
@@ -607,6 +608,9 @@ class DiscordServer:
                 rec.response = json.loads(body)
         response.headers["X-Emu-Request-Id"] = str(rec.id)
         self._settle_limits(response, admitted)
+        # Discord's Date is its own clock's (whole seconds), as its snowflakes are: here the
+        # emulator's clock, which a test moves (aiohttp's own would be the wall clock's)
+        response.headers["Date"] = email.utils.formatdate(rec.at_ms / 1000, usegmt=True)
         if rec.status >= 400:
             code = rec.response.get("code") if isinstance(rec.response, dict) else None
             if (
@@ -1800,9 +1804,12 @@ class DiscordServer:
         except (ConnectionError, RuntimeError) as exc:
             raise EmulatorError(f"the bot's gateway connection is gone: {exc!r}") from exc
         if inter.type != 4:
+            # Discord's 3 s run from the interaction's creation (its snowflake), not from
+            # its delivery: a click delivered late has what is left of them
+            late = max(0.0, (inter.delivered_ms - inter.at_ms) / 1000)
             loop = asyncio.get_running_loop()
             self._deadline_handles[inter.id] = loop.call_later(
-                self.response_deadline, self._deadline_passed, inter
+                max(0.0, self.response_deadline - late), self._deadline_passed, inter
             )
         self._notify()
         return inter

@@ -690,6 +690,27 @@ async def test_r_k4_a_kill_before_an_abandoned_match_is_cancelled_never_holds_th
     await storage.close()
 
 
+async def test_a_cancelled_match_under_a_live_table_is_closed_at_load_never_holds_the_channel(
+    tmp_path: Path,
+) -> None:
+    """A table still marked playing over a cancelled match (an older version's two writes,
+    or a hand edit): at load it is closed, its message drawn closed, the channel free for
+    ``/new`` (it said "closed" to a click while ``/new`` said the channel had a table)."""
+    service, storage, _ = await make(tmp_path, reorder_ms=0)
+    table = await started_table(service, players=2)
+    assert table.match is not None
+    await storage.cancel_match(table.match.id, T0 + 100)  # the table row left playing
+    await storage.close()
+
+    again, storage = await _restarted(tmp_path)
+    assert table.id not in again.tables
+    assert [(t.id, why) for t, why in again.closed_at_start] == [(table.id, "cancelled")]
+    rows = await storage.fetch("SELECT status FROM tables WHERE id = ?", table.id)
+    assert [r["status"] for r in rows] == ["cancelled"]
+    assert (await again.open_table(1, 10, 101, "p1", {})).id != table.id
+    await storage.close()
+
+
 async def test_a_tables_thread_finds_it_and_survives_a_restart(tmp_path: Path) -> None:
     """Issue 22: a command or a click in the table's thread reaches the table; the thread
     is stored, so a restart finds it again; a move is remembered for the turn pings."""

@@ -47,7 +47,7 @@ class TournamentsCog(commands.Cog):
         service.on_match_finished = finished
         service.on_table_closed = runner.table_closed
         bot.add_dynamic_items(TournamentButton)
-        bot.after_load.append(runner.sweep)  # once the live tables are rebuilt
+        bot.after_ready.append(runner.sweep)  # once the guilds are known (their language)
 
     async def cog_unload(self) -> None:
         for group, sub in self.added:

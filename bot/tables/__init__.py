@@ -10,7 +10,6 @@ from bot.tables.ai import AiRunner, AiSeat
 from bot.tables.clock import Clock, SeedSource, random_seed, wall_clock_ms
 from bot.tables.errors import TableError
 from bot.tables.service import (
-    COMMITTED,
     LiveTable,
     LoadGame,
     MatchSeat,
@@ -22,7 +21,6 @@ from bot.tables.service import (
 )
 
 __all__ = [
-    "COMMITTED",
     "AiRunner",
     "AiSeat",
     "Clock",

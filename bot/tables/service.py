@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import dataclasses
 import heapq
 import itertools
@@ -68,11 +67,6 @@ LoadGame = Callable[[str], GameModule]
 
 #: one log entry: (time, the action as JSON, the user who asked; None for the clock or an AI)
 Entry = tuple[int, dict[str, Any], int | None]
-
-#: whether an action asked in this task (one click) was applied and committed: whatever
-#: fails after it, the player is told their move went through, never to try again (issue
-#: 23). Each click runs in its own task, so this starts False for every click.
-COMMITTED: contextvars.ContextVar[bool] = contextvars.ContextVar("committed", default=False)
 
 
 class Presenter(Protocol):
@@ -296,12 +290,17 @@ class TableService:
     @staticmethod
     def _nobody_left(table: LiveTable) -> str | None:
         """Why a table must close at once, if it must: a lobby with no member seated (the
-        last one left), a match nobody is left to play (R-K4). Such a table is cancelled by
-        the write after the one that made it so; a kill between the two left a zombie that
-        held its channel (issue 23), healed here at start."""
+        last one left), a match nobody is left to play (R-K4), a playing table whose match
+        is no longer live. Such a table is cancelled by the write after the one that made
+        it so; a kill between the two left a zombie that held its channel (issue 23),
+        healed here at start."""
         if table.status == "lobby" and all(s.ai_level for s in table.seats):
             return "empty"
         game = table.game
+        if table.status == "playing" and game is None:
+            # no match left to play under it (cancelled by an older version's separate
+            # write, or by hand): it told a click "closed" while ``/new`` saw it live
+            return "cancelled"
         if table.status == "playing" and game is not None and table.module.abandoned(game):
             return "humans_left"
         return None
@@ -631,15 +630,27 @@ class TableService:
             raise TableError("not_started")
         return seat
 
-    async def act(self, table: LiveTable, action: Any, user_id: int | None) -> Outcome:
+    async def act(
+        self,
+        table: LiveTable,
+        action: Any,
+        user_id: int | None,
+        *,
+        may_apply: Callable[[], bool] | None = None,
+    ) -> Outcome:
         """Queue ``action`` by its press time and apply it under the table's lock, earliest
         first (R-D4). It waits the reorder window only when an earlier press could still
-        change it (``_uncontested``): else it is applied as soon as it arrives."""
+        change it (``_uncontested``): else it is applied as soon as it arrives.
+        ``may_apply``: asked under the lock, just before applying; False (the click can no
+        longer be answered) refuses it, ``TableError("too_late")``, nothing applied. The
+        outcome's ``error`` is None exactly when the action was applied and committed."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[Outcome] = loop.create_future()
 
         async def run() -> None:
             try:
+                if may_apply is not None and not may_apply():
+                    raise TableError("too_late")
                 done.set_result(await self._apply_logged(table, action, user_id))
             except BaseException as exc:  # the waiter answers the user and logs
                 if not done.done():
@@ -666,8 +677,6 @@ class TableService:
                     if done.done():
                         break
         outcome = await done
-        if outcome.error is None:
-            COMMITTED.set(True)
         if outcome.events:
             await self._after(table, outcome.events)
         return outcome

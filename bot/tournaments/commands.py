@@ -74,6 +74,27 @@ def _seat_names(tt: TourTable, names: dict[int, str], lang: str) -> str:
     )
 
 
+#: Discord's longest embed field value
+FIELD = 1024
+
+
+def field_value(lines: list[str], lang: str, most: int = LINES, limit: int = FIELD) -> str:
+    """``lines`` as one embed field, cut at a line (never in a name) to fit Discord's
+    ``limit`` and at ``most`` lines; what is left out is counted on a last line ("… and 9
+    more"). An edit over the limit is refused, and the message froze (a sign-up list of
+    21-28 long, markdown-heavy names: each escape is one more character)."""
+    shown = 0
+    for count in range(min(len(lines), most), -1, -1):
+        left = len(lines) - count
+        kept = lines[:count] + ([t(lang, "tournament.more", n=left)] if left else [])
+        if len("\n".join(kept)) <= limit:
+            shown = count
+            break
+    left = len(lines) - shown
+    kept = lines[:shown] + ([t(lang, "tournament.more", n=left)] if left else [])
+    return "\n".join(kept)[:limit]
+
+
 def tournament_message(
     found: Tournament,
     ranking: list[Standing],
@@ -94,7 +115,7 @@ def tournament_message(
         lines = [f"{e.entry_no}. {escape_markdown(e.name)}" for e in found.entrants]
         embed.add_field(
             name=t(lang, "tournament.entrants", count=len(found.entrants)),
-            value="\n".join(lines[:LINES]) or t(lang, "tournament.nobody"),
+            value=field_value(lines, lang) or t(lang, "tournament.nobody"),
             inline=False,
         )
     else:
@@ -110,10 +131,10 @@ def tournament_message(
                     buchholz=f"{s.buchholz:g}",
                 )
                 + (t(lang, "tournament.withdrawn") if s.withdrawn else "")
-                for s in ranking[:LINES]
+                for s in ranking
             ]
             key = "tournament.final" if found.status == "finished" else "tournament.standings"
-            embed.add_field(name=t(lang, key), value="\n".join(lines)[:1024], inline=False)
+            embed.add_field(name=t(lang, key), value=field_value(lines, lang), inline=False)
         current = [tt for tt in tables if tt.round_no == played]
         if current and found.status == "playing":
             lines = [
@@ -129,7 +150,7 @@ def tournament_message(
             ]
             embed.add_field(
                 name=t(lang, "tournament.round", round=played, rounds=found.format.rounds),
-                value="\n".join(lines)[:1024],
+                value=field_value(lines, lang),
                 inline=False,
             )
     embed.set_footer(text=t(lang, f"tournament.status_{found.status}", id=found.id))

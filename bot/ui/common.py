@@ -170,6 +170,29 @@ def name_of(table: LiveTable, seat: int, lang: str) -> str:
     return seat_name(table.seats[seat], lang)
 
 
+#: a name in a button label or a select option: plain text, at most this long (dutch and
+#: cabo's swap label holds two names and their slots in Discord's 80 characters)
+LABEL_NAME = 24
+
+
+def shorten(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters: its start and its end around "…", so two
+    long names that share a start still read apart."""
+    if len(text) <= width:
+        return text
+    tail = width // 3
+    return text[: width - 1 - tail] + "…" + text[len(text) - tail :]
+
+
+def label_name(table: LiveTable, seat: int, lang: str, width: int = LABEL_NAME) -> str:
+    """A seat's name in a component's label: plain text (a label is not markdown, an
+    escape's backslash would show), shortened to ``width`` (``shorten``)."""
+    if not 0 <= seat < len(table.seats):
+        return f"#{seat + 1}"
+    row = table.seats[seat]
+    return shorten(seat_name(row, lang) if row.ai_level else row.name, width)
+
+
 def picture_name(table: LiveTable, seat: int, lang: str) -> str:
     """A seat's name in a picture (no markdown escapes: the picture is not markdown)."""
     return name_of(table, seat, lang).replace("\\", "")

@@ -32,7 +32,7 @@ from bot.i18n import t
 from bot.storage import display as rows
 from bot.ui import clicked, pipeline
 from bot.ui.cards.display import CardPicture
-from bot.ui.common import fault, frozen_view, release_view
+from bot.ui.common import UNKNOWN_INTERACTION, fault, frozen_view, release_view
 from bot.ui.open_panel import (
     OpenPanel,
     asks_for_panel,
@@ -356,9 +356,20 @@ class PanelDesk:
                     opened.picture = picture
             except discord.HTTPException as exc:  # a move may be committed: a fresh panel
                 fault("panel edit failed", f"table {table.id}", exc)  # says so
+                lost = (
+                    old is not None
+                    and exc.code == UNKNOWN_INTERACTION
+                    and self._click_lost(interaction, old, clicked_id, now)
+                )
+                if old is not None and lost and await self._edit_panel(old, shown, printed):
+                    opened = old  # the click's answer failed: its panel shows the move
+                    opened.moves = moves
         elif reuse and old is not None and old.round_no == round_no and old.alive(now):
             if not interaction.response.is_done():  # the click's answer is in the panel
-                await interaction.response.defer()
+                try:
+                    await interaction.response.defer()
+                except discord.HTTPException as exc:  # the panel still shows what was played
+                    fault("click acknowledgement failed", f"table {table.id}", exc)
             shows = panel_print(shown.text, view, shown.picture)
             if hide_at is None and old.shows == shows:
                 opened = old  # it shows this already: an edit would change nothing (issue 25)
@@ -381,6 +392,21 @@ class PanelDesk:
         record.drawn_at = (opened.message_id, now)
         await self._keep_panel(table, seat, opened, now)
         self._hide_timed(table, seat, opened, hide_at)
+
+    @staticmethod
+    def _click_lost(
+        interaction: discord.Interaction, old: OpenPanel, clicked_id: int, now: int
+    ) -> bool:
+        """The click's own answer failed and cannot be given any more (10062: Discord's 3 s
+        passed, a late delivery, a long 429), while the clicked panel is the member's open
+        one: it is edited through the token that last showed it, so a move applied is seen
+        (a message gone, 10008, gets a fresh panel through the click instead)."""
+        return (
+            not interaction.response.is_done()
+            and old.message_id == clicked_id
+            and old.alive(now)
+            and old.token != interaction.token
+        )
 
     @staticmethod
     def _asked_once(record: SeatPanel, old: OpenPanel, now: int) -> bool:

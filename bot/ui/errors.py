@@ -11,8 +11,9 @@ from discord import app_commands
 
 from bot.i18n import catalog, lang_of, t
 from bot.storage import StorageBusy
-from bot.tables import COMMITTED, TableError
+from bot.tables import TableError
 from bot.ui.common import FAULTS, UNKNOWN_INTERACTION, fault, reply, ts
+from bot.ui.pipeline import applied
 from tamalou.core.errors import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -33,9 +34,12 @@ def refusal_text(lang: str, exc: IllegalAction, game: str | None = None) -> str:
     return t(lang, f"illegal.{exc.reason}", **detail)
 
 
-def error_text(lang: str, error: BaseException, what: str, game: str | None = None) -> str:
+def error_text(
+    lang: str, error: BaseException, what: str, game: str | None = None, applied: bool = False
+) -> str:
     """What the user reads for ``error`` (``game``: the game the click was for, whose own
-    wording of an engine refusal comes first); logs the traceback when it was not expected."""
+    wording of an engine refusal comes first; ``applied``: the click's move was applied and
+    committed before it, ``pipeline.applied``); logs the traceback when it was not expected."""
     cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if isinstance(cause, TableError):
         detail = dict(cause.detail)
@@ -51,7 +55,7 @@ def error_text(lang: str, error: BaseException, what: str, game: str | None = No
         return t(lang, "err.manage_server")
     if isinstance(cause, app_commands.NoPrivateMessage):
         return t(lang, "err.guild_only")
-    if COMMITTED.get():  # the move went through: never ask to play it again (issue 23)
+    if applied:  # the move went through: never ask to play it again (issue 23)
         if isinstance(cause, discord.HTTPException):  # Discord failed the answer after it
             fault("answer after a move failed", what, cause)
         else:
@@ -72,8 +76,14 @@ async def answer_error(
 ) -> None:
     """The funnel: always an ephemeral answer, in the clicking user's language (but to an
     interaction Discord has expired: nobody could read it)."""
-    text = error_text(lang_of(interaction.locale), error, what, game)
     cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if (
+        isinstance(cause, TableError)
+        and cause.reason == "too_late"
+        and not interaction.response.is_done()
+    ):
+        return  # Discord's 3 s passed unanswered: nothing applied, nobody to tell (logged)
+    text = error_text(lang_of(interaction.locale), error, what, game, applied(interaction))
     if isinstance(cause, discord.HTTPException) and cause.code == UNKNOWN_INTERACTION:
         return
     await reply(interaction, text)

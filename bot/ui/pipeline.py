@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+import logging
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -36,6 +36,7 @@ import discord
 from bot.tables import LiveTable, TableError
 from bot.ui import clicked
 from bot.ui.common import bot_of, reply, snowflake_ms
+from bot.ui.discord_clock import DiscordClock
 from tamalou.core.errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -64,34 +65,67 @@ class Verb:
 
 
 T = TypeVar("T")
-#: when each click being handled arrived (``time.monotonic``), by interaction id
-_ARRIVED: dict[int, float] = {}
+log = logging.getLogger(__name__)
+
+#: Discord's time to answer a click (an acknowledgement counts), from its press
+DISCORD_ANSWER_MS = 3000
+#: ``interaction.extras`` keys: the click's move was applied and committed; its
+#: acknowledgement by the safety deadline was sent (while still on its way, a queued move
+#: may be applied: Discord's 3 s have not passed, and if it fails the open panel shows it)
+APPLIED = "tamalou.applied"
+ACKNOWLEDGING = "tamalou.acknowledging"
 
 
-@contextlib.contextmanager
-def handling(interaction: discord.Interaction) -> Iterator[None]:
-    """A click is being handled from now on: its safety deadline runs from here."""
-    _ARRIVED[interaction.id] = time.monotonic()
-    try:
-        yield
-    finally:
-        _ARRIVED.pop(interaction.id, None)
+def discord_clock(interaction: discord.Interaction) -> DiscordClock:
+    return bot_of(interaction).discord_clock
+
+
+def age_ms(interaction: discord.Interaction) -> int:
+    """How long ago the click was pressed (its snowflake), in Discord's time."""
+    return discord_clock(interaction).age(snowflake_ms(interaction.id))
+
+
+def applied(interaction: discord.Interaction) -> bool:
+    """Whether the click's move was applied and committed (:meth:`Click.act`): whatever
+    fails after it, the player is told their move went through, never to try again. A value
+    on the click itself, not on the task that applied it (that task is not the click's:
+    ``in_time`` runs the action in its own)."""
+    return bool(interaction.extras.get(APPLIED))
 
 
 async def in_time(interaction: discord.Interaction, awaitable: Awaitable[T], deadline_ms: int) -> T:
     """The awaitable's result. When it is not ready by the safety deadline after the click
-    arrived (a picture rendered on a busy machine, a storage wait), the click is
-    acknowledged first, without a message (a deferred update), so that Discord's 3 s never
-    pass; the result then follows (DESIGN, "Answer once")."""
+    was pressed (its snowflake, read in Discord's time: a click delivered late has less
+    left; a picture rendered on a busy machine, a storage wait), the click is acknowledged
+    first, without a message (a deferred update), so that Discord's 3 s never pass; the
+    result then follows (DESIGN, "Answer once"). An acknowledgement Discord refuses (the
+    click expired meanwhile) does not stop the result: a move applied is still shown where
+    it can be (the member's open panel), one not applied any more is refused
+    (``too_late``, logged once there)."""
     task = asyncio.ensure_future(awaitable)
     if interaction.response.is_done():
         return await task
-    arrived = _ARRIVED.get(interaction.id, time.monotonic())
-    left = deadline_ms / 1000 - (time.monotonic() - arrived)
+    left = (deadline_ms - age_ms(interaction)) / 1000
     done, _ = await asyncio.wait({task}, timeout=max(0.0, left))
     if not done and not interaction.response.is_done():
-        await interaction.response.defer()
+        interaction.extras[ACKNOWLEDGING] = True  # on its way: the click may still be applied
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.defer()
     return await task
+
+
+def too_late(interaction: discord.Interaction, what: str) -> TableError:
+    """A click that cannot be answered any more is not applied: logged once (INFO: nothing
+    of the move, no secret), and refused (the funnel answers only a click acknowledged)."""
+    log.info(
+        "interaction %s (%s) pressed %d ms ago: it can no longer be answered within "
+        "Discord's %d s; not applied",
+        interaction.id,
+        what,
+        age_ms(interaction),
+        DISCORD_ANSWER_MS // 1000,
+    )
+    return TableError("too_late")
 
 
 #: the usual shapes
@@ -143,12 +177,39 @@ class Click:
 
     async def act(self, action: Any) -> Outcome:
         """Act through the table service (queued by press time, after the reorder window,
-        committed before anything is shown). The click is acknowledged first only when the
-        outcome is not ready by the safety deadline: else its answer is one callback that
-        carries the result (DESIGN, "Answer once")."""
+        committed before anything is shown). Its answer is one callback that carries the
+        result (DESIGN, "Answer once"), acknowledged first only when the result may not be
+        ready by the safety deadline from the press: a click that arrives past it is
+        acknowledged before it acts, and not applied if Discord refuses that (its 3 s have
+        passed: nobody could be told). In the table's queue, a click not acknowledged is
+        applied only before its safety deadline (``may_apply``); after it, its
+        acknowledgement is on its way or failed. The outcome says whether the move was
+        applied; so does the click itself (:func:`applied`), for the error funnel."""
         bot = self.bot
-        outcome = bot.service.act(self.table, action, self.user_id)
-        return await in_time(self.interaction, outcome, bot.config.answer_deadline_ms)
+        interaction = self.interaction
+        deadline = bot.config.answer_deadline_ms
+        what = f"{self.plugin.game_id}:{self.verb} on table {self.table.id}"
+        if not interaction.response.is_done() and age_ms(interaction) >= deadline:
+            try:
+                await interaction.response.defer()
+            except discord.HTTPException as exc:
+                raise too_late(interaction, what) from exc
+
+        def may_apply() -> bool:
+            if interaction.response.is_done() or interaction.extras.get(ACKNOWLEDGING):
+                return True
+            return age_ms(interaction) < deadline
+
+        outcome = bot.service.act(self.table, action, self.user_id, may_apply=may_apply)
+        try:
+            result = await in_time(interaction, outcome, deadline)
+        except TableError as exc:
+            if exc.reason == "too_late":
+                raise too_late(interaction, what) from None
+            raise
+        if result.error is None:
+            interaction.extras[APPLIED] = True
+        return result
 
 
 #: the seat's panel state is left as it is

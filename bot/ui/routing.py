@@ -116,8 +116,7 @@ async def on_component(
 ) -> None:
     lang = lang_of(interaction.locale)
     try:
-        with pipeline.handling(interaction):
-            await _component(interaction, game, verb, table_id, arg, values, lang)
+        await _component(interaction, game, verb, table_id, arg, values, lang)
     except Exception as exc:
         await answer_error(interaction, exc, f"button {game}:{verb} on table {table_id}", game)
         # Answered (and logged when unexpected): its traceback's frames hold the error

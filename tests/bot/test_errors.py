@@ -33,6 +33,7 @@ class Interaction:
         self.locale = discord.Locale(locale)
         self.response = Response()
         self.id = 1
+        self.extras: dict[str, Any] = {}
 
 
 async def test_an_unexpected_error_is_answered_politely_and_logged_with_its_traceback(
@@ -146,21 +147,17 @@ def test_a_failure_after_a_committed_move_says_the_move_went_through(
     """Issue 23: a move applied and committed, then its answer failed (the panel's webhook
     edit answering 502 past discord.py's retries): the player was asked to try again. They
     are told the move went through, in their language; Discord's fault is one WARNING line."""
-    import contextvars
-
-    from bot.tables import COMMITTED
 
     def after_a_move(error: BaseException, lang: str) -> str:
-        COMMITTED.set(True)
-        return error_text(lang, error, "button tamalou:throw on table 3")
+        return error_text(lang, error, "button tamalou:throw on table 3", applied=True)
 
     for lang in ("en", "fr"):
-        text = contextvars.copy_context().run(after_a_move, discord_error(502, 0), lang)
+        text = after_a_move(discord_error(502, 0), lang)
         assert text == t(lang, "err.after_commit") and text != t(lang, "err.unexpected")
     assert all(r.levelno == logging.WARNING and r.exc_info is None for r in caplog.records)
     # a bug after the move: its traceback is logged, the answer is still the truth
     with caplog.at_level(logging.ERROR):
-        text = contextvars.copy_context().run(after_a_move, RuntimeError("boom"), "en")
+        text = after_a_move(RuntimeError("boom"), "en")
     assert text == t("en", "err.after_commit")
     assert any(r.exc_info for r in caplog.records)
     # and no move, no such answer

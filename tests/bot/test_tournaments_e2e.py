@@ -350,3 +350,42 @@ async def act_step(h: TarotHarness, table_id: int, bids: dict[int, int]) -> None
     else:
         await act_at(h, table_id, names[d.current], game, default_choice(game, d.current, bids))
     await h.emu.wait_for(lambda: _logged(h, m["id"]) > before, 15, "the move applied")
+
+
+@pytest.mark.one_backend
+@pytest.mark.emulator(members=MEMBERS)
+async def test_a_tournament_carried_on_by_a_restart_speaks_the_servers_language_at_once(
+    emulator: Emulator, tmp_path: Path
+) -> None:
+    """The bot is killed right after a tournament table ended and before its tournament
+    heard of it (the table's close committed, in the one transaction the service writes;
+    then the SIGKILL). At the restart the tournament carries on, scores its only round and
+    shows its final ranking: in English on this English server, not in French, and the bot
+    is ready without first waiting 10 s for a READY that could not come (the carry-on ran
+    in ``setup_hook``, before the gateway, and its render asked for the guild's language)."""
+    emu = emulator
+    h = TarotHarness(emu, tmp_path)
+    await h.start(seeds=["cup3"])
+    await emu.slash("alice", "tarot tournament create", name="Cup", players=4, rounds=1, length=1)
+    for name in NAMES[:4]:
+        await emu.click(name, tournament_message(emu), "Join")
+    await emu.click("alice", tournament_message(emu), "Start")
+    await emu.wait_for(lambda: len(h.sql("SELECT id FROM tables")) == 1, 15, "the table")
+    await emu.wait_for(lambda: "Round 1/1" in tournament_message(emu).text, 10, "the round")
+    await emu.settle()
+
+    await emu.kill_bot()  # the table ended; its tournament was not told
+    table_id = int(h.sql("SELECT id FROM tables")[0]["id"])
+    h.sql("UPDATE matches SET status = 'cancelled' WHERE table_id = ?", table_id)
+    h.sql("UPDATE tables SET status = 'cancelled' WHERE id = ?", table_id)
+    started = asyncio.get_running_loop().time()
+    await emu.start_bot("tests.support.e2e_bot", env=h.env)  # returns once on_ready ran
+    ready_after = asyncio.get_running_loop().time() - started
+    await emu.wait_for(
+        lambda: h.sql("SELECT status FROM tournaments")[0]["status"] == "finished", 15, "the end"
+    )
+    await emu.wait_for(
+        lambda: "Final ranking" in tournament_message(emu).text, 10, "the final ranking"
+    )
+    assert "Classement" not in tournament_message(emu).text
+    assert ready_after < 10, f"ready {ready_after:.1f} s after the restart"  # GUILD_WAIT_S

@@ -74,6 +74,7 @@ class Platform:
         self.service = SimpleNamespace(clock=lambda: next(ticks), act=self.act)
         self.desk = SimpleNamespace(show=self.show_panel, set_state=self.set_state)
         self.config = SimpleNamespace(answer_deadline_ms=1500)
+        self.discord_clock = SimpleNamespace(age=lambda press_ms: 0)  # pressed just now
         self.panels: list[Any] = []
         #: the seat's panel state, as the desk keeps it
         self.state = state
@@ -81,7 +82,9 @@ class Platform:
     def set_state(self, table_id: int, seat: int, state: Any) -> None:
         self.state = state
 
-    async def act(self, table: LiveTable, action: Any, user_id: int) -> Outcome:
+    async def act(
+        self, table: LiveTable, action: Any, user_id: int, may_apply: Any = None
+    ) -> Outcome:
         try:
             events = table.module.apply(table.game, action)
         except IllegalAction as exc:
@@ -135,7 +138,11 @@ async def click(
         monkeypatch.setattr(table.module, name, spy.wrap(name, getattr(table.module, name)))
     platform = Platform(table, game.now, state)
     interaction = SimpleNamespace(
-        client=platform, id=1 << 30, user=SimpleNamespace(id=100 + seat), response=Response()
+        client=platform,
+        id=1 << 30,
+        user=SimpleNamespace(id=100 + seat),
+        response=Response(),
+        extras={},
     )
     plugin = games.plugin(table.row.game)
     checked = Click(

@@ -20,7 +20,7 @@ from bot.ui import cards as card_faces
 from bot.ui import choices, grid
 from bot.ui.cards import CardPicture
 from bot.ui.common import button as _button
-from bot.ui.common import ts
+from bot.ui.common import label_name, ts
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.codec import action_to_dict
 from tamalou.games.tamalou.state import FOREVER, Game
@@ -208,7 +208,7 @@ def panel_buttons(
     style = discord.ButtonStyle
 
     for s in planned.steps:
-        name = lambda n: name_of(table, n, lang)  # noqa: E731
+        name = lambda n: label_name(table, n, lang)  # noqa: E731  # a label: plain text
         for item in steps.step_items(s, tid, pv, lang, name, step_group):
             if isinstance(item, discord.ui.Select):
                 select = item
@@ -250,7 +250,7 @@ def panel_buttons(
         if isinstance(a, A.Look) and a.target == seat:
             items.append(_button(t(lang, "btn.look", slot=a.slot), cid("look", tid, rnd, a.slot)))
         elif isinstance(a, A.Look):
-            text = t(lang, "btn.look_at", name=name_of(table, a.target, lang), slot=a.slot)
+            text = t(lang, "btn.look_at", name=label_name(table, a.target, lang), slot=a.slot)
             _add_generic(generic, a, text)
     swaps = [a for a in mine if isinstance(a, A.Swap)]
     if swaps and pv.public.looked is not None:  # R-X3: swap the looked card with one of yours
@@ -268,7 +268,7 @@ def panel_buttons(
         targets = [a for a in swaps if a.slot == queen_slot]
 
         def target_label(a: A.Swap) -> str:
-            name = name_of(table, a.target, lang)
+            name = label_name(table, a.target, lang)
             return t(lang, "select.queen_target", name=name, slot=a.target_slot)[:100]
 
         # more targets than a select holds (long rows, many players): a group first (R-P2)
