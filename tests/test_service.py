@@ -699,7 +699,11 @@ async def test_a_cancelled_match_under_a_live_table_is_closed_at_load_never_hold
     service, storage, _ = await make(tmp_path, reorder_ms=0)
     table = await started_table(service, players=2)
     assert table.match is not None
-    await storage.cancel_match(table.match.id, T0 + 100)  # the table row left playing
+    await storage.execute(  # the match cancelled, the table row left playing
+        "UPDATE matches SET status = 'cancelled', ended_at = ? WHERE id = ?",
+        T0 + 100,
+        table.match.id,
+    )
     await storage.close()
 
     again, storage = await _restarted(tmp_path)

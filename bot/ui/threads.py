@@ -71,11 +71,9 @@ def summary(
     """The channel's message of a table that plays (or played) in a thread (None: the
     thread is being started)."""
     seats = table.match_seats
-    # AI seats named in the server's language, as in the thread; an embed's description is
-    # markdown: a member's name escaped, as everywhere else
-    names = [escape_markdown(seat_name(s, lang)) for s in seats] or [
-        escape_markdown(seat_name(s, lang)) for s in table.seats
-    ]
+    # AI seats named in the server's language, as in the thread; a member's name escaped
+    # (an embed's description is markdown)
+    names = [seat_name(s, lang) for s in seats] or [seat_name(s, lang) for s in table.seats]
     lines = [t(lang, "summary.players", names=", ".join(names))]
     part = table.row.settings.get("tournament")
     if table.row.tournament_id is not None and isinstance(part, dict):

@@ -8,7 +8,10 @@ from typing import Any
 
 import pytest
 
+from bot.tables.clock import wall_clock_ms
 from bot.ui.desk import PanelDesk
+from bot.ui.discord_clock import DiscordClock
+from emulator.snowflake import snowflake_from_ms
 
 
 class Response:
@@ -25,10 +28,18 @@ class Response:
         self.deferred = True
 
 
+class Client:
+    discord_clock = DiscordClock(wall_clock_ms)
+
+
 class Interaction:
+    """A click pressed now: its deadlines run from its snowflake, in Discord's time."""
+
     def __init__(self, fail: bool = False) -> None:
-        self.id = 1 << 40
+        self.id = snowflake_from_ms(wall_clock_ms())
         self.response = Response(fail)
+        self.client = Client()
+        self.extras: dict[str, Any] = {}
 
 
 def desk() -> PanelDesk:

@@ -72,7 +72,9 @@ async def test_first_start_uploads_every_face_once_and_a_restart_uploads_nothing
     await _start(emu)
     second = await _bot_line(emu, 2)
     assert store.uploads == len(ALL_CODES)  # nothing uploaded again
-    assert len(emu.requests_to("POST", "/emojis")) == len(ALL_CODES)
+    # every face uploaded once (a 429 of Discord's rate limits, retried, uploads nothing)
+    uploaded = [r for r in emu.requests_to("POST", "/emojis") if r.status != 429]
+    assert len(uploaded) == len(ALL_CODES)
     assert second == first.replace(f"uploaded={len(ALL_CODES)}", "uploaded=0")
     assert WARNING not in emu.bot.log_path.read_text()  # type: ignore[union-attr]
 
