@@ -31,6 +31,7 @@ from bot.games import Panel
 from bot.i18n import t
 from bot.storage import StorageBusy, display
 from bot.tables import LiveTable, TableError
+from bot.tables.clock import sleep_until
 from bot.ui import clicked, pipeline, threads
 from bot.ui.cards.display import CardPicture
 from bot.ui.common import button, cid, closed_message, fault, frozen_view, release_view
@@ -831,8 +832,7 @@ class DiscordPresenter:
         clock = self.bot.service.clock
         try:
             due = nudge.started + await self.ping_after_ms(table.row.guild_id)
-            while (remaining := due - clock()) > 0:  # naps: the clock may jump (tests)
-                await asyncio.sleep(min(remaining / 1000, 1.0) + 0.01)
+            await sleep_until(clock, due, 1.0)  # naps: the clock may jump (tests)
             if (
                 self._closing
                 or self._pings.get(table.id) is not nudge
@@ -1470,8 +1470,7 @@ class DiscordPresenter:
             except Exception:
                 log.exception("table %s: could not keep a timed panel", table.id)
         clock = self.bot.service.clock
-        while (remaining := until - clock()) > 0:  # short naps: the clock may jump (tests)
-            await asyncio.sleep(min(0.25, remaining / 1000) + 0.01)
+        await sleep_until(clock, until, 0.25)  # short naps: the clock may jump (tests)
         key = (table.id, seat)
         async with self._drawing.hold(key):
             drawn = self._drawn_at.get(key)
