@@ -4,7 +4,7 @@ The oracle rebuilds the game from the bot's own log with the engine, so a test k
 card (to script doubles and check what each player was shown) without any hook in the bot.
 
 The bot's database is a SQLite file or a fresh database on the test session's PostgreSQL
-(tests/support/backends.py): ``tests/conftest.py`` runs every test that uses the harness on
+(devkit/backends.py): ``tests/conftest.py`` runs every test that uses the harness on
 the backends ``--e2e-db`` / ``TAMALOU_E2E_DB`` names (both in CI).
 """
 
