@@ -466,8 +466,8 @@ async def test_a_turn_ping_waits_ten_seconds_for_a_slow_player_and_never_comes_f
     await open_table(h, ["alice", "bob"])
     await peek_all(h, ["alice", "bob"])
     alice, bob = emu.member("alice"), emu.member("bob")
-    # Her turn has waited about 7 s, and at most about 8.2 s after the nap however slow the
-    # machine (the ping's timer naps at most a second between looks at the clock).
+    # Her turn has waited about 7 s, and at most about 8.2 s after the pause however slow
+    # the machine: a ping due too early would show within it (its timer wakes at the jump).
     advanced = max(0, 7_000 - int(waited_at_most(0)))
     h.advance(advanced)
     await asyncio.sleep(1.2)
