@@ -173,6 +173,17 @@ class BotHarness:
             apply(game, action_from_dict(json.loads(r["payload"])))
         return game
 
+    async def until(self, predicate: Callable[[], Any], timeout: float, what: str) -> Any:
+        """Wait for a state of the bot's database (the emulator sees no write: polled every
+        25 ms); ``predicate``'s value once truthy."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not (value := predicate()):
+            if loop.time() > end:
+                raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
+            await asyncio.sleep(0.025)
+        return value
+
     def actions(self) -> list[A.Action]:
         rows = self.sql("SELECT payload FROM actions ORDER BY match_id, n")
         return [action_from_dict(json.loads(r["payload"])) for r in rows]
