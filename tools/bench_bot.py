@@ -349,7 +349,7 @@ def machine_cpu_s() -> float:
 def postgres_cpu_s() -> float:
     """CPU seconds of the benchmark's PostgreSQL server (its postmaster and the backends
     it forked); 0 when none was started."""
-    from tests.support import backends
+    from devkit import backends
 
     server = backends._server
     if server is None:
@@ -1394,7 +1394,7 @@ SCALE_RUNS = (("postgresql", 1), ("postgresql", 2))
 
 async def postgres_copy(source: Path) -> str:
     """A fresh database on the test suite's throwaway PostgreSQL, holding ``source``."""
-    from tests.support.backends import fresh_database  # starts the server on first use
+    from devkit.backends import fresh_database  # starts the server on first use
 
     try:
         url = await fresh_database()

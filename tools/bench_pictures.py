@@ -23,10 +23,10 @@ from typing import Any
 from bot.games.tamalou import panel as panels
 from bot.games.tamalou import table as tables
 from bot.ui.cards import CardPicture, pictures
+from devkit.live_tables import live_table
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.engine import apply, next_deadline
 from tamalou.games.tamalou.scripted import forced_game
-from tests.support.live_tables import live_table
 
 #: a hand picture must stay under these (issue 14); the reveal (a table of rows) has none
 GOAL_MS = 30.0

@@ -15,11 +15,12 @@ import heapq
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.tables.clock import Clock
+from bot.tables.clock import Clock, on_move
 
 log = logging.getLogger(__name__)
 
-#: longest nap: an injected clock may jump (tests) without telling the scheduler
+#: longest nap: an injected clock may jump (tests) without telling the scheduler; one that
+#: tells (``MovingClock``, the test entry point's) wakes it at once
 MAX_NAP_S = 1.0
 
 
@@ -39,6 +40,7 @@ class Scheduler:
         self._tasks: set[asyncio.Task[None]] = set()
         self._event = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._unsubscribe: Callable[[], None] = lambda: None
 
     # -- planning --------------------------------------------------------------------
 
@@ -65,11 +67,14 @@ class Scheduler:
 
     def start(self) -> None:
         if self._task is None:
+            self._unsubscribe = on_move(self.clock, asyncio.get_running_loop(), self._event.set)
             self._task = asyncio.create_task(self._loop(), name="tables-scheduler")
 
     async def stop(self, grace_s: float = 5.0) -> None:
         """Stop planning, let running wakes finish (up to ``grace_s``), then cancel the rest;
         returns once every task it started is done."""
+        self._unsubscribe()
+        self._unsubscribe = lambda: None
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

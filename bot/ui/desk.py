@@ -30,6 +30,7 @@ import discord
 
 from bot.i18n import t
 from bot.storage import display as rows
+from bot.tables.clock import sleep_until
 from bot.ui import clicked, pipeline
 from bot.ui.cards.display import CardPicture
 from bot.ui.common import UNKNOWN_INTERACTION, fault, frozen_view, release_view
@@ -674,8 +675,7 @@ class PanelDesk:
         """R-S2/R-P3/R-A4: the ephemeral is edited to hide the cards when their time is up
         (its hide stored first, so that a restart still hides it)."""
         clock = self.clock
-        while (remaining := until - clock()) > 0:  # short naps: the clock may jump (tests)
-            await asyncio.sleep(min(0.25, remaining / 1000) + 0.01)
+        await sleep_until(clock, until, 0.25)  # short naps: the clock may jump (tests)
         desk = self.tables.get(table.id)
         # the table ended while it waited: its hide is still sent, through a loose record
         record = desk.seats.get(seat) if desk is not None else None

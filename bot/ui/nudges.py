@@ -21,6 +21,7 @@ from bot import games
 from bot.i18n import t
 from bot.storage import StorageBusy, display
 from bot.tables import LiveTable
+from bot.tables.clock import sleep_until
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -165,8 +166,7 @@ class Nudges:
         clock = self.bot.service.clock
         try:
             due = nudge.started + await self.ping_after_ms(table.row.guild_id)
-            while (remaining := due - clock()) > 0:  # naps: the clock may jump (tests)
-                await asyncio.sleep(min(remaining / 1000, 1.0) + 0.01)
+            await sleep_until(clock, due, 1.0)  # naps: the clock may jump (tests)
             if (
                 self.closing
                 or self._pings.get(table.id) is not nudge

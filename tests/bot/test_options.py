@@ -3,6 +3,8 @@ a crafted or stored value does not go through Discord) and refused in words."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.games.tamalou import options, verbs
@@ -10,6 +12,7 @@ from bot.i18n import t
 from bot.tables import TableError
 from bot.ui.errors import error_text
 from tamalou.games.tamalou.rules import Rules
+from tests.bot.test_command_sync import ready_bot
 
 
 @pytest.mark.parametrize(
@@ -59,3 +62,31 @@ def test_a_button_argument_that_is_not_plain_digits_is_an_invalid_button(arg: st
     with pytest.raises(TableError) as refused:
         verbs.ints(arg, None)
     assert refused.value.reason == "bad_button"
+
+
+async def test_the_declared_command_ranges_are_the_rules_models_bounds(tmp_path: Path) -> None:
+    """Declared once (the rules model's Field bounds), and what Discord is told to enforce
+    on ``/tamalou new`` and ``/tamalou settings`` (the command payload the bot syncs)."""
+    bot, _ = await ready_bot(tmp_path)
+    try:
+        group = bot.tree.get_command("tamalou")
+        assert group is not None
+        payload = group.to_dict(bot.tree)  # type: ignore[arg-type]
+
+        def ranges(command: str) -> dict[str, tuple[int, int]]:
+            (sub,) = [o for o in payload["options"] if o["name"] == command]
+            return {
+                o["name"]: (o["min_value"], o["max_value"])
+                for o in sub.get("options", [])
+                if o["type"] == 4 and "min_value" in o
+            }
+
+        turn = Rules.model_fields["turn_ms"].metadata
+        assert ranges("new") == {
+            "target": (10, 1000),
+            "turn_seconds": (turn[0].ge // 1000, turn[1].le // 1000),
+            "max_players": (2, 8),
+        }
+        assert ranges("settings") == {"turn_seconds": (15, 300), "ping_after": (5, 600)}
+    finally:
+        await bot.close()

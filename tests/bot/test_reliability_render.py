@@ -106,6 +106,38 @@ def test_r_a4_the_callers_own_panel_hides_the_revealed_cards_when_the_reveal_end
     assert after.hide_at is None and "2♥" not in after.text
 
 
+# -- R-A2: a right call, in public; R-K1: the fuse, drawn at its moment ------------------------
+
+RIGHT = [["Ah", "2h", "Ac", "10c"], ["9s", "9h", "8s", "7s"]]  # p0: 4 points, a right call
+
+
+def fields_of(table: object, at: int) -> str:
+    embed, _ = tables.table_message(table, "en", at)  # type: ignore[arg-type]
+    return (embed.description or "") + "\n" + "\n".join(str(f.value) for f in embed.fields)
+
+
+def test_r_a2_a_right_call_shows_the_callers_cards_to_everyone_and_locks_them() -> None:
+    game = forced_game(RIGHT, pile=["9c", "Kd"], discard=["8c"])
+    events = apply(game, A.CallTamalou(0, game.now))
+    table = live_table(game)
+    table.recent.extend(events)
+    text = fields_of(table, game.now)
+    assert "p0 called Tamalou! Right" in text and "one last turn" in text
+    caller = text.splitlines()[0]
+    assert all(f"`{c}`" in caller for c in ("A♥", "2♥", "A♣", "10♣")) and "🔒" in caller
+    assert "9♠" not in text  # the others' cards stay hidden
+
+
+def test_r_k1_the_fuse_is_drawn_at_its_moment_15_s_before_the_turn_runs_out() -> None:
+    """The fuse's start is a display moment (the scheduler redraws the table then)."""
+    game = forced_game(RIGHT, pile=["9c", "Kd"], discard=["8c"])
+    fuse = game.round.turn_deadline - game.rules.fuse_ms
+    assert fuse in display_moments(game)
+    table = live_table(game)
+    assert "fuse is burning" not in fields_of(table, fuse - 1)
+    assert "fuse is burning" in fields_of(table, fuse)
+
+
 # -- what players noticed: each reads as a person would say it, or does not show ------------
 
 

@@ -34,6 +34,9 @@ async def test_a_busy_database_asks_to_retry_and_keeps_the_game_whole(
     await h.start(seeds=[seed], TAMALOU_DB_BUSY_MS="300")
     await open_table(h, ["alice", "bob"])
     await peek_all(h, ["alice", "bob"])
+    # the peeks' hides are done writing (each forgets its timed panel once the edit is
+    # answered): a write of theirs under the lock below would be a real error
+    await h.until(lambda: not h.sql("SELECT * FROM open_panels"), 10, "the peeks forgotten")
     logged = len(h.actions())
     assert h.target is not None
     async with another_writer(h.target):  # another process holds the write lock

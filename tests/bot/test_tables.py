@@ -198,3 +198,78 @@ async def test_shutdown_waits_for_the_timer_work_in_progress(tmp_path: Path) -> 
     assert presenter.calls[-1] == "closed:expired"
     assert all(task.done() for task in service.scheduler._tasks)
     await storage.close()
+
+
+class MovingClock(Clock):
+    """A test clock that says when it jumps (as the e2e entry point's file clock does)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.listeners: list[Any] = []
+
+    def on_move(self, callback: Any) -> Any:
+        self.listeners.append(callback)
+        return lambda: self.listeners.remove(callback)
+
+    def jump(self, ms: int) -> None:
+        self.now += ms
+        for listener in list(self.listeners):
+            listener()
+
+
+async def test_the_scheduler_wakes_when_the_clock_jumps(monkeypatch: Any) -> None:
+    """A jump of a clock that says so wakes the due table at once, not at the next nap
+    (naps are made endless here: only the jump can wake it)."""
+    from bot.tables import scheduler as scheduler_module
+
+    monkeypatch.setattr(scheduler_module, "MAX_NAP_S", 3600.0)
+    clock = MovingClock()
+    woken = asyncio.Event()
+
+    async def wake(table_id: int) -> None:
+        woken.set()
+
+    scheduler = Scheduler(clock, lambda table_id: None if woken.is_set() else T0 + 60_000, wake)
+    scheduler.start()
+    scheduler.plan(7)
+    await asyncio.sleep(0)  # the loop naps until the table is due, an hour of real time
+    clock.jump(60_000)
+    await asyncio.wait_for(woken.wait(), 30)
+    await scheduler.stop()
+    assert clock.listeners == []  # stopped: it listens no more
+
+
+async def test_sleep_until_wakes_when_the_clock_jumps() -> None:
+    """``sleep_until`` on a clock that says when it jumps returns at the jump, however long
+    its naps (an hour here)."""
+    from bot.tables.clock import sleep_until
+
+    clock = MovingClock()
+    sleeper = asyncio.create_task(sleep_until(clock, T0 + 45_000, longest_s=3600))
+    await asyncio.sleep(0)
+    clock.jump(30_000)
+    await asyncio.sleep(0.05)
+    assert not sleeper.done()  # not due yet: it sleeps on
+    clock.jump(15_000)
+    await asyncio.wait_for(sleeper, 30)
+    assert clock.listeners == []
+
+
+async def test_the_test_entry_clock_says_when_its_file_moves(tmp_path: Path) -> None:
+    """The e2e bot's clock (an offset in a file) tells its listeners when the test moves it,
+    and has the new time once it does."""
+    from tests.support.e2e_bot import OffsetClock
+
+    path = tmp_path / "clock_offset_ms"
+    path.write_text("0")
+    clock = OffsetClock(str(path))
+    loop = asyncio.get_running_loop()
+    moved = asyncio.Event()
+    unsubscribe = clock.on_move(lambda: loop.call_soon_threadsafe(moved.set))
+    before = clock()
+    part = path.with_suffix(".part")
+    part.write_text("45000")
+    part.replace(path)
+    await asyncio.wait_for(moved.wait(), 30)
+    assert clock() - before >= 45_000
+    unsubscribe()

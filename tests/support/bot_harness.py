@@ -4,7 +4,7 @@ The oracle rebuilds the game from the bot's own log with the engine, so a test k
 card (to script doubles and check what each player was shown) without any hook in the bot.
 
 The bot's database is a SQLite file or a fresh database on the test session's PostgreSQL
-(tests/support/backends.py): ``tests/conftest.py`` runs every test that uses the harness on
+(devkit/backends.py): ``tests/conftest.py`` runs every test that uses the harness on
 the backends ``--e2e-db`` / ``TAMALOU_E2E_DB`` names (both in CI).
 """
 
@@ -184,6 +184,17 @@ class BotHarness:
                 )
             ),
         )
+
+    async def until(self, predicate: Callable[[], Any], timeout: float, what: str) -> Any:
+        """Wait for a state of the bot's database (the emulator sees no write: polled every
+        25 ms); ``predicate``'s value once truthy."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not (value := predicate()):
+            if loop.time() > end:
+                raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
+            await asyncio.sleep(0.025)
+        return value
 
     def actions(self) -> list[A.Action]:
         rows = self.sql("SELECT payload FROM actions ORDER BY match_id, n")

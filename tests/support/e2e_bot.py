@@ -13,10 +13,12 @@ real).
 
 from __future__ import annotations
 
-import contextlib
+import itertools
 import os
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.config import Config
@@ -24,21 +26,64 @@ from bot.tables.clock import random_seed
 
 
 class OffsetClock:
-    """The wall clock plus the offset the test writes in a file (read at most every 5 ms)."""
+    """The wall clock plus the offset the test writes in a file (read at most every 5 ms).
+
+    It says when the offset moves (``on_move``, a :class:`bot.tables.clock.MovingClock`): a
+    thread watches the file while anybody listens, so the bot's timers wake at a jump instead
+    of at their next nap."""
+
+    POLL_S = 0.005
 
     def __init__(self, path: str | None) -> None:
         self.path = Path(path) if path else None
         self.checked = 0.0
         self.offset = 0.0
+        self._lock = threading.Lock()
+        self._listeners: dict[int, Callable[[], None]] = {}
+        self._ids = itertools.count()
+        self._watcher: threading.Thread | None = None
 
     def __call__(self) -> int:
-        if self.path is not None:
-            now = time.monotonic()
-            if now - self.checked > 0.005:
-                self.checked = now
-                with contextlib.suppress(OSError, ValueError):  # an unreadable file: the last
-                    self.offset = float(self.path.read_text())
+        if self.path is not None and time.monotonic() - self.checked > self.POLL_S:
+            self._read()
         return int(time.time() * 1000 + self.offset)
+
+    def _read(self) -> None:
+        assert self.path is not None
+        with self._lock:
+            self.checked = time.monotonic()
+            try:
+                offset = float(self.path.read_text())
+            except (OSError, ValueError):  # an unreadable file: the last offset stays
+                return
+            moved = offset != self.offset
+            self.offset = offset
+            listeners = list(self._listeners.values()) if moved else []
+        for listener in listeners:
+            listener()
+
+    def on_move(self, callback: Callable[[], None]) -> Callable[[], None]:
+        if self.path is None:
+            return lambda: None
+        key = next(self._ids)
+        with self._lock:
+            self._listeners[key] = callback
+            if self._watcher is None:
+                self._watcher = threading.Thread(
+                    target=self._watch, name="test-clock-watcher", daemon=True
+                )
+                self._watcher.start()
+
+        def unsubscribe() -> None:
+            with self._lock:
+                self._listeners.pop(key, None)
+
+        return unsubscribe
+
+    def _watch(self) -> None:
+        while True:
+            time.sleep(self.POLL_S)
+            self._read()
 
 
 class SeedQueue:
