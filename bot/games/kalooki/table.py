@@ -21,9 +21,9 @@ from bot.games.kalooki.seen import game_of, rules_of, seen_at
 from bot.games.kalooki.verbs import cid
 from bot.i18n import t
 from bot.tables import LiveTable
-from bot.ui import lobby
+from bot.ui import lobby, score_sheet
 from bot.ui.cards import display
-from bot.ui.common import button, round_end_view, ts
+from bot.ui.common import button, picture_name, round_end_view, ts
 from tamalou.games.kalooki import events as E
 from tamalou.games.kalooki.views import MeldView, PublicView
 
@@ -260,6 +260,17 @@ def round_over_message(
         next_id=cid("next", table.id, round_no),
         keys=("kalooki.over.winners", "kalooki.over.next", "btn.next"),
     )
+    if pv.match_over:
+        order = sorted(range(len(game.cumulative)), key=lambda s: (game.cumulative[s], s))
+        made = score_sheet.sheet(
+            lang,
+            [picture_name(table, s, lang) for s in order],
+            [(r.round_no, [r.scores[s] for s in order]) for r in game.history],
+            [game.cumulative[s] for s in order],
+            limit=min(score_sheet.FIELD_LIMIT, EMBED_BUDGET - len(embed)),
+        )
+        if made is not None:  # every round, a column a player (the lowest total first)
+            embed.add_field(name=made[0], value=made[1], inline=False)
     return embed, v
 
 

@@ -31,12 +31,15 @@ from bot.games.tamalou.verbs import cid
 from bot.i18n import t
 from bot.tables import LiveTable
 from bot.ui import cards as card_faces
-from bot.ui import grid, lobby
+from bot.ui import grid, lobby, score_sheet
 from bot.ui.cards import CardPicture
 from bot.ui.common import button as _button
 from bot.ui.common import round_end_view, ts
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.views import PublicView
+
+#: what an embed may hold in all (Discord's limit, a little kept back)
+EMBED_ROOM = 5900
 
 #: the current player's stage, as the public view gives it
 Stage = Literal["start", "holding", "power", "call", "window"]
@@ -332,7 +335,32 @@ def round_over_message(
         rematch_id=cid("rematch", table.id),
         next_id=cid("next", table.id, res.round_no),
     )
+    if pv.match_over:
+        add_score_sheet(embed, table, order, lang)
     return embed, v
+
+
+def add_score_sheet(embed: discord.Embed, table: LiveTable, order: list[int], lang: str) -> None:
+    """The match's every round, a column a player in ``order`` (every round is over and
+    public: its scores were on each round's message)."""
+    game = table.game
+    assert game is not None
+    rounds = [
+        (
+            r.round_no,
+            [None if r.active and not r.active[s] else r.scores[s] for s in order],
+        )
+        for r in game.history
+    ]
+    made = score_sheet.sheet(
+        lang,
+        [picture_name(table, s, lang) for s in order],
+        rounds,
+        [game.cumulative[s] for s in order],
+        limit=min(score_sheet.FIELD_LIMIT, EMBED_ROOM - len(embed)),
+    )
+    if made is not None:
+        embed.add_field(name=made[0], value=made[1], inline=False)
 
 
 def event_line(table: LiveTable, e: E.Event, lang: str, at: int | None = None) -> str | None:
