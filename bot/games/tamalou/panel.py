@@ -124,7 +124,8 @@ def your_turn(pv: PlayerView, lang: str) -> str:
 def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
     pub = pv.public
     row = " ".join(
-        f"[{s.slot}] " + (shown(s.card, "**") if s.card else (back() if s.present else hole()))
+        f"[{s.slot}] "
+        + (shown(s.card, "**", lang=lang) if s.card else (back() if s.present else hole()))
         for s in pv.row
     )
     lines = [t(lang, "panel.title", id=table.id, round=pub.round_no), t(lang, "panel.row", row=row)]
@@ -140,14 +141,14 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
                 "panel.look_own" if target == pv.seat else "panel.look",
                 name=name_of(table, target, lang),
                 slot=slot,
-                card=shown(code),
+                card=shown(code, lang=lang),
                 when=ts(until),
             )
         )
     mine = pub.current == pv.seat
     if pv.held is not None:
         key = "panel.held_discard" if pub.holding_from == "discard" else "panel.held"
-        lines.append(t(lang, key, card=shown(pv.held)))
+        lines.append(t(lang, key, card=shown(pv.held, lang=lang)))
     elif mine and pub.stage == "power" and pub.power:
         lines.append(variants.power_text(pub, lang))
     elif mine and pub.stage == "start":
