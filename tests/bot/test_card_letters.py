@@ -53,6 +53,10 @@ def test_tamalou_a_round_over_reads_r_d_v_in_french_and_k_q_j_in_english(
     assert "K♥ Q♠ J♦ 4♥" in (english.description or "")
     take = tables.take_button(table.id, 1, "Kh", "fr")
     assert take.label == "Prendre R♥"
+    reveal = tables.table_picture(table, "fr", game.now)
+    assert reveal is not None and reveal.alt is not None
+    assert "R♥ D♠ V♦ 4♥" in reveal.alt  # a screen reader reads the reader's letters too
+    assert list(reveal.args[0][-1][1])[:3] == ["Kh", "Qs", "Jd"]  # the faces stay as drawn
 
 
 def test_kalooki_cards_as_words_and_select_options_read_french_letters(as_text: None) -> None:

@@ -112,11 +112,11 @@ def panel(
         text,
         panel_view(table, pv, d, order, legal, lang),
         hide_at=redraw,
-        picture=picture(pv, d, order),
+        picture=picture(pv, d, order, lang),
     )
 
 
-def picture(pv: PlayerView, d: Draft, order: str) -> CardPicture | None:
+def picture(pv: PlayerView, d: Draft, order: str, lang: str) -> CardPicture | None:
     """A hand too long to read as text, as a picture too (the cards being built raised)."""
     hand = sorted_hand(pv.hand, order)
     if len(hand) <= TEXT_HAND_MAX:
@@ -127,7 +127,9 @@ def picture(pv: PlayerView, d: Draft, order: str) -> CardPicture | None:
     elif d.mode == "meld":
         chosen = set(d.extra)
     raised = tuple(i for i, c in enumerate(hand) if c in chosen)
-    return CardPicture.hand([cards.code(c) for c in hand], highlight=raised)
+    codes = [cards.code(c) for c in hand]
+    alt = " ".join(local_text(c, lang) for c in codes)  # a screen reader reads R♥ in French
+    return CardPicture.hand(codes, highlight=raised, alt=alt)
 
 
 def panel_text(table: LiveTable, pv: PlayerView, d: Draft, order: str, lang: str) -> str:

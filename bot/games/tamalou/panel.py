@@ -79,10 +79,10 @@ def panel(
             text += "\n" + line
         elif planned.active and not s.actions:
             text += "\n" + t(lang, "err.stale_choice")
-    return Panel(text, buttons, hide_at, row_picture(pv))
+    return Panel(text, buttons, hide_at, row_picture(pv, lang))
 
 
-def row_picture(pv: PlayerView) -> CardPicture | None:
+def row_picture(pv: PlayerView, lang: str) -> CardPicture | None:
     """The player's row as a picture while they know one of its cards (a peek, a look at
     their own card), slot numbers under the cards; ``None`` otherwise."""
     if not any(s.card for s in pv.row):
@@ -92,7 +92,13 @@ def row_picture(pv: PlayerView) -> CardPicture | None:
         for s in pv.row
     ]
     captions = [str(s.slot) for s in pv.row]
-    return CardPicture.hand(codes, captions=captions, overlap=False, filename="my-cards.png")
+    return CardPicture.hand(
+        codes,
+        captions=captions,
+        overlap=False,
+        filename="my-cards.png",
+        alt=" ".join(card_faces.local_text(c, lang) for c in codes),  # the reader's letters
+    )
 
 
 def reveal_ends(game: Game, seat: int, at: int) -> list[int]:

@@ -279,7 +279,10 @@ def reveal_picture(table: LiveTable, pv: PublicView, lang: str) -> CardPicture |
         )
         for s in order
     ]
-    return CardPicture.table(rows, filename=f"round-{res.round_no}.png")
+    alt = " | ".join(
+        f"{name}: {' '.join(card_faces.local_text(c, lang) for c in codes)}" for name, codes in rows
+    )  # a screen reader reads the reader's letters (R♥ in French)
+    return CardPicture.table(rows, filename=f"round-{res.round_no}.png", alt=alt)
 
 
 def round_over_message(
