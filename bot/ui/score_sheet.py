@@ -25,6 +25,8 @@ FENCE = 8
 def plain(name: str, width: int = NAME_WIDTH) -> str:
     """``name`` cut to ``width`` characters that each take one column of a monospaced
     grid: accents kept, a wide or invisible character as ``?``, a backtick as ``'``."""
+    if len(name) > width and " (" in name.strip():  # "AI 1 (medium)": "AI 1", not "AI 1 (me"
+        name = name.strip().split(" (", 1)[0]
     out = []
     for ch in name:
         if ch == "`":

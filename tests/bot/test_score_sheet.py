@@ -96,6 +96,8 @@ def test_a_100_round_match_shows_its_last_rounds_within_discords_limits() -> Non
 def test_a_name_in_the_grid_is_plain_and_one_column_wide() -> None:
     assert score_sheet.plain("`Zoé` 🎉 名前", 40) == "'Zoé' ? ??"
     assert score_sheet.plain("a" * 32) == "aaaaaaaa"
+    assert score_sheet.plain("AI 1 (medium)") == "AI 1"  # its level is in the ranking above
+    assert score_sheet.plain("IA 2 (x)") == "IA 2 (x)"  # a name that fits stays whole
 
 
 def test_kalooki_match_over_shows_the_score_sheet() -> None:
