@@ -294,6 +294,14 @@ async def test_r_m3_a_whole_match_to_100_points(harness: BotHarness) -> None:
     assert game.winners == [winner]
     over = h.table_message().text
     assert "match is over" in over and "Rematch" in str(h.table_message().components)
+    # the score sheet: every round's score per player, the winner's column first
+    names = ["alice", "bob"]
+    order = [winner, 1 - winner]
+    rows = [line.split() for line in over.split("Score sheet", 1)[1].splitlines()]
+    assert ["Round", *(names[s] for s in order)] in rows
+    for result in game.history:
+        assert [str(result.round_no), *(f"{result.scores[s]:g}" for s in order)] in rows
+    assert ["Total", *(f"{game.cumulative[s]:g}" for s in order)] in rows
 
 
 @pytest.mark.one_backend

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.ui.cards import local_text
 from emulator import Emulator, Message
 from emulator.model import HistoryEntry
 from tamalou.core import cards
@@ -94,12 +95,17 @@ def violations(
     return scan(emu.history(), uid_seat, public, private)
 
 
+def words(card: int) -> tuple[str, ...]:
+    """A card as text for every reader: ``K♥``, and ``R♥`` for a French one."""
+    return (cards.label(card), local_text(cards.code(card), "fr"))
+
+
 def shown_cards(entry: HistoryEntry) -> set[int]:
     """The deck's cards an entry shows: labels in its text (alt text included), card
     emojis in its text and components, faces in its pictures."""
     deck = TAMALOU.compiled.deck
     text = entry_text(entry)
-    by_label = {c for c in deck if cards.label(c) in text}
+    by_label = {c for c in deck if any(word in text for word in words(c))}
     codes = set(entry_faces(entry))
     return by_label | {c for c in deck if cards.code(c) in codes}
 
@@ -128,7 +134,8 @@ def scan(
 
 def shows(msg: Message, card: int) -> bool:
     """The message shows ``card``, as text, as an emoji or in a picture."""
-    return cards.label(card) in message_text(msg) or cards.code(card) in message_faces(msg)
+    text = message_text(msg)
+    return any(word in text for word in words(card)) or cards.code(card) in message_faces(msg)
 
 
 def knowledge(h: BotHarness) -> tuple[dict[int, int], dict[tuple[int, int], int], int]:

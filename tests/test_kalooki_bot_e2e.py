@@ -331,6 +331,14 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
     final = emu.channel_messages()[-1]
     assert re.search(r"match over|partie terminée", final.text), final.text
     assert final.button(custom_id=f"kalooki:rematch:{k.tid}")
+    # the score sheet: a line per round, each player's score in it, then the totals
+    sheet = re.split(r"Score sheet|Feuille de marque", final.text, maxsplit=1)[1]
+    rows = [line.split() for line in sheet.splitlines()]
+    for result in game.history:
+        assert any(r[:1] == [str(result.round_no)] and len(r) == 1 + game.players for r in rows)
+    assert sorted(float(v) for v in next(r for r in rows if r[:1] == ["Total"])[1:]) == sorted(
+        game.cumulative
+    )
     assert any(isinstance(e, E.JokerShifted) and e.player == 2 for e in events)
     assert any(isinstance(e, E.LaidOff) and e.player == 2 for e in events)
     assert_no_leak(k, events)

@@ -78,3 +78,12 @@ def test_a_secret_card_emoji_in_text_or_on_a_button_is_caught() -> None:
 def test_a_picture_alt_text_is_read_as_text() -> None:
     other = render_hand(["BK"])  # the pixels show a back, the alt text names the card
     assert leaked(entry(None, png=other.png, description="7♣")) == ["7♣"]
+
+
+def test_a_secret_card_in_french_letters_is_caught() -> None:
+    king = cards.from_code("Kh")
+    private = {(king, 0): 0}
+    french = entry(BOB, content="Vous avez pioché **R♥**")
+    found = [label for label, *_ in scan([french], UID_SEAT, {}, private)]
+    assert found == ["K♥"]
+    assert scan([entry(ALICE, content="R♥")], UID_SEAT, {}, private) == []

@@ -11,7 +11,7 @@ import discord
 from bot.i18n import t
 from bot.ui import grid
 from bot.ui.cards import display
-from bot.ui.cards.codes import text as card_text
+from bot.ui.cards.codes import local_text
 from bot.ui.common import button
 from bot.ui.common import name_of as name_of  # the platform's (every game's read alike)
 from tamalou.core import cards
@@ -22,13 +22,14 @@ SUITS_ORDER = {"s": 0, "h": 1, "c": 2, "d": 3}  # alternating colours, as player
 RANK_ORDER = {r: i for i, r in enumerate(cards.RANKS)}
 
 
-def face(card: int) -> str:
-    """One card as a player sees it: its emoji, or its text (``7♣``, ``🃏``)."""
-    return display.show(cards.code(card))
+def face(card: int, *, lang: str | None) -> str:
+    """One card as a player sees it: its emoji, or its text in the reader's letters (``7♣``,
+    ``R♠`` for a French reader, ``🃏``)."""
+    return display.show(cards.code(card), lang)
 
 
-def faces(hand: Sequence[int]) -> str:
-    return display.line([cards.code(c) for c in hand]) if hand else "—"
+def faces(hand: Sequence[int], *, lang: str | None) -> str:
+    return display.line([cards.code(c) for c in hand], lang) if hand else "—"
 
 
 def card_button(
@@ -46,9 +47,10 @@ def card_button(
     return item
 
 
-def card_word(card: int | None) -> str:
-    """A card as a label may carry it: its text (``9♥``), never its emoji markup."""
-    return card_text(cards.code(card)) if card is not None else "—"
+def card_word(card: int | None, *, lang: str | None) -> str:
+    """A card as a label may carry it: its text (``9♥``, ``R♠`` for a French reader), never
+    its emoji markup."""
+    return local_text(cards.code(card), lang) if card is not None else "—"
 
 
 def sort_key(order: str) -> Callable[[int], tuple[int, int, int, int]]:

@@ -32,7 +32,7 @@ from bot.i18n import t
 from bot.tables import LiveTable
 from bot.ui import grid
 from bot.ui.cards import display
-from bot.ui.cards.codes import text as card_text
+from bot.ui.cards.codes import local_text
 from bot.ui.cards.display import CardPicture
 from bot.ui.common import button, ts
 from tamalou.core import cards
@@ -112,11 +112,11 @@ def panel(
         text,
         panel_view(table, pv, d, order, legal, lang),
         hide_at=redraw,
-        picture=picture(pv, d, order),
+        picture=picture(pv, d, order, lang),
     )
 
 
-def picture(pv: PlayerView, d: Draft, order: str) -> CardPicture | None:
+def picture(pv: PlayerView, d: Draft, order: str, lang: str) -> CardPicture | None:
     """A hand too long to read as text, as a picture too (the cards being built raised)."""
     hand = sorted_hand(pv.hand, order)
     if len(hand) <= TEXT_HAND_MAX:
@@ -127,7 +127,9 @@ def picture(pv: PlayerView, d: Draft, order: str) -> CardPicture | None:
     elif d.mode == "meld":
         chosen = set(d.extra)
     raised = tuple(i for i, c in enumerate(hand) if c in chosen)
-    return CardPicture.hand([cards.code(c) for c in hand], highlight=raised)
+    codes = [cards.code(c) for c in hand]
+    alt = " ".join(local_text(c, lang) for c in codes)  # a screen reader reads R♥ in French
+    return CardPicture.hand(codes, highlight=raised, alt=alt)
 
 
 def panel_text(table: LiveTable, pv: PlayerView, d: Draft, order: str, lang: str) -> str:
@@ -142,10 +144,10 @@ def panel_text(table: LiveTable, pv: PlayerView, d: Draft, order: str, lang: str
             rounds=pub.rounds,
             contract=contract_text(pub.contract, lang),
         ),
-        t(lang, "kalooki.panel.hand", count=len(hand), cards=faces(hand)),
+        t(lang, "kalooki.panel.hand", count=len(hand), cards=faces(hand, lang=lang)),
     ]
     if pv.drawn is not None:
-        lines.append(t(lang, "kalooki.panel.drawn", card=face(pv.drawn)))
+        lines.append(t(lang, "kalooki.panel.drawn", card=face(pv.drawn, lang=lang)))
     me = pub.seats[pv.seat]
     mine = pub.current == pv.seat
     if pub.phase != "play":
@@ -156,7 +158,7 @@ def panel_text(table: LiveTable, pv: PlayerView, d: Draft, order: str, lang: str
                 lang,
                 "kalooki.panel.call_pending",
                 caller=name_of(table, pub.pending_call, lang),
-                card=face(pub.discard_top) if pub.discard_top is not None else "—",
+                card=face(pub.discard_top, lang=lang) if pub.discard_top is not None else "—",
             )
         )
     elif mine and pub.stage == "draw" and "draw" not in pv.legal and pub.draw_at is not None:
@@ -182,12 +184,12 @@ def panel_text(table: LiveTable, pv: PlayerView, d: Draft, order: str, lang: str
                     "kalooki.panel.draft_line",
                     n=i + 1,
                     kind=t(lang, f"kalooki.kind.{kind}"),
-                    cards=faces(picked),
+                    cards=faces(picked, lang=lang),
                     check=meld_check(kind, picked, lang),
                 )
             )
     elif d.mode == "meld":
-        lines.append(t(lang, "kalooki.panel.new_meld", cards=faces(d.extra)))
+        lines.append(t(lang, "kalooki.panel.new_meld", cards=faces(d.extra, lang=lang)))
     if d.refusal is not None:
         number, reason = d.refusal
         words = refusal_words(lang, reason)
@@ -198,20 +200,23 @@ def panel_text(table: LiveTable, pv: PlayerView, d: Draft, order: str, lang: str
     return "\n".join(lines)[:2000]
 
 
-def option(card: int, chosen: bool = False) -> discord.SelectOption:
-    """A card as a select option: its text, and its face when cards are emojis."""
+def option(card: int, chosen: bool = False, *, lang: str | None) -> discord.SelectOption:
+    """A card as a select option: its text in the reader's letters, and its face when cards
+    are emojis."""
     code = cards.code(card)
     return discord.SelectOption(
-        label=card_text(code),
+        label=local_text(code, lang),
         value=verbs.card_value(card),
         default=chosen,
         emoji=display.partial_emoji(code),
     )
 
 
-def _card_options(hand: Sequence[int], chosen: Sequence[int] = ()) -> list[discord.SelectOption]:
+def _card_options(
+    hand: Sequence[int], chosen: Sequence[int] = (), *, lang: str
+) -> list[discord.SelectOption]:
     picked = set(chosen)
-    return [option(c, c in picked) for c in hand]
+    return [option(c, c in picked, lang=lang) for c in hand]
 
 
 def hand_group(
@@ -223,7 +228,7 @@ def hand_group(
     group = d.card_group if 0 <= d.card_group < len(groups) else 0  # stale: the first
     others = [
         button(
-            grid.group_label(card_word(hand[r[0]]), card_word(hand[r[-1]])),
+            grid.group_label(card_word(hand[r[0]], lang=lang), card_word(hand[r[-1]], lang=lang)),
             cid("cards", tid, rnd, i),
         )
         for i, r in enumerate(groups)
@@ -237,9 +242,11 @@ def lay_off_label(table: LiveTable, pub: PublicView, a: A.Action, lang: str) -> 
     assert meld is not None and isinstance(a, A.LayOff | A.ShiftJoker)
     owner = name_of(table, meld.owner, lang)
     if isinstance(a, A.ShiftJoker):
-        return t(lang, "kalooki.opt.shift", card=card_word(a.card), n=a.meld + 1, name=owner)
+        return t(
+            lang, "kalooki.opt.shift", card=card_word(a.card, lang=lang), n=a.meld + 1, name=owner
+        )
     key = "kalooki.opt.lay_off_low" if a.end == "low" and meld.kind == 4 else "kalooki.opt.lay_off"
-    return t(lang, key, card=card_word(a.card), n=a.meld + 1, name=owner)
+    return t(lang, key, card=card_word(a.card, lang=lang), n=a.meld + 1, name=owner)
 
 
 def lay_range(count: int, group: int | None = None) -> grid.Narrowed | None:
@@ -261,10 +268,10 @@ def lay_card_options(
         step = lay_range(count)
         assert step is not None
         if step.done:
-            out.append(option(c, c == d.lay_card))
+            out.append(option(c, c == d.lay_card, lang=lang))
             continue
         for i, group in enumerate(step.groups):
-            o = option(c, c == d.lay_card and i == d.lay_group)
+            o = option(c, c == d.lay_card and i == d.lay_group, lang=lang)
             o.label = t(
                 lang, "kalooki.opt.lay_range", card=o.label, first=group[0] + 1, last=group[-1] + 1
             )[:100]
@@ -309,7 +316,7 @@ def panel_view(
                         )[:150],
                         min_values=0,
                         max_values=len(shown),
-                        options=_card_options(shown, picked),
+                        options=_card_options(shown, picked, lang=lang),
                     ),
                 )
             )
@@ -327,7 +334,7 @@ def panel_view(
             placeholder=t(lang, "kalooki.select.new_meld")[:150],
             min_values=0,
             max_values=len(shown),
-            options=_card_options(shown, d.extra),
+            options=_card_options(shown, d.extra, lang=lang),
         )
         lay_set = button(t(lang, "kalooki.btn.lay_set"), cid("set", tid, rnd), style.success)
         lay_run = button(t(lang, "kalooki.btn.lay_run"), cid("run", tid, rnd), style.success)
@@ -343,13 +350,13 @@ def panel_view(
         row0.append(button(t(lang, key), cid("draw", tid, rnd, verbs.ON_PANEL), style.primary))
     if "take_discard" in kinds:
         key = "kalooki.btn.refuse" if pending else "kalooki.btn.take"
-        text = t(lang, key, card=card_word(pub.discard_top))
+        text = t(lang, key, card=card_word(pub.discard_top, lang=lang))
         row0.append(card_button(text, pub.discard_top, cid("take", tid, rnd, verbs.ON_PANEL)))
     for a in mine:
         if isinstance(a, A.Call) and a.card is not None:
             row0.append(
                 card_button(
-                    t(lang, "kalooki.btn.call", card=card_word(a.card)),
+                    t(lang, "kalooki.btn.call", card=card_word(a.card, lang=lang)),
                     a.card,
                     cid("call", tid, rnd, a.card, verbs.ON_PANEL),
                     style.danger,
@@ -372,7 +379,7 @@ def panel_view(
         discard = discord.ui.Select[discord.ui.View](
             custom_id=cid("pick", tid, rnd, verbs.PICK_DISCARD),
             placeholder=t(lang, "kalooki.select.discard")[:150],
-            options=[option(c) for c in shown if c in by_card],
+            options=[option(c, lang=lang) for c in shown if c in by_card],
         )
         entries.append((1, discard))
     lays = [a for a in mine if isinstance(a, A.LayOff | A.ShiftJoker)]

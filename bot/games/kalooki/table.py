@@ -21,9 +21,9 @@ from bot.games.kalooki.seen import game_of, rules_of, seen_at
 from bot.games.kalooki.verbs import cid
 from bot.i18n import t
 from bot.tables import LiveTable
-from bot.ui import lobby
+from bot.ui import lobby, score_sheet
 from bot.ui.cards import display
-from bot.ui.common import button, round_end_view, ts
+from bot.ui.common import button, picture_name, round_end_view, ts
 from tamalou.games.kalooki import events as E
 from tamalou.games.kalooki.views import MeldView, PublicView
 
@@ -79,7 +79,7 @@ def seat_line(table: LiveTable, pv: PublicView, seat: int, lang: str) -> str:
 
 def meld_text(m: MeldView, lang: str) -> str:
     return t(lang, "kalooki.meld", n=m.index + 1, kind=t(lang, f"kalooki.kind.{m.kind}")) + (
-        " " + faces(m.cards)
+        " " + faces(m.cards, lang=lang)
     )
 
 
@@ -109,7 +109,7 @@ def status_line(table: LiveTable, pv: PublicView, lang: str, at: int) -> str:
             "kalooki.status.call",
             caller=name_of(table, pv.pending_call, lang),
             name=who,
-            card=face(pv.discard_top) if pv.discard_top is not None else "—",
+            card=face(pv.discard_top, lang=lang) if pv.discard_top is not None else "—",
         )
     if pv.stage == "play":
         text = t(lang, "kalooki.status.play", name=who, when=ts(pv.turn_deadline or 0))
@@ -146,7 +146,7 @@ def table_message(
         ),
         inline=False,
     )
-    top = face(pv.discard_top) if pv.discard_top is not None else "—"
+    top = face(pv.discard_top, lang=lang) if pv.discard_top is not None else "—"
     if pv.discard_top is not None and not pv.discard_live:
         top += " " + t(lang, "kalooki.table.dead")
     embed.add_field(name=t(lang, "kalooki.table.discard"), value=top)
@@ -188,7 +188,7 @@ def table_buttons(table: LiveTable, pv: PublicView, lang: str, at: int) -> disco
     drawing = pv.stage == "draw" and not window
     style = discord.ButtonStyle
     v.add_item(button(t(lang, "btn.draw"), cid("draw", table.id, rnd), style.primary, not drawing))
-    top = card_word(pv.discard_top)
+    top = card_word(pv.discard_top, lang=lang)
     takeable = drawing and pv.discard_live
     v.add_item(
         card_button(
@@ -260,6 +260,17 @@ def round_over_message(
         next_id=cid("next", table.id, round_no),
         keys=("kalooki.over.winners", "kalooki.over.next", "btn.next"),
     )
+    if pv.match_over:
+        order = sorted(range(len(game.cumulative)), key=lambda s: (game.cumulative[s], s))
+        made = score_sheet.sheet(
+            lang,
+            [picture_name(table, s, lang) for s in order],
+            [(r.round_no, [r.scores[s] for s in order]) for r in game.history],
+            [game.cumulative[s] for s in order],
+            limit=min(score_sheet.FIELD_LIMIT, EMBED_BUDGET - len(embed)),
+        )
+        if made is not None:  # every round, a column a player (the lowest total first)
+            embed.add_field(name=made[0], value=made[1], inline=False)
     return embed, v
 
 
@@ -276,9 +287,11 @@ def event_line(table: LiveTable, e: E.Event, lang: str) -> str | None:
         case E.Drew(source="pile"):
             return t(lang, "kalooki.ev.drew_pile", name=n(e.player))
         case E.Drew():
-            return t(lang, "kalooki.ev.drew_discard", name=n(e.player), card=face(e.card or 0))
+            return t(
+                lang, "kalooki.ev.drew_discard", name=n(e.player), card=face(e.card or 0, lang=lang)
+            )
         case E.Called():
-            return t(lang, "kalooki.ev.called", name=n(e.player), card=face(e.card))
+            return t(lang, "kalooki.ev.called", name=n(e.player), card=face(e.card, lang=lang))
         case E.CallAllowed():
             return t(lang, "kalooki.ev.call_allowed", name=n(e.player), calls=e.calls)
         case E.CallRefused():
@@ -289,18 +302,22 @@ def event_line(table: LiveTable, e: E.Event, lang: str) -> str | None:
             return t(lang, "kalooki.ev.meld_laid", name=n(e.player), meld=e.meld + 1)
         case E.LaidOff():
             return t(
-                lang, "kalooki.ev.laid_off", name=n(e.player), card=face(e.card), meld=e.meld + 1
+                lang,
+                "kalooki.ev.laid_off",
+                name=n(e.player),
+                card=face(e.card, lang=lang),
+                meld=e.meld + 1,
             )
         case E.JokerShifted():
             return t(
                 lang,
                 "kalooki.ev.joker_shifted",
                 name=n(e.player),
-                card=face(e.card),
+                card=face(e.card, lang=lang),
                 meld=e.meld + 1,
             )
         case E.Discarded():
-            return t(lang, "kalooki.ev.discarded", name=n(e.player), card=face(e.card))
+            return t(lang, "kalooki.ev.discarded", name=n(e.player), card=face(e.card, lang=lang))
         case E.TurnEnded():
             return t(lang, "kalooki.ev.turn_ended", name=n(e.player))
         case E.TimedOut():

@@ -163,7 +163,7 @@ def answer(click: Click) -> Answer:
         if verb == "call":
             called = [e for e in outcome.events if isinstance(e, E.Called) and e.player == seat]
             if called:
-                return Say(t(lang, "kalooki.ok.called", card=face(called[0].card)))
+                return Say(t(lang, "kalooki.ok.called", card=face(called[0].card, lang=lang)))
             return None
         if verb == "next":
             return None

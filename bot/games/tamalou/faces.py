@@ -12,14 +12,15 @@ BACK = "🂠"
 HOLE = "·"
 
 
-def label(code: str | None) -> str:
+def label(code: str | None, *, lang: str | None) -> str:
+    """A card as text in the reader's letters (``R♠`` for a French reader)."""
     if code is None:
         return "—"
-    return cards.label(cards.from_code(code)) if code != cards.JOKER else "🃏"
+    return card_label(cards.from_code(code), lang=lang) if code != cards.JOKER else "🃏"
 
 
-def card_label(card: int) -> str:
-    return cards.label(card)
+def card_label(card: int, *, lang: str | None) -> str:
+    return card_faces.local_text(cards.code(card), lang)
 
 
 def face_code(code: str) -> str:
@@ -27,16 +28,16 @@ def face_code(code: str) -> str:
     return code if code == cards.JOKER else cards.code(cards.from_code(code))
 
 
-def shown(code: str | None, text_style: str = "") -> str:
+def shown(code: str | None, text_style: str = "", *, lang: str | None) -> str:
     """A card in a message: its emoji, or its label wrapped in ``text_style`` (`` ` ``, ``**``)."""
     if code is None:
         return "—"
-    return card_faces.emoji(face_code(code)) or f"{text_style}{label(code)}{text_style}"
+    return card_faces.emoji(face_code(code)) or f"{text_style}{label(code, lang=lang)}{text_style}"
 
 
-def shown_card(card: int) -> str:
+def shown_card(card: int, *, lang: str | None) -> str:
     """A card of an event in a message: its emoji, or its label."""
-    return card_faces.emoji(cards.code(card)) or card_label(card)
+    return card_faces.emoji(cards.code(card)) or card_label(card, lang=lang)
 
 
 def back() -> str:

@@ -79,10 +79,10 @@ def panel(
             text += "\n" + line
         elif planned.active and not s.actions:
             text += "\n" + t(lang, "err.stale_choice")
-    return Panel(text, buttons, hide_at, row_picture(pv))
+    return Panel(text, buttons, hide_at, row_picture(pv, lang))
 
 
-def row_picture(pv: PlayerView) -> CardPicture | None:
+def row_picture(pv: PlayerView, lang: str) -> CardPicture | None:
     """The player's row as a picture while they know one of its cards (a peek, a look at
     their own card), slot numbers under the cards; ``None`` otherwise."""
     if not any(s.card for s in pv.row):
@@ -92,7 +92,13 @@ def row_picture(pv: PlayerView) -> CardPicture | None:
         for s in pv.row
     ]
     captions = [str(s.slot) for s in pv.row]
-    return CardPicture.hand(codes, captions=captions, overlap=False, filename="my-cards.png")
+    return CardPicture.hand(
+        codes,
+        captions=captions,
+        overlap=False,
+        filename="my-cards.png",
+        alt=" ".join(card_faces.local_text(c, lang) for c in codes),  # the reader's letters
+    )
 
 
 def reveal_ends(game: Game, seat: int, at: int) -> list[int]:
@@ -124,7 +130,8 @@ def your_turn(pv: PlayerView, lang: str) -> str:
 def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
     pub = pv.public
     row = " ".join(
-        f"[{s.slot}] " + (shown(s.card, "**") if s.card else (back() if s.present else hole()))
+        f"[{s.slot}] "
+        + (shown(s.card, "**", lang=lang) if s.card else (back() if s.present else hole()))
         for s in pv.row
     )
     lines = [t(lang, "panel.title", id=table.id, round=pub.round_no), t(lang, "panel.row", row=row)]
@@ -140,14 +147,14 @@ def panel_text(table: LiveTable, pv: PlayerView, lang: str) -> str:
                 "panel.look_own" if target == pv.seat else "panel.look",
                 name=name_of(table, target, lang),
                 slot=slot,
-                card=shown(code),
+                card=shown(code, lang=lang),
                 when=ts(until),
             )
         )
     mine = pub.current == pv.seat
     if pv.held is not None:
         key = "panel.held_discard" if pub.holding_from == "discard" else "panel.held"
-        lines.append(t(lang, key, card=shown(pv.held)))
+        lines.append(t(lang, key, card=shown(pv.held, lang=lang)))
     elif mine and pub.stage == "power" and pub.power:
         lines.append(variants.power_text(pub, lang))
     elif mine and pub.stage == "start":

@@ -31,12 +31,15 @@ from bot.games.tamalou.verbs import cid
 from bot.i18n import t
 from bot.tables import LiveTable
 from bot.ui import cards as card_faces
-from bot.ui import grid, lobby
+from bot.ui import grid, lobby, score_sheet
 from bot.ui.cards import CardPicture
 from bot.ui.common import button as _button
 from bot.ui.common import round_end_view, ts
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.views import PublicView
+
+#: what an embed may hold in all (Discord's limit, a little kept back)
+EMBED_ROOM = 5900
 
 #: the current player's stage, as the public view gives it
 Stage = Literal["start", "holding", "power", "call", "window"]
@@ -95,7 +98,7 @@ def seat_line(table: LiveTable, pv: PublicView, seat: int, lang: str) -> str:
         if not present:
             slots.append(hole())
         elif slot in sv.revealed:
-            slots.append(shown(sv.revealed[slot], "`"))
+            slots.append(shown(sv.revealed[slot], "`", lang=lang))
         else:
             slots.append(back())
     marks = ""
@@ -127,7 +130,7 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
         description="\n".join(seat_line(table, pv, s, lang) for s in range(len(pv.seats))),
         colour=discord.Colour.dark_green(),
     )
-    embed.add_field(name=t(lang, "table.discard"), value=shown(pv.discard_top))
+    embed.add_field(name=t(lang, "table.discard"), value=shown(pv.discard_top, lang=lang))
     embed.add_field(name=t(lang, "table.pile"), value=str(pv.pile_size))
     embed.add_field(name=t(lang, "table.status"), value=status_line(table, pv, lang), inline=False)
     recent = [line for e in table.recent if (line := event_line(table, e, lang, at))]
@@ -250,7 +253,7 @@ def take_button(
 ) -> discord.ui.Button[discord.ui.View]:
     """ "Take 7♣", or "Take" with the card's emoji (a label cannot hold a custom emoji)."""
     emoji = card_faces.partial_emoji(face_code(discard_top)) if discard_top else None
-    text = t(lang, "btn.take", card="" if emoji else label(discard_top)).strip()
+    text = t(lang, "btn.take", card="" if emoji else label(discard_top, lang=lang)).strip()
     item = _button(text, cid("take", table_id, rnd), disabled=disabled, row=row)
     item.emoji = emoji
     return item
@@ -276,7 +279,10 @@ def reveal_picture(table: LiveTable, pv: PublicView, lang: str) -> CardPicture |
         )
         for s in order
     ]
-    return CardPicture.table(rows, filename=f"round-{res.round_no}.png")
+    alt = " | ".join(
+        f"{name}: {' '.join(card_faces.local_text(c, lang) for c in codes)}" for name, codes in rows
+    )  # a screen reader reads the reader's letters (R♥ in French)
+    return CardPicture.table(rows, filename=f"round-{res.round_no}.png", alt=alt)
 
 
 def round_over_message(
@@ -292,9 +298,9 @@ def round_over_message(
     order = sorted(range(len(res.totals)), key=lambda s: (places[s], s))
     for s in order:
         hand = (
-            "".join(shown(c) if c else hole() for c in res.hands[s])
+            "".join(shown(c, lang=lang) if c else hole() for c in res.hands[s])
             if card_faces.available()
-            else " ".join(label(c) if c else HOLE for c in res.hands[s])
+            else " ".join(label(c, lang=lang) if c else HOLE for c in res.hands[s])
         )
         caller = " 📣" if res.caller == s else ""
         lines.append(
@@ -332,7 +338,32 @@ def round_over_message(
         rematch_id=cid("rematch", table.id),
         next_id=cid("next", table.id, res.round_no),
     )
+    if pv.match_over:
+        add_score_sheet(embed, table, order, lang)
     return embed, v
+
+
+def add_score_sheet(embed: discord.Embed, table: LiveTable, order: list[int], lang: str) -> None:
+    """The match's every round, a column a player in ``order`` (every round is over and
+    public: its scores were on each round's message)."""
+    game = table.game
+    assert game is not None
+    rounds = [
+        (
+            r.round_no,
+            [None if r.active and not r.active[s] else r.scores[s] for s in order],
+        )
+        for r in game.history
+    ]
+    made = score_sheet.sheet(
+        lang,
+        [picture_name(table, s, lang) for s in order],
+        rounds,
+        [game.cumulative[s] for s in order],
+        limit=min(score_sheet.FIELD_LIMIT, EMBED_ROOM - len(embed)),
+    )
+    if made is not None:
+        embed.add_field(name=made[0], value=made[1], inline=False)
 
 
 def event_line(table: LiveTable, e: E.Event, lang: str, at: int | None = None) -> str | None:
@@ -344,7 +375,9 @@ def event_line(table: LiveTable, e: E.Event, lang: str, at: int | None = None) -
     def n(seat: int) -> str:
         return name_of(table, seat, lang)
 
-    line = variants.event_line(rules_of(table), e, lang, n, card_label)
+    line = variants.event_line(
+        rules_of(table), e, lang, n, lambda card: card_label(card, lang=lang)
+    )
     if line is not None:
         return line
     match e:
@@ -355,13 +388,19 @@ def event_line(table: LiveTable, e: E.Event, lang: str, at: int | None = None) -
         case E.Drew(source="pile"):
             return t(lang, "ev.drew_pile", name=n(e.player))
         case E.Drew():
-            return t(lang, "ev.drew_discard", name=n(e.player), card=shown_card(e.card or 0))
+            return t(
+                lang, "ev.drew_discard", name=n(e.player), card=shown_card(e.card or 0, lang=lang)
+            )
         case E.Replaced():
             return t(
-                lang, "ev.replaced", name=n(e.player), slot=e.slot, card=shown_card(e.discarded)
+                lang,
+                "ev.replaced",
+                name=n(e.player),
+                slot=e.slot,
+                card=shown_card(e.discarded, lang=lang),
             )
         case E.Threw():
-            return t(lang, "ev.threw", name=n(e.player), card=shown_card(e.card))
+            return t(lang, "ev.threw", name=n(e.player), card=shown_card(e.card, lang=lang))
         case E.PowerOffered():
             return None
         case E.PowerPassed():
@@ -381,14 +420,20 @@ def event_line(table: LiveTable, e: E.Event, lang: str, at: int | None = None) -
             key = "ev.looked_own" if e.target == e.player else "ev.looked"
             return t(lang, key, name=n(e.player), target=n(e.target), slot=e.slot)
         case E.Doubled():
-            return t(lang, "ev.doubled", name=n(e.player), slot=e.slot, card=shown_card(e.card))
+            return t(
+                lang,
+                "ev.doubled",
+                name=n(e.player),
+                slot=e.slot,
+                card=shown_card(e.card, lang=lang),
+            )
         case E.DoubleMissed():
             return t(
                 lang,
                 f"ev.missed_{e.reason}",
                 name=n(e.player),
                 slot=e.slot,
-                card=shown_card(e.card),
+                card=shown_card(e.card, lang=lang),
             )
         case E.Called(right=True):
             return t(lang, "ev.called_right", name=n(e.player), total=score(e.total))
@@ -397,7 +442,7 @@ def event_line(table: LiveTable, e: E.Event, lang: str, at: int | None = None) -
                 e.reveal_until is not None and at is not None and at >= e.reveal_until
             ):  # R-A4: hidden again
                 return t(lang, "ev.called_wrong_hidden", name=n(e.player), total=score(e.total))
-            shown = " ".join(shown_card(c) for _, c in e.cards)
+            shown = " ".join(shown_card(c, lang=lang) for _, c in e.cards)
             return t(lang, "ev.called_wrong", name=n(e.player), total=score(e.total), cards=shown)
         case E.TimedOut():
             return t(lang, "ev.away" if e.away else "ev.timed_out", name=n(e.player))

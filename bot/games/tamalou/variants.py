@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.i18n import catalog, ls, t
 from bot.tables import LiveTable, TableError
+from bot.ui.cards.codes import local_text
 from bot.ui.common import seat_name, ts
 from tamalou.core import cards
 from tamalou.games.tamalou import actions as A
@@ -183,7 +184,7 @@ def panel_lines(
     if pub.looked is not None and pub.current == pv.seat and "swap" in kinds:
         lines.append(t(lang, "panel.looked_swap"))
     for target, slot, code, until in pv.glimpses:
-        card = cards.label(cards.from_code(code)) if code != cards.JOKER else "🃏"
+        card = local_text(cards.code(cards.from_code(code)), lang) if code != cards.JOKER else "🃏"
         lines.append(t(lang, "panel.look", name=name(target), slot=slot, card=card, when=ts(until)))
     if pub.window_until is not None:
         lines.append(t(lang, "panel.window", when=ts(pub.window_until)))
@@ -286,7 +287,7 @@ def event_line(
 def missed_text(table: LiveTable, e: E.DoubleMissed, events: Sequence[Any], lang: str) -> str:
     """The answer to a missed double: what it cost, read from the events (a penalty card
     (R-D5), points (cabo, R-X13), or nothing (a too-late double in a variant, R-V0))."""
-    card = cards.label(e.card)
+    card = local_text(cards.code(e.card), lang)
     if table.rules.name == DEFAULT_VARIANT:  # type: ignore[attr-defined]
         return t(lang, f"double.{e.reason}", card=card)
     text = t(lang, f"double.v.{e.reason}", card=card)

@@ -74,14 +74,35 @@ def panel(
     return Panel(text[:2000], components, picture=hand_picture(pv.hand, lang, chosen))
 
 
+#: the cards of a hand picture's row: a whole suit (14), the trumps past it in two rows
+SUIT_ROW = 14
+
+
+def suit_runs(hand: Sequence[str]) -> tuple[int, ...]:
+    """The sizes of the hand's runs of one suit (trumps and the Excuse together), in order:
+    the hand is sorted by suit, trumps last."""
+    runs: list[int] = []
+    group = None
+    for code in hand:
+        g = "T" if code.startswith("T") or code == "EX" else code[-1]
+        if g != group:
+            runs.append(0)
+            group = g
+        runs[-1] += 1
+    return tuple(runs)
+
+
 def hand_picture(hand: Sequence[str], lang: str, chosen: Sequence[str] = ()) -> CardPicture | None:
     """The reader's own hand as a picture in the reader's language (the écart cards chosen
-    so far raised)."""
+    so far raised): one row a suit (a suit has at most 14 cards), the trumps and the Excuse
+    last, in two rows when they are more than 14."""
     if not hand:
         return None
     picked = set(chosen)
     return CardPicture.hand(
         [face(c, lang) for c in hand],
+        per_row=SUIT_ROW,
+        groups=suit_runs(hand),
         highlight=tuple(i for i, c in enumerate(hand) if c in picked),
         alt=" ".join(label(c, lang) for c in hand),  # the text's words: A12 in French
     )

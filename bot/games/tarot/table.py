@@ -119,6 +119,13 @@ def table_message(table: LiveTable, lang: str, at: int) -> tuple[discord.Embed, 
                 value=trick_line(table, trick, lang),
                 inline=False,
             )
+        previous = previous_trick(pv)
+        if previous is not None:  # a completed trick is public: still readable after the lead
+            embed.add_field(
+                name=t(lang, "tarot.table.previous_trick", n=previous.trick_no),
+                value=trick_line(table, previous, lang),
+                inline=False,
+            )
         embed.add_field(
             name=t(lang, "tarot.table.tricks_won"), value=camps_line(table, pv, lang), inline=False
         )
@@ -150,6 +157,14 @@ def shown_trick(pv: PublicView) -> TrickView | None:
     if pv.trick is not None and pv.trick.plays:
         return pv.trick
     return pv.tricks[-1] if pv.tricks else pv.trick
+
+
+def previous_trick(pv: PublicView) -> TrickView | None:
+    """The last trick won once the next one is led (the picture shows the new one): who
+    took it and with what, as a player asks "what fell last?"."""
+    if pv.phase != "play" or pv.trick is None or not pv.trick.plays or not pv.tricks:
+        return None
+    return pv.tricks[-1]
 
 
 def table_picture(table: LiveTable, lang: str, at: int) -> CardPicture | None:

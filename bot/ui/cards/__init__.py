@@ -28,6 +28,7 @@ from .codes import (
     Face,
     face,
     is_code,
+    local_text,
     text,
 )
 from .display import CardPicture, available, emoji, line, partial_emoji, show, use
@@ -71,6 +72,7 @@ __all__ = [
     "face",
     "is_code",
     "line",
+    "local_text",
     "partial_emoji",
     "prerender",
     "read_description",

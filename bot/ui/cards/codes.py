@@ -100,6 +100,21 @@ def face(code: str) -> Face:
     return Face(code, "french", code[:-1], code[-1])
 
 
+#: the rank letters a French reader reads on a French-suited card: Roi, Dame, Valet (an Ace
+#: stays A; tarot's own letters come from its faces, R D C V)
+FRENCH_LETTERS: dict[str, str] = {"K": "R", "Q": "D", "J": "V"}
+
+
+def local_text(code: str, lang: str | None) -> str:
+    """:func:`text` in the reader's letters: ``R♠``, ``D♥``, ``V♣`` for a French reader
+    (``lang`` ``None``: not known, the face's own letters)."""
+    shown = text(code)
+    f = face(code)
+    if lang == "fr" and f.kind == "french" and f.rank in FRENCH_LETTERS:
+        return FRENCH_LETTERS[f.rank] + shown[len(f.rank) :]
+    return shown
+
+
 def text(code: str) -> str:
     """The text a player reads when no emoji is available: ``7♣``, ``C♥``, ``T21``, ``🃏``."""
     f = face(code)

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 import discord
 
-from .codes import text
+from .codes import local_text
 from .emojis import CardEmojis
 from .pictures import PictureResult, render_hand_async, render_table_async, render_trick_async
 
@@ -48,16 +48,16 @@ def emoji(code: str) -> str | None:
     return _current.emoji_for(code) if _current is not None else None
 
 
-def show(code: str) -> str:
-    """One face: ``<:c1_7c:…>`` or ``7♣``."""
-    return _current.show(code) if _current is not None else text(code)
+def show(code: str, lang: str | None = None) -> str:
+    """One face: ``<:c1_7c:…>`` or ``7♣`` (``R♠`` for a French reader, ``lang``)."""
+    return emoji(code) or local_text(code, lang)
 
 
-def line(codes: Sequence[str]) -> str:
-    """Faces side by side (emojis), or text labels separated by spaces."""
-    if _current is not None:
-        return _current.line(codes)
-    return " ".join(text(c) for c in codes)
+def line(codes: Sequence[str], lang: str | None = None) -> str:
+    """Faces side by side (emojis), or text labels separated by spaces (in the letters of
+    ``lang``'s reader)."""
+    shown = [show(c, lang) for c in codes]
+    return ("" if available() else " ").join(shown)
 
 
 def partial_emoji(code: str) -> discord.PartialEmoji | None:

@@ -171,6 +171,21 @@ def _chunks(cards: tuple[str, ...], per_row: int) -> list[tuple[str, ...]]:
     return [cards[i : i + size] for i in range(0, len(cards), size)]
 
 
+def _grouped(
+    cards: tuple[str, ...], groups: tuple[int, ...], per_row: int
+) -> list[tuple[str, ...]]:
+    """``cards`` cut in runs of ``groups`` sizes (what is left over: one more run), each
+    run on its own lines, wrapped in balanced rows of at most ``per_row``."""
+    lines: list[tuple[str, ...]] = []
+    start = 0
+    for size in (*groups, len(cards)):
+        run = cards[start : start + size]
+        start += len(run)
+        if run:
+            lines.extend(_chunks(run, per_row))
+    return lines or [()]
+
+
 def _row_width(n: int, step: int) -> int:
     return 0 if n == 0 else (n - 1) * step + CARD_W
 
@@ -362,13 +377,17 @@ def _draw_rows(
     highlight: frozenset[tuple[int, int]],
     captions: tuple[str, ...] | None,
     palette: bool = True,
+    groups: tuple[int, ...] = (),
 ) -> Image.Image:
     """The picture's pixels: straight into a deck's palette ("P") when it shows cards of one
-    deck and ``palette`` is true, else composited in RGBA (reduced when encoded)."""
+    deck and ``palette`` is true, else composited in RGBA (reduced when encoded).
+    ``groups``: the sizes of the runs of a one-row picture that each start a new line (a
+    tarot hand's suits), each wrapped at ``per_row``."""
     step = OVERLAP_STEP if overlap else CARD_W + GAP
     lift = LIFT if highlight else 0
     layout: list[tuple[str, list[tuple[str, ...]]]] = [
-        (label, _chunks(cards, per_row)) for label, cards in rows
+        (label, _grouped(cards, groups, per_row) if groups else _chunks(cards, per_row))
+        for label, cards in rows
     ]
     width = max([_row_width(len(line), step) for _, lines in layout for line in lines] + [120])
     labelled = any(label for label, _ in rows)
@@ -409,6 +428,7 @@ def _hand(
     overlap: bool,
     highlight: frozenset[int],
     captions: tuple[str, ...] | None,
+    groups: tuple[int, ...] = (),
 ) -> PictureResult:
     rows: list[Row] = [("", cards)]
     canvas = _draw_rows(
@@ -417,6 +437,7 @@ def _hand(
         overlap=overlap,
         highlight=frozenset((0, i) for i in highlight),
         captions=captions,
+        groups=groups,
     )
     return _finish("hand", rows, canvas)
 
@@ -428,17 +449,23 @@ def render_hand(
     overlap: bool = True,
     highlight: Sequence[int] = (),
     captions: Sequence[str] | None = None,
+    groups: Sequence[int] = (),
 ) -> PictureResult:
     """One player's cards, overlapped so each shows its corner index, wrapped in balanced rows.
 
     ``highlight``: indexes of cards raised (e.g. chosen for a meld). ``captions``: one short
-    text under each card (e.g. Tamalou slot numbers), or ``None``.
+    text under each card (e.g. Tamalou slot numbers), or ``None``. ``groups``: the sizes of
+    the runs that each start a new row (a tarot hand's suits: one row a suit), each wrapped
+    at ``per_row``; the cards past them make one more run.
     """
     codes = _check(cards)
     caps = tuple(captions) if captions is not None else None
     if caps is not None and len(caps) != len(codes):
         raise ValueError("one caption per card")
-    return _hand(codes, per_row, overlap, frozenset(highlight), caps)
+    runs = tuple(int(n) for n in groups)
+    if any(n < 0 for n in runs) or sum(runs) > len(codes):
+        raise ValueError("groups must be sizes within the hand")
+    return _hand(codes, per_row, overlap, frozenset(highlight), caps, runs)
 
 
 @functools.lru_cache(maxsize=CACHE_SIZE)

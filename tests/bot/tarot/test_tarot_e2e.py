@@ -341,6 +341,9 @@ async def test_a_restart_in_the_middle_of_a_trick_loses_nothing(harness: TarotHa
     after = h.game()
     assert [list(t.cards) for t in after.deal.tricks][: len(played)] == played
     await h.shows("Trick 2")
+    # trick 1 is still readable after trick 2's lead: its cards and who took it
+    previous = (await h.shows("Previous trick (1)")).text.split("Previous trick (1)", 1)[1]
+    assert "🏆" in previous.splitlines()[1]
     game = await play_until(h, HUMANS, lambda g: g.deal.phase == "over", bids={0: 2})
     assert len(game.history) == 1
     await h.shows("deal 1/4 is over")

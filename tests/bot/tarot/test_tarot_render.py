@@ -538,3 +538,45 @@ def test_t_m1_a_panel_after_the_match_says_it_is_over_not_deal_4_of_3(lang: str,
     assert game.over
     text = panels.panel(table_of(game), 0, lang, game.now, None).text
     assert said in text.splitlines()[0] and "4/3" not in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("en", "Previous trick (1)"), ("fr", "Pli précédent (1)")]
+)
+def test_the_previous_trick_and_its_taker_stay_readable_after_the_next_lead(
+    as_text: None, lang: str, said: str
+) -> None:
+    game = first_trick_game()
+    table = table_of(game)
+    for seat in (2, 3):
+        apply(game, A.Play(seat, playable(game, seat)[0], game.now))
+    embed, _ = tables.table_message(table, lang, game.now)
+    assert not any(f.name == said for f in embed.fields)  # the trick field still shows it
+    won = game.deal.tricks[0].winner
+    lead = playable(game, won)[0]
+    apply(game, A.Play(won, lead, game.now))
+    embed, _ = tables.table_message(table, lang, game.now)
+    previous = next(f for f in embed.fields if f.name == said)
+    winner_name = tables.name_of(table, won, lang)
+    assert f"🏆 {winner_name}" in previous.value
+    for card in game.deal.tricks[0].cards:
+        assert f"`{label(code(card), lang)}`" in previous.value
+
+
+def test_the_hand_picture_has_one_row_a_suit_and_the_trumps_in_two_when_long(
+    as_text: None,
+) -> None:
+    from bot.ui.cards import pictures
+
+    hand = ["2s", "3s", "Ks", "4h", "5h", "6h", *(f"T{n}" for n in range(1, 18)), "EX"]
+    picture = panels.hand_picture(hand, "en")
+    assert picture is not None
+    options = dict(picture.options)
+    lines = pictures._grouped(tuple(picture.args[0]), tuple(options["groups"]), options["per_row"])
+    suits = [{"T" if c[0] == "T" or c == "EX" else c[-1] for c in ln} for ln in lines]
+    assert suits == [{"s"}, {"h"}, {"T"}, {"T"}]  # no suit runs over two rows
+    assert [len(ln) for ln in lines] == [3, 3, 9, 9]
+    rendered = pictures.render_hand(picture.args[0], **options)
+    one_row = pictures.render_hand(["t2s"])
+    row = one_row.height - 2 * pictures.MARGIN + pictures.GAP
+    assert rendered.height == 4 * row - pictures.GAP + 2 * pictures.MARGIN
