@@ -215,9 +215,9 @@ async def test_a_forged_rematch_of_a_live_table_reads_as_an_invalid_button(
 # -- option ranges --------------------------------------------------------------------------
 
 
-def option_ranges(emu: Emulator, command: str) -> dict[str, tuple[int, int]]:
-    """The min/max of each integer option of a synced ``/tamalou <command>``."""
-    (group,) = [c for c in emu.commands() if c["name"] == "tamalou"]
+def option_ranges(emu: Emulator, command: str, top: str = "tamalou") -> dict[str, tuple[int, int]]:
+    """The min/max of each integer option of a synced ``/<top> <command>``."""
+    (group,) = [c for c in emu.commands() if c["name"] == top]
     (sub,) = [o for o in group["options"] if o["name"] == command]
     return {
         o["name"]: (o["min_value"], o["max_value"])
@@ -236,7 +236,8 @@ async def test_the_table_options_ranges_are_the_rules_models_bounds(harness: Bot
         "turn_seconds": (turn[0].ge // 1000, turn[1].le // 1000),
         "max_players": (2, 8),
     }
-    assert option_ranges(emu, "settings") == {"turn_seconds": (15, 300), "ping_after": (5, 600)}
+    assert option_ranges(emu, "tamalou", "cardsadmin") == {"turn_seconds": (15, 300)}
+    assert option_ranges(emu, "settings", "cardsadmin") == {"ping_after": (5, 600)}
     with pytest.raises(EmulatorError):
         await emu.slash("alice", "tamalou new", turn_seconds=1)
 
@@ -247,7 +248,7 @@ async def test_a_stored_server_default_out_of_range_never_breaks_new_tables(
     """A default turn time of 1 s stored before the ranges made every /tamalou new fail."""
     h, emu = harness, harness.emu
     await h.start()
-    await emu.slash("alice", "tamalou settings", turn_seconds=20)
+    await emu.slash("alice", "cardsadmin tamalou", turn_seconds=20)
     h.sql("UPDATE guild_settings SET turn_seconds = 1")
     await emu.slash("alice", "tamalou new", target=10)
     assert "Table 1 is open" in emu.last_ephemeral("alice").content
@@ -468,7 +469,7 @@ async def test_a_lapsed_ping_says_so_in_french_and_goes_with_the_table(
     await h.start(seeds=[plain_first_turn(2)], TAMALOU_PING_AFTER_S="1")
     await open_table(h, ["alice", "bob"])
     await peek_all(h, ["alice", "bob"])
-    await emu.slash("alice", "tamalou settings", language="fr")
+    await emu.slash("alice", "cardsadmin settings", language="fr")
     await emu.wait_for(lambda: pings(h), 10, "alice's ping")
     (first,) = pings(h)
     h.advance(TAMALOU.turn_ms + 1_000)
@@ -577,11 +578,11 @@ async def test_a_turn_ping_waits_ten_seconds_for_a_slow_player_and_never_comes_f
 
 @pytest.mark.one_backend
 async def test_a_server_sets_how_long_a_turn_waits_before_its_ping(harness: BotHarness) -> None:
-    """``/tamalou settings ping_after:`` (Manage Server) replaces the 10 s default."""
+    """``/cardsadmin settings ping_after:`` (Manage Server) replaces the 10 s default."""
     h, emu = harness, harness.emu
     await h.start(seeds=[plain_first_turn(2)])
-    await emu.slash("alice", "tamalou settings", ping_after=30)
-    assert "pinged after 30 s without their move" in emu.last_ephemeral("alice").content
+    await emu.slash("alice", "cardsadmin settings", ping_after=30)
+    assert "a turn waits 30 s before its player is pinged" in emu.last_ephemeral("alice").content
     await open_table(h, ["alice", "bob"])
     await peek_all(h, ["alice", "bob"])
     h.advance(20_000)
