@@ -182,9 +182,12 @@ async def cmd_tamalou(
     description=ls("Kalooki's defaults: turn time and call window", "cmd.admin.kalooki.desc"),
 )
 @app_commands.describe(
-    turn_seconds=ls("Seconds per turn (default 90)", "kalooki.opt.turn_seconds"),
+    turn_seconds=ls(
+        "Seconds per turn (default: the server's, else 90)", "kalooki.opt.turn_seconds"
+    ),
     call_seconds=ls(
-        "Seconds to call a discard before the next draw (default 3)", "kalooki.opt.call_seconds"
+        "Seconds to call a discard before the next draw (default: the server's, else 3)",
+        "kalooki.opt.call_seconds",
     ),
 )
 @app_commands.rename(

@@ -31,10 +31,13 @@ kalooki_group = app_commands.Group(
 )
 @app_commands.describe(
     preset=ls("Which match: 9 rounds, Baby (3) or the first 4", "kalooki.opt.preset"),
-    turn_seconds=ls("Seconds per turn (default 90)", "kalooki.opt.turn_seconds"),
+    turn_seconds=ls(
+        "Seconds per turn (default: the server's, else 90)", "kalooki.opt.turn_seconds"
+    ),
     max_players=ls("Most players at the table (2 to 8)", "kalooki.opt.max_players"),
     call_seconds=ls(
-        "Seconds to call a discard before the next draw (default 3)", "kalooki.opt.call_seconds"
+        "Seconds to call a discard before the next draw (default: the server's, else 3)",
+        "kalooki.opt.call_seconds",
     ),
 )
 @app_commands.choices(
