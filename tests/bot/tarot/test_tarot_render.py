@@ -538,3 +538,12 @@ def test_t_m1_a_panel_after_the_match_says_it_is_over_not_deal_4_of_3(lang: str,
     assert game.over
     text = panels.panel(table_of(game), 0, lang, game.now, None).text
     assert said in text.splitlines()[0] and "4/3" not in text
+
+
+def test_a_servers_tarot_turn_time_sets_bids_the_call_and_cards_and_three_times_the_ecart() -> None:
+    """``/cardsadmin tarot turn_seconds:`` reaches a table's rules; none keeps the game's."""
+    own = rules_for({"preset": "tarot"})
+    assert (own.bid_ms, own.play_ms, own.ecart_ms) == (30_000, 30_000, 90_000)
+    rules = rules_for({"preset": "tarot", "turn_seconds": 45})
+    assert (rules.bid_ms, rules.call_ms, rules.play_ms) == (45_000, 45_000, 45_000)
+    assert rules.ecart_ms == 135_000
