@@ -45,7 +45,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: loaded after every game's extension (they add commands to the /tamalou group)
-SHARED_EXTENSIONS = ("bot.cogs.settings", "bot.cogs.seasons", "bot.cogs.tournaments")
+SHARED_EXTENSIONS = (
+    "bot.cogs.settings",
+    "bot.cogs.seasons",
+    "bot.cogs.tournaments",
+    "bot.cogs.admin",
+)
 #: how long a render waits at start-up for the guilds to be known (their language)
 GUILD_WAIT_S = 10.0
 

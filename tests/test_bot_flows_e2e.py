@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from emulator import Emulator
+from emulator import CommandNotAvailableError, Emulator
 from tamalou.core import cards
 from tamalou.games.tamalou.rules import TAMALOU
 from tamalou.games.tamalou.state import Game
@@ -592,10 +592,18 @@ async def test_commands_rules_settings_kick_cancel_and_lobby_expiry(harness: Bot
     assert emu.channel_messages() == []  # nothing public
     # a subcommand cannot be hidden by Discord (default permissions are per top-level
     # command): the bot checks Manage Server itself
-    await emu.slash("bob", "tamalou settings", language="en")
-    assert "permission Gérer le serveur" in emu.last_ephemeral("bob").content
-    await emu.slash("alice", "tamalou settings", language="fr", turn_seconds=20)
-    assert "public messages in French, 20 s per turn" in emu.last_ephemeral("alice").content
+    # the admin command is hidden from members (Manage Server by default, top level); the
+    # old subcommand says where the settings went, in bob's language, and changes nothing
+    with pytest.raises(CommandNotAvailableError):
+        await emu.slash("bob", "cardsadmin settings", language="en")
+    await emu.slash("bob", "tamalou settings")
+    moved = emu.last_ephemeral("bob").content
+    assert "`/cartesadmin reglages`" in moved and "Rien n'a été modifié" in moved
+    assert h.sql("SELECT * FROM guild_settings") == []
+    await emu.slash("alice", "cardsadmin settings", language="fr")
+    await emu.slash("alice", "cardsadmin tamalou", turn_seconds=20)
+    shown = emu.last_ephemeral("alice").content
+    assert "public language French" in shown and "Tamalou: 20 s a turn" in shown
     await emu.slash("dave", "tamalou new")
     lobby = h.table_message()
     assert "en attente de joueurs" in lobby.text and "20 s par tour" in lobby.text

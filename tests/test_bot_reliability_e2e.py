@@ -224,7 +224,7 @@ async def test_a_stored_server_default_out_of_range_never_breaks_new_tables(
     await h.start()
     with pytest.raises(EmulatorError):  # Discord refuses a value out of the declared range
         await emu.slash("alice", "tamalou new", turn_seconds=1)
-    await emu.slash("alice", "tamalou settings", turn_seconds=20)
+    await emu.slash("alice", "cardsadmin tamalou", turn_seconds=20)
     h.sql("UPDATE guild_settings SET turn_seconds = 1")
     await emu.slash("alice", "tamalou new", target=10)
     assert "Table 1 is open" in emu.last_ephemeral("alice").content
@@ -389,18 +389,72 @@ async def test_a_turn_that_runs_out_before_the_gateway_is_ready_leaves_no_ping_b
     are read back before the scheduler starts. discord.py's own 2 s wait for the guilds
     before ``on_ready`` (the emulator shortens it; here 3 s) is the gap."""
     h, emu = harness, harness.emu
-    await alice_pinged_and_stored(h)
+    first = await alice_pinged_and_stored(h)
     stored = STORED_PING
     await emu.kill_bot()
     h.advance(TAMALOU.turn_ms + 1_000)  # alice's turn runs out while the bot is down
     await emu.start_bot("tests.support.e2e_bot", env=h.env, ready_timeout=3.0)
-    bob = emu.member("bob").id
-    await emu.wait_for(lambda: [p.mentions for p in pings(h)] == [[bob]], 15, "bob's ping alone")
-    (second,) = pings(h)
+    alice, bob = emu.member("alice").id, emu.member("bob").id
+    # hers says it ran out (kept until she acts), bob's is his turn's
+    await emu.wait_for(lambda: [p.mentions for p in pings(h)] == [[alice], [bob]], 15, "bob's ping")
+    first_, second = pings(h)
+    assert first_.id == first.id and "ran out" in first_.content
     await emu.wait_for(lambda: h.sql(stored, second.id), 10, "bob's stored ping")
     await asyncio.sleep(1.5)  # nothing else comes: no second ping, no ping left behind
-    assert [p.id for p in pings(h)] == [second.id]
+    assert [p.id for p in pings(h)] == [first.id, second.id]
     assert [r["message_id"] for r in h.sql("SELECT * FROM turn_pings")] == [second.id]
+    assert [r["message_id"] for r in h.sql("SELECT * FROM lapsed_pings")] == [first.id]
+
+
+def alive(h: BotHarness, message_id: int) -> bool:
+    return message_id in [m.id for m in h.emu.channel_messages()]
+
+
+async def test_a_turn_that_runs_out_keeps_its_ping_saying_so_until_its_player_acts(
+    harness: BotHarness,
+) -> None:
+    """A ping was deleted when its turn ran out and the bot played for the absent member, who
+    then found nothing behind Discord's notification. It is edited to say so, the member
+    still named, and goes when they next act, across a restart (``lapsed_pings``)."""
+    h, emu = harness, harness.emu
+    first = await alice_pinged_and_stored(h)
+    alice, bob = emu.member("alice").id, emu.member("bob").id
+    h.advance(TAMALOU.turn_ms + 1_000)  # alice is away: her turn runs out
+    await emu.wait_for(lambda: "ran out" in emu.message(first.id).content, 10, "the edit")
+    lapsed = emu.message(first.id)
+    assert lapsed.content == f"<@{alice}>, your turn at table 1 ran out: the bot played for you."
+    assert lapsed.mentions == [alice]
+    assert not emu.requests_to("DELETE", f"/messages/{first.id}")
+    await emu.wait_for(lambda: [p.mentions for p in pings(h)] == [[alice], [bob]], 10, "bob's")
+    await emu.wait_for(lambda: h.sql("SELECT * FROM lapsed_pings"), 10, "the stored lapse")
+    await h.restart()
+    await emu.click("bob", h.table_message(), "Draw")
+    await emu.click("bob", h.panel("bob"), "Jeter")
+    await emu.wait_for(lambda: "alice" in h.table_message().text, 10, "alice's turn")
+    assert alive(h, first.id)  # bob's moves are not hers
+    await emu.click("alice", h.table_message(), "Draw")
+    await emu.wait_for(lambda: not alive(h, first.id), 10, "her lapsed ping to go: she acted")
+    await emu.wait_for(lambda: not h.sql("SELECT * FROM lapsed_pings"), 10, "its row dropped")
+
+
+async def test_a_lapsed_ping_says_so_in_french_and_goes_with_the_table(
+    harness: BotHarness,
+) -> None:
+    """The same on a French server; the table's end deletes the lapsed ping."""
+    h, emu = harness, harness.emu
+    await h.start(seeds=[plain_first_turn(2)], TAMALOU_PING_AFTER_S="1")
+    await open_table(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    await emu.slash("alice", "cardsadmin settings", language="fr")
+    await emu.wait_for(lambda: pings(h), 10, "alice's ping")
+    (first,) = pings(h)
+    h.advance(TAMALOU.turn_ms + 1_000)
+    await emu.wait_for(lambda: "expiré" in emu.message(first.id).content, 10, "the edit")
+    assert emu.message(first.id).content == (
+        f"<@{emu.member('alice').id}>, votre tour à la table 1 a expiré : le bot a joué pour vous."
+    )
+    await emu.slash("alice", "tamalou cancel")
+    await emu.wait_for(lambda: not alive(h, first.id), 10, "the lapsed ping gone with the table")
 
 
 async def test_a_kill_while_a_ping_is_posted_leaves_no_ping_behind(harness: BotHarness) -> None:
@@ -500,11 +554,11 @@ async def test_a_turn_ping_waits_ten_seconds_for_a_slow_player_and_never_comes_f
 
 @pytest.mark.one_backend
 async def test_a_server_sets_how_long_a_turn_waits_before_its_ping(harness: BotHarness) -> None:
-    """``/tamalou settings ping_after:`` (Manage Server) replaces the 10 s default."""
+    """``/cardsadmin settings ping_after:`` (Manage Server) replaces the 10 s default."""
     h, emu = harness, harness.emu
     await h.start(seeds=[plain_first_turn(2)])
-    await emu.slash("alice", "tamalou settings", ping_after=30)
-    assert "pinged after 30 s without their move" in emu.last_ephemeral("alice").content
+    await emu.slash("alice", "cardsadmin settings", ping_after=30)
+    assert "a turn waits 30 s before its player is pinged" in emu.last_ephemeral("alice").content
     await open_table(h, ["alice", "bob"])
     await peek_all(h, ["alice", "bob"])
     h.advance(20_000)

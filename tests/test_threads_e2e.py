@@ -191,8 +191,8 @@ async def test_a_thread_a_moderator_archives_mid_match_gets_the_table_posted_aga
 async def test_a_server_may_keep_its_tables_out_of_threads(harness: BotHarness) -> None:
     h, emu = harness, harness.emu
     await h.start(**THREADS)
-    await emu.slash("alice", "tamalou settings", threads=False)
-    assert "Tables play in their channel" in emu.last_ephemeral("alice").content
+    await emu.slash("alice", "cardsadmin settings", threads=False)
+    assert "tables in threads off" in emu.last_ephemeral("alice").content
     await open_table(h, ["alice", "bob"])
     assert emu.threads("general") == [] and not emu.requests_to("POST", "/threads")
     assert h.table_message().channel_id == emu.channel("general").id
@@ -205,7 +205,7 @@ async def test_a_french_dutch_tables_summary_names_its_variant_and_its_ai_in_fre
     "Dutch — table 1", "IA 1 (moyen)" as in the thread, never "Tamalou" or "AI 1 (medium)"."""
     h, emu = harness, harness.emu
     await h.start(**THREADS)
-    await emu.slash("alice", "tamalou settings", language="fr")
+    await emu.slash("alice", "cardsadmin settings", language="fr")
     await emu.slash("bob", "tamalou new", variant="dutch")
     await emu.slash("bob", "tamalou addbot")
     await emu.slash("bob", "tamalou start")

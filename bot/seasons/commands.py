@@ -41,6 +41,7 @@ from bot.seasons.store import (
 )
 from bot.tables import TableError
 from bot.ui.common import bot_of, defer, frozen_view, reply
+from bot.ui.moved import moved
 from tamalou.games import game_ids
 
 if TYPE_CHECKING:
@@ -558,63 +559,22 @@ def game_commands(game: str) -> list[GameCommand]:
 
     season_group = app_commands.Group(
         name=ls("season", "cmd.season"),
-        description=ls("Seasons of this server (Manage Server)", "cmd.season.desc"),
+        description=ls("Moved to the admin command", "cmd.moved.desc"),
     )
 
-    @season_group.command(
-        name=ls("start", "cmd.season.start"),
-        description=ls("End the current season and start a new one", "cmd.season.start.desc"),
-    )
-    @app_commands.describe(
-        name=ls("Name of the new season", "opt.season_name"),
-        min_matches=ls("Matches needed to be ranked (default: as before)", "opt.min_matches"),
-    )
-    @app_commands.checks.has_permissions(manage_guild=True)
-    @app_commands.rename(
-        name=ls("name", "optname.name"), min_matches=ls("min_matches", "optname.min_matches")
-    )
-    async def cmd_season_start(
-        interaction: discord.Interaction,
-        name: app_commands.Range[str, 1, 60],
-        min_matches: app_commands.Range[int, 1, 100] | None = None,
-    ) -> None:
-        bot = bot_of(interaction)
-        ended, fresh = await bot.seasons.start(
-            guild_of(interaction), name.strip() or None, min_matches
+    def moved_command(verb: str) -> app_commands.Command[Any, Any, None]:
+        """``/<game> season <verb>``: moved to ``/cardsadmin season <verb>``; says so."""
+
+        async def answer(interaction: discord.Interaction) -> None:
+            await moved(interaction, "season", verb)
+
+        return app_commands.Command(
+            name=ls(verb, f"cmd.season.{verb}"),
+            description=ls("Moved to the admin command", "cmd.moved.desc"),
+            callback=answer,
         )
-        await announce(interaction, ended, fresh)
 
-    @season_group.command(
-        name=ls("end", "cmd.season.end"),
-        description=ls(
-            "Freeze the current season's board and start the next", "cmd.season.end.desc"
-        ),
-    )
-    @app_commands.checks.has_permissions(manage_guild=True)
-    async def cmd_season_end(interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
-        ended, fresh = await bot.seasons.end(guild_of(interaction))
-        await announce(interaction, ended, fresh)
-
-    @season_group.command(
-        name=ls("list", "cmd.season.list"),
-        description=ls("Every season of this server", "cmd.season.list.desc"),
-    )
-    @app_commands.checks.has_permissions(manage_guild=True)
-    async def cmd_season_list(interaction: discord.Interaction) -> None:
-        await list_seasons(interaction, game)
-
-    @season_group.command(
-        name=ls("export", "cmd.season.export"),
-        description=ls("The season as a CSV file", "cmd.season.export.desc"),
-    )
-    @app_commands.describe(season=ls("Season number (default: the current season)", "opt.season"))
-    @app_commands.checks.has_permissions(manage_guild=True)
-    @app_commands.rename(season=ls("season", "optname.season"))
-    async def cmd_season_export(
-        interaction: discord.Interaction,
-        season: app_commands.Range[int, 1, 100_000] | None = None,
-    ) -> None:
-        await export_season(interaction, game, season)
+    for verb in ("start", "end", "list", "export"):
+        season_group.add_command(moved_command(verb))
 
     return [cmd_leaderboard, cmd_stats, season_group]

@@ -200,18 +200,31 @@ class Storage:
 
     # -- guild settings ------------------------------------------------------------------
 
+    #: the server's settings columns, as :meth:`guild_settings` names them
+    GUILD_KEYS = (
+        "language",
+        "turn_seconds",
+        "variant",
+        "threads",
+        "ping_after_s",
+        "kalooki_turn_s",
+        "kalooki_call_s",
+        "tarot_turn_s",
+        "opener_role_id",
+    )
+
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         """The server's stored settings (unset ones left out): ``language``,
-        ``turn_seconds``, ``variant``, ``threads`` (bool), ``ping_after_s``."""
+        ``turn_seconds`` (Tamalou's), ``variant``, ``threads`` (bool), ``ping_after_s``,
+        ``kalooki_turn_s``, ``kalooki_call_s``, ``tarot_turn_s``, ``opener_role_id`` (0:
+        every member may open a table)."""
         row = await self.fetchrow(
-            "SELECT language, turn_seconds, variant, threads, ping_after_s "
-            "FROM guild_settings WHERE guild_id = ?",
+            f"SELECT {', '.join(self.GUILD_KEYS)} FROM guild_settings WHERE guild_id = ?",
             guild_id,
         )
         if row is None:
             return {}
-        keys = ("language", "turn_seconds", "variant", "threads", "ping_after_s")
-        out = {k: row[k] for k in keys if row[k] is not None}
+        out = {k: row[k] for k in self.GUILD_KEYS if row[k] is not None}
         if "threads" in out:
             out["threads"] = bool(out["threads"])
         return out
@@ -225,24 +238,31 @@ class Storage:
         *,
         threads: bool | None = None,
         ping_after_s: int | None = None,
+        kalooki_turn_s: int | None = None,
+        kalooki_call_s: int | None = None,
+        tarot_turn_s: int | None = None,
+        opener_role_id: int | None = None,
     ) -> None:
         """Stores the settings given (None: unchanged)."""
+        values = {
+            "language": language,
+            "turn_seconds": turn_seconds,
+            "variant": variant,
+            "threads": None if threads is None else int(threads),
+            "ping_after_s": ping_after_s,
+            "kalooki_turn_s": kalooki_turn_s,
+            "kalooki_call_s": kalooki_call_s,
+            "tarot_turn_s": tarot_turn_s,
+            "opener_role_id": opener_role_id,
+        }
+        names = ", ".join(values)
+        updates = ", ".join(f"{k} = COALESCE(excluded.{k}, guild_settings.{k})" for k in values)
         await self.execute(
-            "INSERT INTO guild_settings "
-            "(guild_id, language, turn_seconds, variant, threads, ping_after_s) "
-            "VALUES (?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id) DO UPDATE SET "
-            "language = COALESCE(excluded.language, guild_settings.language), "
-            "turn_seconds = COALESCE(excluded.turn_seconds, guild_settings.turn_seconds), "
-            "variant = COALESCE(excluded.variant, guild_settings.variant), "
-            "threads = COALESCE(excluded.threads, guild_settings.threads), "
-            "ping_after_s = COALESCE(excluded.ping_after_s, guild_settings.ping_after_s)",
+            f"INSERT INTO guild_settings (guild_id, {names}) "
+            f"VALUES (?, {', '.join('?' for _ in values)}) "
+            f"ON CONFLICT (guild_id) DO UPDATE SET {updates}",
             guild_id,
-            language,
-            turn_seconds,
-            variant,
-            None if threads is None else int(threads),
-            ping_after_s,
+            *values.values(),
         )
 
     # -- tables and seats ----------------------------------------------------------------

@@ -37,6 +37,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("member_prefs", "guild_id, user_id"),
     ("open_panels", "table_id, seat, message_id"),
     ("turn_pings", "table_id"),
+    ("lapsed_pings", "table_id, user_id"),
     ("panel_memory", "table_id, seat"),
     ("tournaments", "id"),
     ("tournament_entrants", "tournament_id, user_id"),

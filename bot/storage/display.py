@@ -252,3 +252,58 @@ async def member_panels(storage: Storage) -> list[MemberPanel]:
         )
         for r in rows
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class LapsedPing:
+    """A member's turn ping whose turn ran out (edited to say the bot played for them), kept
+    until they next act at the table, are pinged there again, or the table ends."""
+
+    table_id: int
+    user_id: int
+    message_id: int
+    channel_id: int
+    lapsed_at: int  # ms, the bot's clock: a move of theirs after it deletes the ping
+    guild_id: int = 0  # read from the table (which process owns it)
+
+
+async def save_lapsed_ping(storage: Storage, ping: LapsedPing) -> None:
+    await storage.execute(
+        "INSERT INTO lapsed_pings (table_id, user_id, message_id, channel_id, lapsed_at) "
+        "VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (table_id, user_id) DO UPDATE SET message_id = excluded.message_id, "
+        "channel_id = excluded.channel_id, lapsed_at = excluded.lapsed_at",
+        ping.table_id,
+        ping.user_id,
+        ping.message_id,
+        ping.channel_id,
+        ping.lapsed_at,
+    )
+
+
+async def drop_lapsed_ping(storage: Storage, table_id: int, user_id: int, message_id: int) -> None:
+    """Forget a lapsed ping, only if it is still that message."""
+    await storage.execute(
+        "DELETE FROM lapsed_pings WHERE table_id = ? AND user_id = ? AND message_id = ?",
+        table_id,
+        user_id,
+        message_id,
+    )
+
+
+async def lapsed_pings(storage: Storage) -> list[LapsedPing]:
+    rows = await storage.fetch(
+        "SELECT p.table_id, p.user_id, p.message_id, p.channel_id, p.lapsed_at, t.guild_id "
+        "FROM lapsed_pings p JOIN tables t ON t.id = p.table_id ORDER BY p.table_id"
+    )
+    return [
+        LapsedPing(
+            int(r["table_id"]),
+            int(r["user_id"]),
+            int(r["message_id"]),
+            int(r["channel_id"]),
+            int(r["lapsed_at"]),
+            int(r["guild_id"]),
+        )
+        for r in rows
+    ]

@@ -21,8 +21,8 @@ from bot.tournaments.runner import TournamentError, TournamentRunner
 from bot.tournaments.store import Tournament, TourTable
 from bot.ui.common import bot_of, reply
 from bot.ui.errors import answer_error
+from bot.ui.moved import moved
 from tamalou.core.tournament import Format, Standing
-from tamalou.games import load
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -270,9 +270,8 @@ class TournamentButton(
 
 
 def tournament_group(game: str) -> app_commands.Group:
-    """``/<game> tournament create|start|cancel|replace|standings|export``."""
-    module = load(game)
-    levels = [app_commands.Choice(name=ls(lv, f"level.{lv}"), value=lv) for lv in module.AI_LEVELS]
+    """``/<game> tournament start|cancel|replace`` (the host's); ``create`` and ``export``
+    moved to ``/cardsadmin tournament`` and only say so."""
     group = app_commands.Group(
         name=ls("tournament", "cmd.tournament"),
         description=ls("Server tournaments (Swiss rounds, duplicate deals)", "cmd.tournament.desc"),
@@ -281,73 +280,10 @@ def tournament_group(game: str) -> app_commands.Group:
 
     @group.command(
         name=ls("create", "cmd.tournament.create"),
-        description=ls("Open a tournament's sign-up (Manage Server)", "cmd.tournament.create.desc"),
+        description=ls("Moved to the admin command", "cmd.moved.desc"),
     )
-    @app_commands.describe(
-        name=ls("The tournament's name", "opt.tournament_name"),
-        players=ls("Players at each table", "opt.tournament_players"),
-        rounds=ls("Rounds (each one a match at every table)", "opt.tournament_rounds"),
-        length=ls("Tamalou: rounds a table plays; tarot: turns of deals", "opt.tournament_length"),
-        duplicate=ls("Every table of a round plays the same deals", "opt.tournament_duplicate"),
-        turn_seconds=ls("Seconds a turn (Tamalou, Kalooki)", "opt.tournament_turn"),
-        ai_level=ls("AI level for empty seats", "opt.tournament_ai"),
-    )
-    @app_commands.rename(
-        name=ls("name", "optname.name"),
-        players=ls("players", "optname.players"),
-        rounds=ls("rounds", "optname.rounds"),
-        length=ls("length", "optname.length"),
-        duplicate=ls("duplicate", "optname.duplicate"),
-        turn_seconds=ls("turn_seconds", "optname.turn_seconds"),
-        ai_level=ls("ai_level", "optname.ai_level"),
-    )
-    @app_commands.choices(ai_level=levels)
-    @app_commands.checks.has_permissions(manage_guild=True)
-    async def create(
-        interaction: discord.Interaction,
-        name: app_commands.Range[str, 1, 60],
-        players: app_commands.Range[int, 2, 8] = 4,
-        rounds: app_commands.Range[int, 1, 10] = 3,
-        length: app_commands.Range[int, 1, 20] | None = None,
-        duplicate: bool = True,
-        turn_seconds: app_commands.Range[int, 10, 600] | None = None,
-        ai_level: str | None = None,
-    ) -> None:
-        bot = bot_of(interaction)
-        tournaments = bot.tournaments
-        if interaction.guild_id is None or interaction.channel_id is None:
-            raise TableError("guild_only")
-        if await tournaments.store.in_channel(interaction.channel_id, game, live=True):
-            raise TournamentError("tournament_exists")
-        table = table_settings(game, players, length, turn_seconds)
-        try:
-            rules = games.rules_for(game, table)
-        except (ValidationError, KeyError, ValueError, TableError) as exc:
-            raise TournamentError("bad_format") from exc
-        low, high = getattr(rules, "min_players", 2), getattr(rules, "max_players", 8)
-        if not low <= players <= high:
-            raise TournamentError("bad_players", min=low, max=high)
-        fmt = Format(
-            players=players,
-            rounds=rounds,
-            duplicate=duplicate,
-            duplicate_scoring="difference" if scoring_of(game) == "difference" else "rank",
-        )
-        level = ai_level or games.plugin(game).default_ai_level
-        found = await tournaments.store.create(
-            interaction.guild_id,
-            interaction.channel_id,
-            game,
-            name.strip() or name,
-            interaction.user.id,
-            fmt,
-            {"ai_level": level, "table": table},
-            str(bot.config.seeds()),
-        )
-        await reply(
-            interaction, t(lang_of(interaction.locale), "tournament.ok.create", name=found.name)
-        )
-        await tournaments.show(found)
+    async def create(interaction: discord.Interaction) -> None:
+        await moved(interaction, "tournament", "create")
 
     @group.command(
         name=ls("start", "cmd.tournament.start"),
@@ -401,21 +337,10 @@ def tournament_group(game: str) -> app_commands.Group:
 
     @group.command(
         name=ls("export", "cmd.tournament.export"),
-        description=ls("The channel's last tournament as a CSV file", "cmd.tournament.export.desc"),
+        description=ls("Moved to the admin command", "cmd.moved.desc"),
     )
-    @app_commands.checks.has_permissions(manage_guild=True)
     async def export(interaction: discord.Interaction) -> None:
-        tournaments = hub(interaction)
-        found = await tournaments.in_channel(interaction, game, live=False)
-        text = await tournaments.store.export_csv(found.id)
-        file = discord.File(
-            io.BytesIO(text.encode("utf-8")), filename=f"{game}-tournament-{found.id}.csv"
-        )
-        await interaction.response.send_message(
-            t(lang_of(interaction.locale), "tournament.exported", name=escape_markdown(found.name)),
-            file=file,
-            ephemeral=True,
-        )
+        await moved(interaction, "tournament", "export")
 
     return group
 
@@ -436,4 +361,68 @@ async def stats_lines(bot: GameBot, guild_id: int, user_id: int, game: str, lang
             score=f"{s:+g}",
         )
         for n, r, c, s in rows[:5]
+    )
+
+
+async def create_tournament(
+    interaction: discord.Interaction,
+    game: str,
+    name: str,
+    players: int = 4,
+    rounds: int = 3,
+    length: int | None = None,
+    duplicate: bool = True,
+    turn_seconds: int | None = None,
+    ai_level: str | None = None,
+) -> None:
+    """``/cardsadmin tournament create``: a tournament's sign-up opened in this channel."""
+    bot = bot_of(interaction)
+    tournaments = bot.tournaments
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise TableError("guild_only")
+    if await tournaments.store.in_channel(interaction.channel_id, game, live=True):
+        raise TournamentError("tournament_exists")
+    table = table_settings(game, players, length, turn_seconds)
+    try:
+        rules = games.rules_for(game, table)
+    except (ValidationError, KeyError, ValueError, TableError) as exc:
+        raise TournamentError("bad_format") from exc
+    low, high = getattr(rules, "min_players", 2), getattr(rules, "max_players", 8)
+    if not low <= players <= high:
+        raise TournamentError("bad_players", min=low, max=high)
+    fmt = Format(
+        players=players,
+        rounds=rounds,
+        duplicate=duplicate,
+        duplicate_scoring="difference" if scoring_of(game) == "difference" else "rank",
+    )
+    level = ai_level or games.plugin(game).default_ai_level
+    found = await tournaments.store.create(
+        interaction.guild_id,
+        interaction.channel_id,
+        game,
+        name.strip() or name,
+        interaction.user.id,
+        fmt,
+        {"ai_level": level, "table": table},
+        str(bot.config.seeds()),
+    )
+    await reply(
+        interaction, t(lang_of(interaction.locale), "tournament.ok.create", name=found.name)
+    )
+    await tournaments.show(found)
+
+
+async def export_tournament(interaction: discord.Interaction, game: str) -> None:
+    """``/cardsadmin tournament export``: the channel's last tournament of ``game`` as CSV."""
+    tournaments = hub(interaction)
+    found = await tournaments.in_channel(interaction, game, live=False)
+    text = await tournaments.store.export_csv(found.id)
+    file = discord.File(
+        io.BytesIO(text.encode("utf-8")), filename=f"{game}-tournament-{found.id}.csv"
+    )
+    await interaction.response.send_message(
+        t(lang_of(interaction.locale), "tournament.exported", name=escape_markdown(found.name)),
+        file=file,
+        ephemeral=True,
     )

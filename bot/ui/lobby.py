@@ -46,6 +46,7 @@ async def open_lobby(
     anyway (403, 5xx) frees the channel and says so."""
     bot = bot_of(interaction)
     guild_id, channel_id = guild_ids(interaction)
+    await check_may_open(interaction, guild_id)
     check_can_post(interaction)
     user = interaction.user
     table = await bot.service.open_table(
@@ -64,6 +65,23 @@ async def open_lobby(
         await bot.presenter.forget(table)
         raise TableError("not_posted") from None
     return table, "" if note is None else "\n" + t(lang, note)
+
+
+async def check_may_open(interaction: discord.Interaction, guild_id: int) -> None:
+    """The server's role allowed to open tables (``/cardsadmin table_role``), if it set one:
+    a member without it (and without Manage Server) is refused, the role named."""
+    role_id = int(
+        (await bot_of(interaction).storage.guild_settings(guild_id)).get("opener_role_id", 0)
+    )
+    if not role_id:
+        return
+    perms = getattr(interaction, "permissions", None)
+    if perms is not None and perms.manage_guild:
+        return
+    roles = getattr(interaction.user, "roles", None) or []
+    if any(getattr(r, "id", None) == role_id for r in roles):
+        return
+    raise TableError("opener_role", role=f"<@&{role_id}>")
 
 
 def opened_text(table: LiveTable, lang: str) -> str:

@@ -1,6 +1,9 @@
 """Turn pings are nudges: a player is mentioned only when their turn has waited a while
 without their move (a server's ``ping_after``), and the ping is deleted when they move or
-the turn ends, never before (docs/architecture.md, "Turn pings: nudges").
+the turn ends, never before (docs/architecture.md, "Turn pings: nudges"). A turn that runs
+out while its player is pinged (the bot played for them) keeps its ping, edited to say so, so
+Discord's notification leads somewhere; it goes when they next act at the table, are pinged
+there again, or the table ends (``lapsed_pings``).
 
 The presenter calls :meth:`Nudges.watch` after every drawing of a table; the pings and the
 turn they were for are stored (``turn_pings``) so a restart neither pings a turn twice nor
@@ -83,6 +86,8 @@ class Nudges:
         self._pings: dict[int, TurnNudge] = {}  # table -> its turn, watched
         self._ping_after: dict[int, int] = {}  # guild -> ms a turn waits before its ping
         self._ping_choices: dict[tuple[int, int], bool] = {}  # (guild, member) -> pinged
+        #: table -> member -> their ping whose turn ran out, edited to say so
+        self._lapsed: dict[int, dict[int, display.LapsedPing]] = {}
         self.closing = False
 
     def stop(self) -> None:
@@ -94,6 +99,7 @@ class Nudges:
     def forget(self, table_id: int) -> None:
         """A table that is not shown any more: its turn is not watched."""
         self._pings.pop(table_id, None)
+        self._lapsed.pop(table_id, None)
 
     def settings_changed(self, guild_id: int) -> None:
         """``/tamalou settings`` stored new values: read the ping delay again."""
@@ -121,6 +127,8 @@ class Nudges:
         Posted and deleted through ``bot.http`` (no ``Message`` built from the answer: only
         its id is kept) and stored when posted or deleted (issue 16)."""
         turn = self._turn(table)
+        if table.id in self._lapsed:
+            await self._clear_lapsed(table)
         nudge = self._pings.get(table.id)
         if nudge is not None and nudge.turn == turn:
             if nudge.message_id is not None and self._acted(table, nudge):
@@ -138,7 +146,10 @@ class Nudges:
         if nudge is not None:
             nudge.stop()
             if nudge.message_id is not None:
-                await self._unping(table, nudge)  # its turn ended
+                if table.status == "playing" and not self._acted(table, nudge):
+                    await self._lapse(table, nudge)  # it ran out: the bot played for them
+                else:
+                    await self._unping(table, nudge)  # its turn ended
         if fresh is not None and not self.closing:
             fresh.timer = asyncio.create_task(
                 self._nudge_later(table, fresh), name=f"turn-ping-{table.id}"
@@ -159,6 +170,78 @@ class Nudges:
         current = self._pings.get(table.id)
         if current is None or current.message_id is None:
             await self._keep_ping(table, None)
+
+    def _user_of(self, table: LiveTable, nudge: TurnNudge) -> int | None:
+        seats = table.match_seats
+        seat = nudge.turn[0]
+        return seats[seat].user_id if 0 <= seat < len(seats) else None
+
+    async def _lapse(self, table: LiveTable, nudge: TurnNudge) -> None:
+        """The nudged turn ran out without its player's move (the bot played for them): its
+        ping is edited to say so, the member still named, and kept until they act (a delete
+        left Discord's notification leading nowhere). One such ping per member and table."""
+        message_id, channel_id = nudge.message_id, nudge.channel_id or table.row.channel_id
+        user_id = self._user_of(table, nudge)
+        if message_id is None or user_id is None:
+            await self._unping(table, nudge)
+            return
+        nudge.message_id = None
+        lapsed = display.LapsedPing(
+            table.id, user_id, message_id, channel_id, self.bot.service.clock()
+        )
+        # known before its edit: a move or the table's end meanwhile deletes it
+        mine = self._lapsed.setdefault(table.id, {})
+        older, mine[user_id] = mine.get(user_id), lapsed
+        if older is not None:  # the thread does not collect them
+            await self._drop_lapsed(older)
+        lang = await self.bot.guild_language(table.row.guild_id)
+        try:
+            with discord.http.handle_message_parameters(
+                content=t(lang, "ping.ran_out", mention=f"<@{user_id}>", id=table.id),
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(user_id)]
+                ),
+                previous_allowed_mentions=self.bot.allowed_mentions,
+            ) as params:
+                await self.bot.http.edit_message(channel_id, message_id, params=params)
+        except discord.HTTPException:  # gone, or not ours to edit any more: deleted
+            if self._lapsed.get(table.id, {}).get(user_id) is lapsed:
+                await self._forget_lapsed(table.id, user_id)
+        try:
+            if self._lapsed.get(table.id, {}).get(user_id) is lapsed:
+                await display.save_lapsed_ping(self.bot.storage, lapsed)
+                if self._lapsed.get(table.id, {}).get(user_id) is not lapsed:  # deleted since
+                    await display.drop_lapsed_ping(self.bot.storage, table.id, user_id, message_id)
+            if nudge.nonce is not None:
+                await display.drop_turn_ping(self.bot.storage, table.id, nonce=nudge.nonce)
+            elif (current := self._pings.get(table.id)) is None or current.message_id is None:
+                await display.drop_turn_ping(self.bot.storage, table.id)
+        except StorageBusy:
+            log.warning("table %s: the lapsed ping is not stored (database busy)", table.id)
+
+    async def _clear_lapsed(self, table: LiveTable) -> None:
+        """Delete the table's lapsed pings whose member acted since, or all once it ends."""
+        ended = table.status != "playing"
+        for user_id, lapsed in list(self._lapsed.get(table.id, {}).items()):
+            if ended or table.acted.get(user_id, -1) >= lapsed.lapsed_at:
+                await self._forget_lapsed(table.id, user_id)
+
+    async def _forget_lapsed(self, table_id: int, user_id: int) -> None:
+        """Delete the member's lapsed ping at the table, if any."""
+        mine = self._lapsed.get(table_id, {})
+        lapsed = mine.pop(user_id, None)
+        if not mine:
+            self._lapsed.pop(table_id, None)
+        if lapsed is not None:
+            await self._drop_lapsed(lapsed)
+
+    async def _drop_lapsed(self, lapsed: display.LapsedPing) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await self.bot.http.delete_message(lapsed.channel_id, lapsed.message_id)
+        with contextlib.suppress(StorageBusy):
+            await display.drop_lapsed_ping(
+                self.bot.storage, lapsed.table_id, lapsed.user_id, lapsed.message_id
+            )
 
     async def _nudge_later(self, table: LiveTable, nudge: TurnNudge) -> None:
         """Ping the turn's player once it waited the server's ``ping_after``, unless they
@@ -186,6 +269,9 @@ class Nudges:
             nudge.message_id, nudge.channel_id = ping.message_id, ping.channel_id
             nudge.nonce = ping.nonce
             await self._keep_ping(table, ping)  # a restart neither pings twice nor leaves it
+            user_id = self._user_of(table, nudge)
+            if user_id is not None:  # their ping of a turn that ran out: this one replaces it
+                await self._forget_lapsed(table.id, user_id)
             if self._acted(table, nudge):  # they moved while it was posted: nothing deleted it
                 await self._unping(table, nudge)
         except asyncio.CancelledError:
@@ -293,6 +379,14 @@ class Nudges:
             with contextlib.suppress(discord.HTTPException):
                 await self.bot.http.delete_message(ping.channel_id, ping.message_id)
             await display.drop_turn_ping(self.bot.storage, ping.table_id)
+        for lapsed in await display.lapsed_pings(self.bot.storage):
+            if not self.bot.service.owns(lapsed.guild_id):
+                continue
+            table = self.bot.service.tables.get(lapsed.table_id)
+            if table is not None and table.status == "playing":
+                self._lapsed.setdefault(table.id, {})[lapsed.user_id] = lapsed
+            else:
+                await self._drop_lapsed(lapsed)
 
     async def _sweep_ping(self, ping: display.TurnPing) -> None:
         """A ping whose post a kill interrupted: the same nonce posted again returns the

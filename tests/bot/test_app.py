@@ -6,6 +6,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import discord
+from discord import app_commands
+
 from bot import games
 from bot.app import GameBot
 from bot.config import Config
@@ -79,9 +82,11 @@ async def test_setup_loads_one_extension_per_game_and_the_shared_ones(tmp_path: 
             "bot.cogs.settings",
             "bot.cogs.seasons",
             "bot.cogs.tournaments",
+            "bot.cogs.admin",
         }
-        assert {"TamalouCog", "SettingsCog", "SeasonsCog", "TournamentsCog"} <= set(bot.cogs)
-        assert len(bot.cogs) == len(games.REGISTRY) + 3  # one Cog per game
+        cogs = {"TamalouCog", "SettingsCog", "SeasonsCog", "TournamentsCog", "AdminCog"}
+        assert cogs <= set(bot.cogs)
+        assert len(bot.cogs) == len(games.REGISTRY) + 4  # one Cog per game
         group = bot.tree.get_command("tamalou")
         assert group is not None
         names = {c.name for c in group.commands}  # type: ignore[union-attr]
@@ -94,6 +99,18 @@ async def test_setup_loads_one_extension_per_game_and_the_shared_ones(tmp_path: 
             "leaderboard",
             "tournament",
         } <= names, " ".join(sorted(names))
+        admin = bot.tree.get_command("cardsadmin")
+        assert isinstance(admin, app_commands.Group)
+        assert admin.default_permissions == discord.Permissions(manage_guild=True)
+        assert {c.name for c in admin.commands} == {
+            "settings",
+            "tamalou",
+            "kalooki",
+            "tarot",
+            "table_role",
+            "season",
+            "tournament",
+        }
     finally:
         await bot.close()
 
@@ -115,6 +132,7 @@ async def test_every_command_is_on_the_tree_whatever_was_imported_before(tmp_pat
             group = bot.tree.get_command("tamalou")
             names = {c.name for c in group.commands}  # type: ignore[union-attr]
             assert {"settings", "leaderboard", "stats", "season"} <= names
+            assert bot.tree.get_command("cardsadmin") is not None
         finally:
             await bot.close()
 

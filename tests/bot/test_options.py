@@ -66,14 +66,14 @@ def test_a_button_argument_that_is_not_plain_digits_is_an_invalid_button(arg: st
 
 async def test_the_declared_command_ranges_are_the_rules_models_bounds(tmp_path: Path) -> None:
     """Declared once (the rules model's Field bounds), and what Discord is told to enforce
-    on ``/tamalou new`` and ``/tamalou settings`` (the command payload the bot syncs)."""
+    on ``/tamalou new`` and ``/cardsadmin`` (the command payloads the bot syncs)."""
     bot, _ = await ready_bot(tmp_path)
     try:
-        group = bot.tree.get_command("tamalou")
-        assert group is not None
-        payload = group.to_dict(bot.tree)  # type: ignore[arg-type]
 
-        def ranges(command: str) -> dict[str, tuple[int, int]]:
+        def ranges(command: str, top: str = "tamalou") -> dict[str, tuple[int, int]]:
+            group = bot.tree.get_command(top)
+            assert group is not None
+            payload = group.to_dict(bot.tree)  # type: ignore[arg-type]
             (sub,) = [o for o in payload["options"] if o["name"] == command]
             return {
                 o["name"]: (o["min_value"], o["max_value"])
@@ -87,6 +87,7 @@ async def test_the_declared_command_ranges_are_the_rules_models_bounds(tmp_path:
             "turn_seconds": (turn[0].ge // 1000, turn[1].le // 1000),
             "max_players": (2, 8),
         }
-        assert ranges("settings") == {"turn_seconds": (15, 300), "ping_after": (5, 600)}
+        assert ranges("tamalou", "cardsadmin") == {"turn_seconds": (15, 300)}
+        assert ranges("settings", "cardsadmin") == {"ping_after": (5, 600)}
     finally:
         await bot.close()

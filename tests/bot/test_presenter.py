@@ -348,6 +348,7 @@ class PingBot:
         self.service = type("S", (), {"clock": lambda _: bot.now})()
         self.posted: list[tuple[int, str]] = []
         self.deleted: list[int] = []
+        self.edited: list[tuple[int, str]] = []
         self.ids = itertools.count(500)
         self.kept: list[Any] = []
         #: set by a test: a post waits for it once Discord made the message (a slow answer)
@@ -363,6 +364,9 @@ class PingBot:
 
             async def delete_message(_, channel_id: int, message_id: int) -> None:
                 bot.deleted.append(message_id)
+
+            async def edit_message(_, channel_id: int, message_id: int, *, params: Any) -> None:
+                bot.edited.append((message_id, params.payload["content"]))
 
         class Storage:
             async def guild_settings(_, guild_id: int) -> dict[str, Any]:
@@ -511,8 +515,35 @@ async def test_the_ping_goes_when_the_turn_ends_and_follows_the_servers_delay(
     await later(bot, 10_100)
     await nudged(presenter)
     assert [p[0] for p in bot.posted] == [500]
+    table.acted[200] = bot.now  # the other player's move is not theirs
     turns.turn = (1, (1, 1))  # the clock played for them: the turn is over
     await presenter.nudges.watch(table)
+    # not deleted: Discord's notification would lead nowhere; it says what happened
+    assert bot.deleted == []
+    assert bot.edited == [(500, "<@100>, your turn at table 7 ran out: the bot played for you.")]
+    await later(bot, 1_000)
+    await presenter.nudges.watch(table)
+    assert bot.deleted == []  # kept until they act
+    table.acted[100] = bot.now
+    await presenter.nudges.watch(table)
+    assert bot.deleted == [500]
+    await presenter.stop()
+
+
+async def test_a_lapsed_ping_goes_when_its_member_is_pinged_again(monkeypatch: Any) -> None:
+    """The thread does not collect a member's lapsed pings: their next ping replaces it."""
+    bot, presenter, table, turns = nudging(monkeypatch, ping_after_s=1.0)
+    await presenter.nudges.watch(table)
+    await later(bot, 1_100)
+    await nudged(presenter)
+    turns.turn = (1, (1, 1))  # seat 0's turn ran out
+    await presenter.nudges.watch(table)
+    assert [e[0] for e in bot.edited] == [500]
+    turns.turn = (0, (2, 0))  # seat 0 again, still away from the keyboard (seat 1 was quick)
+    await presenter.nudges.watch(table)
+    await later(bot, 1_100)
+    await nudged(presenter)
+    assert [p[0] for p in bot.posted] == [500, 501]
     assert bot.deleted == [500]
     await presenter.stop()
 

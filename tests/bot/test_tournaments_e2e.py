@@ -77,7 +77,15 @@ async def test_a_duplicate_tarot_tournament_seats_two_tables_on_one_deal_across_
     emu = emulator
     h = TarotHarness(emu, tmp_path)
     await h.start(seeds=["cup"], TAMALOU_THREADS="1")  # the default
-    await emu.slash("alice", "tarot tournament create", name="Cup", players=4, rounds=2, length=1)
+    await emu.slash(
+        "alice",
+        "cardsadmin tournament create",
+        game="tarot",
+        name="Cup",
+        players=4,
+        rounds=2,
+        length=1,
+    )
     msg = tournament_message(emu)
     assert "Cup" in msg.text and "duplicate on" in msg.text
     for name in NAMES:
@@ -298,7 +306,15 @@ async def test_a_whole_duplicate_tarot_tournament_through_discord_with_a_restart
     emu = emulator
     h = TarotHarness(emu, tmp_path)
     await h.start(seeds=["cup2"], TAMALOU_THREADS="1")  # the default
-    await emu.slash("alice", "tarot tournament create", name="Cup", players=4, rounds=2, length=1)
+    await emu.slash(
+        "alice",
+        "cardsadmin tournament create",
+        game="tarot",
+        name="Cup",
+        players=4,
+        rounds=2,
+        length=1,
+    )
     for name in NAMES:
         await emu.click(name, tournament_message(emu), "Join")
     await emu.click("alice", tournament_message(emu), "Start")

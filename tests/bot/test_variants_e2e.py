@@ -445,8 +445,8 @@ async def test_a_server_default_variant_and_the_rules_of_a_variant(harness: BotH
     rules variant: says what a variant changes, in the reader's language."""
     h, emu = harness, harness.emu
     await h.start()
-    await emu.slash("alice", "tamalou settings", variant="cabo")
-    assert "Default variant for new tables: Cabo" in emu.last_ephemeral("alice").content
+    await emu.slash("alice", "cardsadmin tamalou", variant="cabo")
+    assert "variant Cabo" in emu.last_ephemeral("alice").content
     await emu.slash("dave", "tamalou new")
     lobby = h.table_message().text
     assert "Cabo" in lobby and "50" in lobby  # cabo plays to 50 (R-V4)

@@ -61,21 +61,21 @@ async def test_each_game_names_its_own_boards_cards_seasons_and_columns(
     card = await emu.slash("alice", "kalooki stats")
     assert "Baby Kalooki 1" in card.text and "Tamalou calls" not in card.text
     assert "Doubles" not in card.text and "Rounds" in card.text
-    listed = await emu.slash("alice", "tarot season list")
+    listed = await emu.slash("alice", "cardsadmin season list", game="tarot")
     assert "Tarot — seasons of this server" in listed.text and "Tamalou" not in listed.text
     assert "1 match" in listed.text  # the tarot match, not both games'
-    export = await emu.slash("alice", "tarot season export")
+    export = await emu.slash("alice", "cardsadmin season export", game="tarot")
     (sheet,) = [a for m in export.messages for a in m.attachments]
     header = next(csv.reader(io.StringIO(sheet.data.decode())))
     assert {"deals", "deals_won", "best_deal"} <= set(header)
     assert not {"calls_right", "doubles", "rounds"} & set(header)
-    export = await emu.slash("alice", "tamalou season export")
+    export = await emu.slash("alice", "cardsadmin season export", game="tamalou")
     (sheet,) = [a for m in export.messages for a in m.attachments]
     header = next(csv.reader(io.StringIO(sheet.data.decode())))
     assert {"rounds", "calls_right", "doubles_missed"} <= set(header)
 
     # in French: the public board and card in the server's language, the list in bob's
-    await emu.slash("alice", "tamalou settings", language="fr")
+    await emu.slash("alice", "cardsadmin settings", language="fr")
     board = await emu.slash("alice", "kalooki leaderboard")
     assert "Kalooki — classement : Winter" in board.text
     card = await emu.slash("bob", "tarot stats")
@@ -84,6 +84,6 @@ async def test_each_game_names_its_own_boards_cards_seasons_and_columns(
     assert "Tarot à trois 1" in text and "Annonces Tamalou" not in text
     card = await emu.slash("bob", "kalooki stats")
     assert "Baby Kalooki 1" in card.text and "Annonces Tamalou" not in card.text
-    listed = await emu.slash("alice", "kalooki season list", locale="fr")
+    listed = await emu.slash("alice", "cardsadmin season list", game="kalooki", locale="fr")
     assert "Kalooki — saisons de ce serveur" in listed.text and "1 partie" in listed.text
     assert emu.take_problems() == []

@@ -30,7 +30,7 @@ from bot.seasons import (
 )
 from bot.seasons import store as seasons_store
 from bot.storage import MatchRow, RoundRecord, Row, SeatRow, Storage, open_storage
-from emulator import Emulator
+from emulator import CommandNotAvailableError, Emulator
 from tamalou.core.drivers import random_playout
 from tamalou.games import load
 from tamalou.games.tamalou import actions as A
@@ -640,7 +640,7 @@ async def test_leaderboard_and_stats_through_discord(emulator: Emulator, tmp_pat
 
     await emu.slash("bob", "tamalou stats")
     card = emu.last_message()
-    assert not card.ephemeral and "bob — Season 1" in card.text
+    assert not card.ephemeral and "bob — Tamalou · Season 1" in card.text
     assert [a.filename for a in card.attachments] == ["rating.png"]
     assert card.attachments[0].data.startswith(b"\x89PNG")
     assert card.embed is not None and card.embed["image"]["url"].endswith("rating.png")
@@ -648,20 +648,23 @@ async def test_leaderboard_and_stats_through_discord(emulator: Emulator, tmp_pat
     await emu.slash("dave", "tamalou stats", member="alice")
     assert "Not ranked yet: 1 of 3 matches" in emu.last_message().text
 
-    await emu.slash("alice", "tamalou season export")
+    await emu.slash("alice", "cardsadmin season export", game="tamalou")
     export = emu.last_ephemeral("alice")
     assert [a.filename for a in export.attachments] == ["tamalou-season-1.csv"]
     lines = export.attachments[0].data.decode().splitlines()
     assert lines[0].startswith("rank,user_id,name") and len(lines) == 13
 
-    await emu.slash("dave", "tamalou season export")
-    assert "Manage Server" in emu.last_ephemeral("dave").content
+    with pytest.raises(CommandNotAvailableError):  # hidden from members
+        await emu.slash("dave", "cardsadmin season export", game="tamalou")
+    await emu.slash("dave", "tamalou season export")  # moved: it says where, exports nothing
+    moved = emu.last_ephemeral("dave")
+    assert "`/cardsadmin season export`" in moved.content and not moved.attachments
 
-    await emu.slash("alice", "tamalou season end")
+    await emu.slash("alice", "cardsadmin season end")
     announce = emu.last_message()
     assert not announce.ephemeral
     assert "Season 1** is over" in announce.text and "Season 2** (season 2)" in announce.text
-    await emu.slash("alice", "tamalou season list")
+    await emu.slash("alice", "cardsadmin season list", game="tamalou")
     listed = emu.last_ephemeral("alice").text
     assert "1. Season 1** — " in listed and "2. Season 2** — current" in listed
     await emu.slash("erin", "tamalou leaderboard", season=1)

@@ -18,9 +18,11 @@ from bot.storage import SeatRow, Storage, StorageError, open_storage
 from bot.storage.copy import CopyMismatch, copy_database, verify_database
 from bot.storage.dialect import TABLES
 from bot.storage.display import (
+    LapsedPing,
     MemberPanel,
     TimedPanel,
     TurnPing,
+    save_lapsed_ping,
     save_member_panel,
     save_panel_memory,
     save_timed_panel,
@@ -47,10 +49,11 @@ async def filled(target: str) -> Storage:
         4242, 999, SeatRow(0, 1, "ann"), {"target": 50}, 5, "kalooki"
     )
     assert table is not None
-    await storage.set_guild_settings(4242, "fr", 45)
+    await storage.set_guild_settings(4242, "fr", 45, kalooki_turn_s=60, opener_role_id=7)
     await set_turn_ping(storage, 4242, 1, False)
     await save_timed_panel(storage, TimedPanel(table.id, 0, "tok", 77, 5, 5_005, "fr"))
     await save_turn_ping(storage, TurnPing(table.id, (1, (2, 3_000)), 78, 9))
+    await save_lapsed_ping(storage, LapsedPing(table.id, 1, 80, 9, 4_000))
     await save_panel_memory(storage, table.id, 0, {"draft": None, "sort": "rank"})
     tournaments = TournamentStore(storage, lambda: 7)
     cup = await tournaments.create(

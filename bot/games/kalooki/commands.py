@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import lang_of, ls, t
-from bot.ui.common import defer, reply
+from bot.ui.common import bot_of, defer, reply
 from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby, opened_text
 from tamalou.games.kalooki import AI_LEVELS, PRESETS
 from tamalou.games.kalooki.rules import KALOOKI
@@ -31,10 +31,13 @@ kalooki_group = app_commands.Group(
 )
 @app_commands.describe(
     preset=ls("Which match: 9 rounds, Baby (3) or the first 4", "kalooki.opt.preset"),
-    turn_seconds=ls("Seconds per turn (default 90)", "kalooki.opt.turn_seconds"),
+    turn_seconds=ls(
+        "Seconds per turn (default: the server's, else 90)", "kalooki.opt.turn_seconds"
+    ),
     max_players=ls("Most players at the table (2 to 8)", "kalooki.opt.max_players"),
     call_seconds=ls(
-        "Seconds to call a discard before the next draw (default 3)", "kalooki.opt.call_seconds"
+        "Seconds to call a discard before the next draw (default: the server's, else 3)",
+        "kalooki.opt.call_seconds",
     ),
 )
 @app_commands.choices(
@@ -55,11 +58,17 @@ async def cmd_new(
 ) -> None:
     lang = lang_of(interaction.locale)
     guild_ids(interaction)  # a server channel only
+    # an option left out: the server's default (/cardsadmin kalooki), else the game's
+    defaults = await bot_of(interaction).storage.guild_settings(interaction.guild_id or 0)
+    if turn_seconds is None:
+        turn_seconds = int(defaults.get("kalooki_turn_s", KALOOKI.turn_clock_s))
+    if call_seconds is None:
+        call_seconds = int(defaults.get("kalooki_call_s", KALOOKI.call_window_s))
     settings: dict[str, Any] = {
         "preset": preset,
-        "turn_seconds": turn_seconds or KALOOKI.turn_clock_s,
+        "turn_seconds": turn_seconds,
         "max_players": max_players or KALOOKI.max_players,
-        "call_seconds": KALOOKI.call_window_s if call_seconds is None else call_seconds,
+        "call_seconds": call_seconds,
     }
     await defer(interaction)
     table, note = await open_lobby(interaction, settings, GAME, lang)

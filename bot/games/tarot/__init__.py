@@ -26,20 +26,28 @@ GAME_ID = "tarot"
 
 
 @functools.lru_cache(maxsize=64)
-def _rules(preset: str, without_dog: bool, rounds: int) -> Rules:
+def _rules(preset: str, without_dog: bool, rounds: int, turn_seconds: int | None) -> Rules:
     rules = PRESETS[preset]
     if without_dog:
         rules = sans_chien(rules)  # refused (ValidationError) unless three players
-    return Rules.model_validate({**rules.model_dump(), "rounds": rounds})
+    data: dict[str, Any] = {**rules.model_dump(), "rounds": rounds}
+    if turn_seconds is not None:  # a server's default (/cardsadmin tarot): bids, call, cards
+        turn = turn_seconds * 1000
+        data.update(bid_ms=turn, call_ms=turn, play_ms=turn, ecart_ms=3 * turn)
+    return Rules.model_validate(data)
 
 
 def rules_for(settings: dict[str, Any]) -> Rules:
     """The table's rules: a preset (``tarot``, ``tarot3``, ``tarot5``), the option
-    ``sans_chien`` and the match length (T-M1). Raises ``ValidationError`` when refused."""
+    ``sans_chien``, the match length (T-M1) and the server's turn time if it set one (a
+    bid, the King's call and a card each get it, the écart three times it). Raises
+    ``ValidationError`` when refused."""
+    turn = settings.get("turn_seconds")
     return _rules(
         str(settings.get("preset", "tarot")),
         bool(settings.get("sans_chien", False)),
         int(settings.get("rounds", 1)),
+        None if turn is None else int(turn),
     )
 
 

@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.i18n import lang_of, ls, t
 from bot.tables import TableError
-from bot.ui.common import defer, reply
+from bot.ui.common import bot_of, defer, reply
 from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby, opened_text
 from tamalou.games.tarot import AI_LEVELS, DEFAULT_PRESET, PRESETS
 
@@ -54,6 +54,9 @@ async def cmd_new(
     if sans_chien and not PRESETS[preset].offers_sans_chien:
         raise TableError("sans_chien_three")  # the rules model's answer (ruling 10)
     settings: dict[str, Any] = {"preset": preset, "sans_chien": sans_chien, "rounds": rounds}
+    defaults = await bot_of(interaction).storage.guild_settings(interaction.guild_id or 0)
+    if "tarot_turn_s" in defaults:  # the server's turn time (/cardsadmin tarot)
+        settings["turn_seconds"] = int(defaults["tarot_turn_s"])
     await defer(interaction)
     table, note = await open_lobby(interaction, settings, GAME, lang)
     await reply(interaction, opened_text(table, lang) + note)

@@ -87,7 +87,9 @@ async def test_three_deals_make_a_match_with_standings_a_season_board_and_a_rema
     assert "alice" in board.text
     card = await emu.slash("alice", "tarot stats")
     assert "alice" in card.text
-    export = await emu.slash("alice", "tarot season export")  # alice has Manage Server
+    export = await emu.slash(
+        "alice", "cardsadmin season export", game="tarot"
+    )  # alice has Manage Server
     (csv,) = [a for m in export.messages for a in m.attachments]
     assert csv.filename.startswith("tarot-season-") and b"alice" in csv.data
     # rematch: the same seats at a new table

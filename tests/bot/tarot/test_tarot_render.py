@@ -580,3 +580,12 @@ def test_the_hand_picture_has_one_row_a_suit_and_the_trumps_in_two_when_long(
     one_row = pictures.render_hand(["t2s"])
     row = one_row.height - 2 * pictures.MARGIN + pictures.GAP
     assert rendered.height == 4 * row - pictures.GAP + 2 * pictures.MARGIN
+
+
+def test_a_servers_tarot_turn_time_sets_bids_the_call_and_cards_and_three_times_the_ecart() -> None:
+    """``/cardsadmin tarot turn_seconds:`` reaches a table's rules; none keeps the game's."""
+    own = rules_for({"preset": "tarot"})
+    assert (own.bid_ms, own.play_ms, own.ecart_ms) == (30_000, 30_000, 90_000)
+    rules = rules_for({"preset": "tarot", "turn_seconds": 45})
+    assert (rules.bid_ms, rules.call_ms, rules.play_ms) == (45_000, 45_000, 45_000)
+    assert rules.ecart_ms == 135_000

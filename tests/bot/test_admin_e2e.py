@@ -1,0 +1,127 @@
+"""``/cardsadmin``, the one admin command, through the emulator with the real bot: hidden
+from members by Discord (Manage Server by default, at the top level), the old admin
+subcommands saying where they went, each game's defaults read by its new tables, and the
+role allowed to open tables.
+
+Members: alice (en-US, Manage Server), bob and carol (French), dave (en-GB), erin (en-US).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from emulator import CommandNotAvailableError, Emulator
+from emulator.model import Role
+from tests.support.bot_harness import BotHarness
+
+pytestmark = pytest.mark.e2e
+
+MANAGE_GUILD = 1 << 5
+
+
+@pytest.fixture
+async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
+    return BotHarness(emulator, tmp_path)
+
+
+def synced(emu: Emulator, name: str) -> dict:  # type: ignore[type-arg]
+    (command,) = [c for c in emu.commands() if c["name"] == name]
+    return command
+
+
+async def test_members_are_not_offered_the_admin_command_and_old_ones_say_where_it_went(
+    harness: BotHarness,
+) -> None:
+    """Discord hides a command by ``default_member_permissions`` only at the top level: the
+    admin subcommands of each game's group were shown to every member and refused after a
+    pick. ``/cardsadmin`` is synced with Manage Server; the games' groups keep play and read
+    commands for everyone; an old admin subcommand answers where it went, in the member's
+    language, and does nothing."""
+    h, emu = harness, harness.emu
+    await h.start()
+    admin = synced(emu, "cardsadmin")
+    assert int(admin["default_member_permissions"]) == MANAGE_GUILD
+    assert admin["name_localizations"]["fr"] == "cartesadmin"
+    assert {o["name"] for o in admin["options"]} == {
+        "settings",
+        "tamalou",
+        "kalooki",
+        "tarot",
+        "table_role",
+        "season",
+        "tournament",
+    }
+    for game in ("tamalou", "kalooki", "tarot"):
+        group = synced(emu, game)
+        assert group.get("default_member_permissions") is None  # play and read: everyone
+        assert {"new", "join", "leaderboard", "stats"} <= {o["name"] for o in group["options"]}
+    with pytest.raises(CommandNotAvailableError):
+        await emu.slash("bob", "cardsadmin settings", language="en")
+    with pytest.raises(CommandNotAvailableError):
+        await emu.slash("dave", "cardsadmin season start", name="Mine")
+    await emu.slash("bob", "kalooki season start")
+    moved = emu.last_ephemeral("bob").content
+    assert "`/cartesadmin saison commencer`" in moved and "Rien n'a été modifié" in moved
+    await emu.slash("dave", "tarot tournament create")
+    moved = emu.last_ephemeral("dave").content
+    assert "`/cardsadmin tournament create`" in moved and "Nothing was changed" in moved
+    await emu.slash("alice", "tamalou settings")  # even for an admin: it only says where
+    moved = emu.last_ephemeral("alice").content
+    assert "`/cardsadmin settings`" in moved and "`/cardsadmin tamalou`" in moved
+    assert h.sql("SELECT * FROM seasons") == [] and h.sql("SELECT * FROM tournaments") == []
+    assert h.sql("SELECT * FROM guild_settings") == []
+
+
+async def test_an_admin_sets_each_games_defaults_and_new_tables_read_them(
+    harness: BotHarness,
+) -> None:
+    """Kalooki's turn time and call window and tarot's turn time were only a table's own
+    options (tarot had none): a server sets them once in ``/cardsadmin``."""
+    h, emu = harness, harness.emu
+    await h.start()
+    await emu.slash("alice", "cardsadmin kalooki", turn_seconds=60, call_seconds=5)
+    assert "Kalooki: 60 s a turn, 5 s to call a discard." in emu.last_ephemeral("alice").content
+    await emu.slash("alice", "cardsadmin tarot", turn_seconds=45, locale="fr")
+    shown = emu.last_ephemeral("alice").content
+    assert "Tarot : 45 s pour une enchère ou une carte." in shown
+    assert "Kalooki : 60 s par tour, 5 s pour appeler une défausse." in shown
+    await emu.slash("dave", "kalooki new")
+    (row,) = h.sql("SELECT settings FROM tables WHERE game = 'kalooki'")
+    settings = json.loads(row["settings"])
+    assert settings["turn_seconds"] == 60 and settings["call_seconds"] == 5
+    await emu.slash("dave", "kalooki cancel")
+    await emu.slash("erin", "kalooki new", turn_seconds=20)  # a table's own option wins
+    assert json.loads(h.sql("SELECT settings FROM tables")[-1]["settings"])["turn_seconds"] == 20
+    await emu.slash("erin", "kalooki cancel")
+    await emu.slash("dave", "tarot new")
+    assert json.loads(h.sql("SELECT settings FROM tables")[-1]["settings"])["turn_seconds"] == 45
+
+
+async def test_a_server_may_keep_opening_tables_to_one_role(harness: BotHarness) -> None:
+    """``/cardsadmin table_role``: a member without the role is refused ``new`` with a clear
+    answer naming it, in their language; with it (or Manage Server) a table opens; no role
+    set again: everyone."""
+    h, emu = harness, harness.emu
+    dealers = Role(max(r.id for r in emu.guild.roles) + 1, "Dealers", 0, position=1)
+    emu.guild.roles.append(dealers)  # known to the bot from the guild it receives at start
+    emu.member("erin").role_ids.append(dealers.id)
+    await h.start()
+    await emu.slash("alice", "cardsadmin table_role", role="Dealers")
+    assert f"tables opened by <@&{dealers.id}>" in emu.last_ephemeral("alice").content
+    await emu.slash("dave", "tamalou new")
+    refused = emu.last_ephemeral("dave").content
+    assert f"Only members with the role <@&{dealers.id}> may open a table" in refused
+    await emu.slash("bob", "kalooki new")
+    assert "Seuls les membres qui ont le rôle" in emu.last_ephemeral("bob").content
+    assert h.sql("SELECT * FROM tables") == []
+    await emu.slash("erin", "tamalou new")
+    assert "Table 1 is open" in emu.last_ephemeral("erin").content
+    await emu.slash("dave", "tamalou join")  # joining is not opening
+    await emu.slash("erin", "tamalou cancel")
+    await emu.slash("alice", "cardsadmin table_role")  # none: every member again
+    assert "tables opened by every member" in emu.last_ephemeral("alice").content
+    await emu.slash("dave", "tamalou new")
+    assert "is open" in emu.last_ephemeral("dave").content
