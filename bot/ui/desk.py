@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -109,6 +109,9 @@ class PanelDesk:
         self.answer_deadline_ms = answer_deadline_ms
         self.plugin = plugin
         self.webhook = webhook
+        #: how a table click answered by a panel edit is acknowledged: a deferred update,
+        #: or the new table when the click owes its edit (the presenter's ``acknowledge``)
+        self.acknowledge: Callable[[discord.Interaction], Awaitable[None]] = _defer
         self.tables: dict[int, TableDesk] = {}
         self._tasks: set[asyncio.Task[Any]] = set()  # hides and drops in flight
         self._closing = False
@@ -358,7 +361,7 @@ class PanelDesk:
                 fault("panel edit failed", f"table {table.id}", exc)  # says so
         elif reuse and old is not None and old.round_no == round_no and old.alive(now):
             if not interaction.response.is_done():  # the click's answer is in the panel
-                await interaction.response.defer()
+                await self.acknowledge(interaction)
             shows = panel_print(shown.text, view, shown.picture)
             if hide_at is None and old.shows == shows:
                 opened = old  # it shows this already: an edit would change nothing (issue 25)
@@ -683,6 +686,10 @@ class PanelDesk:
         if not hid:
             log.info("table %s: could not hide a timed card panel (token expired?)", table.id)
         await self._forget_timed(table.id, seat, opened)
+
+
+async def _defer(interaction: discord.Interaction) -> None:
+    await interaction.response.defer()
 
 
 def desk_for(bot: Any) -> PanelDesk:

@@ -158,10 +158,12 @@ async def _component(
         await lobby_verb(interaction, table, verb, lang)
         return
     click = pipeline.check(interaction, plugin, table, verb, arg, values, lang)
-    with bot_of(interaction).desk.answering(table.id, click.seat):
-        await pipeline.carry_out(click, plugin.answer(click))
-    if not interaction.response.is_done():  # a verb with nothing to show (Next): every
-        await interaction.response.defer()  # click is answered
+    bot = bot_of(interaction)
+    with bot.desk.answering(table.id, click.seat):
+        async with bot.presenter.carrying(interaction, table, click.from_panel):
+            await pipeline.carry_out(click, plugin.answer(click))
+            if not interaction.response.is_done():  # a verb with nothing to show (Next):
+                await bot.presenter.acknowledge(interaction)  # every click is answered
 
 
 async def lobby_verb(
