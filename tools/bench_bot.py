@@ -802,6 +802,25 @@ async def run_load(
     return load
 
 
+def global_bound(key: str) -> bool:
+    """A request (``METHOD route``) on the bot token's global limit (50/s for the whole
+    bot): every REST request but the interaction endpoints (a callback, a
+    ``/webhooks/{application}/{token}/…`` request), which Discord exempts."""
+    _, _, route = key.partition(" ")
+    return not (route.startswith("/interactions/") or route.startswith("/webhooks/"))
+
+
+def global_line(requests: dict[str, int], clicks: int) -> str:
+    """The exact requests a click on the global budget, by route, and their sum."""
+    bound = {k: v for k, v in sorted(requests.items()) if global_bound(k)}
+    total = sum(bound.values()) / max(1, clicks)
+    return (
+        f"global-bound requests a click: {total:.3f} ("
+        + (", ".join(f"{k} {v / max(1, clicks):.3f}" for k, v in bound.items()) or "none")
+        + ")"
+    )
+
+
 def mix_line(mix: dict[str, list[int]]) -> str:
     """The measured clicks' shares by game (on a panel, "My cards"), beside real play's
     (``REAL_PLAY``: whole matches of the end-to-end tests)."""
@@ -944,6 +963,9 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             for g, v in sorted(load.by_game.items())
         }
         results["drain_rate"] = load.clicks / max(1e-9, load.drained - load.started)
+        results["global_bound"] = {
+            k: v / max(1, load.clicks) for k, v in load.requests.items() if global_bound(k)
+        }
         assert emu.bot is not None
         results["rss_after_load_kb"] = rss_kb(emu.bot.pid)
         problems = emu.take_problems()
@@ -955,6 +977,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         say(
             "REST calls per click: "
             + ", ".join(f"{k} {v / max(1, load.clicks):.2f}" for k, v in load.requests.items())
+            + "\n"
+            + global_line(load.requests, load.clicks)
             + "\nthe click's own answer (callback, followups, @original), by origin: "
             + "; ".join(
                 f"{origin} ({n} clicks) "
