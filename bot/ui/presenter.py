@@ -459,8 +459,11 @@ class DiscordPresenter:
     def keep_token(self, interaction: discord.Interaction, table_id: int, message_id: int) -> None:
         """A click on a table message answered by a deferred update or an UPDATE_MESSAGE:
         its token edits that message from now on (the table's newest such token)."""
+        table = self.bot.service.tables.get(table_id)
+        if table is None or table.status not in LIVE or self._closing:
+            return  # a closed table's records are pruned: none is kept again
         token = token_of(interaction, message_id, self.bot.service.clock())
-        if token is not None and not self._closing:
+        if token is not None:
             self.tokens.keep(table_id, token)
 
     # -- a click on the table message ----------------------------------------------------
