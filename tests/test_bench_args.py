@@ -72,3 +72,24 @@ def test_the_bot_keeps_its_compiled_modules_between_starts_unless_told(tmp_path:
     finally:
         bench_bot.WORK.update(old[0])
         bench_bot.PYC.update(old[1])
+
+
+def test_the_global_budget_line_counts_every_request_but_the_interaction_endpoints() -> None:
+    """Discord exempts the interaction endpoints (callback, token webhooks) from the bot's
+    global limit; every other request a click makes is on it, counted exactly by route."""
+    from tools.bench_bot import global_bound, global_line
+
+    requests = {
+        "POST /interactions/{iid}/{token}/callback": 10,
+        "PATCH /webhooks/{app}/{token}/messages/@original": 6,
+        "PATCH /channels/{cid}/messages/{mid}": 2,
+        "POST /channels/{cid}/messages": 1,
+    }
+    assert [k for k in requests if global_bound(k)] == [
+        "PATCH /channels/{cid}/messages/{mid}",
+        "POST /channels/{cid}/messages",
+    ]
+    assert global_line(requests, 10) == (
+        "global-bound requests a click: 0.300 (PATCH /channels/{cid}/messages/{mid} 0.200, "
+        "POST /channels/{cid}/messages 0.100)"
+    )

@@ -811,6 +811,17 @@ async def run_load(
     return load
 
 
+def global_line(requests: dict[str, int], clicks: int) -> str:
+    """The exact requests a click on the global budget, by route, and their sum."""
+    bound = {k: v for k, v in sorted(requests.items()) if global_bound(k)}
+    total = sum(bound.values()) / max(1, clicks)
+    return (
+        f"global-bound requests a click: {total:.3f} ("
+        + (", ".join(f"{k} {v / max(1, clicks):.3f}" for k, v in bound.items()) or "none")
+        + ")"
+    )
+
+
 def mix_line(mix: dict[str, list[int]]) -> str:
     """The measured clicks' shares by game (on a panel, "My cards"), beside real play's
     (``REAL_PLAY``: whole matches of the end-to-end tests)."""
@@ -834,17 +845,6 @@ def global_bound(key: str) -> bool:
     budget, as Discord counts it (the emulator's rule: interaction endpoints do not)."""
     method, template = key.split(" ", 1)
     return not classify(method, template, _ANY_PARAMS).exempt
-
-
-def global_line(requests: dict[str, int], clicks: int) -> str:
-    """The requests a click on the global budget, by route, exact counts."""
-    spent = {k: v for k, v in sorted(requests.items()) if global_bound(k)}
-    total = sum(spent.values())
-    return (
-        f"global budget a click: {total / max(1, clicks):.3f} ({total} requests / {clicks} "
-        "clicks): "
-        + (", ".join(f"{k} {v} ({v / max(1, clicks):.3f})" for k, v in spent.items()) or "none")
-    )
 
 
 def token_in(path: str) -> str | None:
@@ -978,6 +978,9 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             for g, v in sorted(load.by_game.items())
         }
         results["drain_rate"] = load.clicks / max(1e-9, load.drained - load.started)
+        results["global_bound"] = {
+            k: v / max(1, load.clicks) for k, v in load.requests.items() if global_bound(k)
+        }
         assert emu.bot is not None
         results["rss_after_load_kb"] = rss_kb(emu.bot.pid)
         problems = emu.take_problems()
@@ -989,6 +992,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         say(
             "REST calls per click: "
             + ", ".join(f"{k} {v / max(1, load.clicks):.2f}" for k, v in load.requests.items())
+            + "\n"
+            + global_line(load.requests, load.clicks)
             + "\nthe click's own answer (callback, followups, @original), by origin: "
             + "; ".join(
                 f"{origin} ({n} clicks) "
@@ -996,8 +1001,6 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 for origin, counts in sorted(load.by_origin.items())
                 for n in [sum(o == origin for o, _ in load.tokens)]
             )
-            + "\n"
-            + global_line(load.requests, load.clicks)
             + "\n"
             + mix_line(load.mix)
             + "\nrefused / clicks, by kind (warm-up included): "

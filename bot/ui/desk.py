@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -110,6 +110,9 @@ class PanelDesk:
         self.answer_deadline_ms = answer_deadline_ms
         self.plugin = plugin
         self.webhook = webhook
+        #: how a table click answered by a panel edit is acknowledged: a deferred update,
+        #: or the new table when the click owes its edit (the presenter's ``acknowledge``)
+        self.acknowledge: Callable[[discord.Interaction], Awaitable[None]] = _defer
         self.tables: dict[int, TableDesk] = {}
         self._tasks: set[asyncio.Task[Any]] = set()  # hides and drops in flight
         self._closing = False
@@ -368,7 +371,7 @@ class PanelDesk:
         elif reuse and old is not None and old.round_no == round_no and old.alive(now):
             if not interaction.response.is_done():  # the click's answer is in the panel
                 try:
-                    await interaction.response.defer()
+                    await self.acknowledge(interaction)
                 except discord.HTTPException as exc:  # the panel still shows what was played
                     fault("click acknowledgement failed", f"table {table.id}", exc)
             shows = panel_print(shown.text, view, shown.picture)
@@ -709,6 +712,10 @@ class PanelDesk:
         if not hid:
             log.info("table %s: could not hide a timed card panel (token expired?)", table.id)
         await self._forget_timed(table.id, seat, opened)
+
+
+async def _defer(interaction: discord.Interaction) -> None:
+    await interaction.response.defer()
 
 
 def desk_for(bot: Any) -> PanelDesk:

@@ -8,6 +8,9 @@ starts (its open panels may gain moves) and when a table ends (its records go).
 - Each round gets a new message (R-M1: old messages are hard to edit after an hour).
 - A closed table's pending edit is dropped (it would redraw live buttons on a closed
   table) and every per-table record is pruned.
+- The table message is edited through the newest fresh token of a click on it
+  (``table_token.py``: exempt from Discord's global limit), through the channel only when
+  there is none; a click on it whose edit falls due answers with the new table.
 - Shutdown (:meth:`stop`) waits for the edits and hides in flight.
 - Pictures (docs/cards.md): a panel's ``picture`` and the plugin's optional
   ``table_picture`` are rendered off the event loop and attached; a table message is sent
@@ -22,6 +25,7 @@ import contextlib
 import hashlib
 import logging
 import time
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -31,11 +35,12 @@ from bot import games
 from bot.i18n import t
 from bot.storage import display
 from bot.tables import LiveTable, TableError
-from bot.ui import threads
+from bot.ui import clicked, pipeline, threads
 from bot.ui.cards.display import CardPicture
 from bot.ui.common import closed_message, fault, frozen_view, release_view
 from bot.ui.desk import UNKNOWN, PanelDesk, desk_for, picture_files
 from bot.ui.nudges import Nudges
+from bot.ui.table_token import CARRYING, Carried, TableTokens, edit_original, token_of
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -85,6 +90,9 @@ class DiscordPresenter:
         self._gone: set[int] = set()  # tables whose channel answered 10003, while they close
         #: each table's turn, watched: its player pinged if it waits (nudges.py)
         self.nudges = Nudges(bot, self)
+        #: each table's newest token whose original response is its message
+        self.tokens = TableTokens()
+        self.desk.acknowledge = self.acknowledge
         self._closing = False
 
     # -- bookkeeping -----------------------------------------------------------------
@@ -98,6 +106,7 @@ class DiscordPresenter:
             | set(self._pictures)
             | set(self._shown)
             | set(self.desk.tables)
+            | self.tokens.tables()
         )
 
     def _spawn(self, coro: Any, name: str) -> asyncio.Task[Any]:
@@ -118,6 +127,7 @@ class DiscordPresenter:
         self._shown.pop(table_id, None)
         self._previous.pop(table_id, None)
         self.threads.forget(table_id)
+        self.tokens.drop(table_id)
         lock = self._locks.get(table_id)
         if lock is not None and not lock.locked():
             del self._locks[table_id]
@@ -170,6 +180,17 @@ class DiscordPresenter:
         last = self._last_edit.get(table.id, 0.0)
         wait = 0.0 if at_once else max(0.0, last + interval - time.monotonic())
         if wait <= 0:  # edit now, inside the interaction that changed the table
+            carried = CARRYING.get()
+            if (
+                not at_once
+                and carried is not None
+                and carried.open
+                and carried.table_id == table.id
+            ):
+                # a click on the table message: its answer carries the edit, or its token
+                self._last_edit[table.id] = time.monotonic()
+                carried.owed = True
+                return
             await self._edit_now(table)
             return
         self._pending[table.id] = self._spawn(
@@ -177,6 +198,12 @@ class DiscordPresenter:
         )
 
     async def _edit_now(self, table: LiveTable) -> None:
+        if await self._edit_shown(table):
+            await self._after_shown(table)
+
+    async def _edit_shown(self, table: LiveTable) -> bool:
+        """The table message edited to show the table now (refusals logged, counted);
+        False when its channel is gone (the table closes: nothing follows)."""
         self._last_edit[table.id] = time.monotonic()
         try:
             await self._show(table)
@@ -184,9 +211,14 @@ class DiscordPresenter:
                 await display.set_final_shown(self.bot.storage, table.id, True)
         except discord.HTTPException as exc:  # the next change draws it again
             if self._refused(table, exc, "table edit failed"):
-                return
+                return False
         except Exception:
             log.exception("table %s: could not refresh its message", table.id)
+        return True
+
+    async def _after_shown(self, table: LiveTable) -> None:
+        """What follows a drawing of the table: pings, the members' panels, a closed
+        table's thread and records."""
         try:
             await self.nudges.watch(table)
         except discord.HTTPException as exc:
@@ -377,12 +409,125 @@ class DiscordPresenter:
     ) -> None:
         """``PartialMessage.edit`` without building a ``discord.Message`` from Discord's
         answer, which nothing reads (issue 16). Its views are frozen: none is stored.
-        ``channel_id``: where the message is (default: where the table message is)."""
+        ``channel_id``: where the message is (default: where the table message is).
+        The route: the answer of the click on it being answered (an UPDATE_MESSAGE), else
+        the newest fresh token whose original response it is (exempt from the global
+        limit), else the channel (``PATCH /channels/{c}/messages/{m}``, global-bound), which
+        stays the fallback when the token's edit fails."""
+        carried = CARRYING.get()
+        if (
+            carried is not None
+            and carried.table_id == table.id
+            and carried.message_id == message_id
+        ):
+            if carried.answering and await self._answer_with(carried, fields):
+                return
+            self.keep_token(carried.interaction, table.id, message_id)
         if "content" in fields:  # as PartialMessage.edit: the bot's mentions (none)
             fields["previous_allowed_mentions"] = self.bot.allowed_mentions
         where = channel_id if channel_id is not None else self._message_channel_id(table)
+        token = self.tokens.fresh(table.id, message_id, self.bot.service.clock())
         with discord.http.handle_message_parameters(**fields) as params:
+            if token is not None:
+                try:
+                    await edit_original(self.bot, token, params)
+                    return
+                except discord.HTTPException as exc:  # expired, unknown: the channel's way
+                    self.tokens.drop(table.id, token)
+                    fault("table token edit failed", f"table {table.id}", exc)
+                    for file in params.files or ():
+                        file.reset()  # read once already
             await self.bot.http.edit_message(where, message_id, params=params)
+
+    async def _answer_with(self, carried: Carried, fields: dict[str, Any]) -> bool:
+        """The table edit made by the click's own answer (an UPDATE_MESSAGE, one call); False
+        when it cannot be (answered already, refused): the edit takes another route."""
+        interaction = carried.interaction
+        if interaction.response.is_done():
+            return False
+        try:
+            await interaction.response.edit_message(**fields)
+        except (discord.HTTPException, discord.InteractionResponded) as exc:
+            if isinstance(exc, discord.HTTPException):
+                fault("table answer failed", f"table {carried.table_id}", exc)
+            for file in fields.get("attachments") or ():
+                if isinstance(file, discord.File):
+                    file.reset()
+            return False
+        return True
+
+    def keep_token(self, interaction: discord.Interaction, table_id: int, message_id: int) -> None:
+        """A click on a table message answered by a deferred update or an UPDATE_MESSAGE:
+        its token edits that message from now on (the table's newest such token)."""
+        table = self.bot.service.tables.get(table_id)
+        if table is None or table.status not in LIVE or self._closing:
+            return  # a closed table's records are pruned: none is kept again
+        token = token_of(interaction, message_id, self.bot.service.clock())
+        if token is not None:
+            self.tokens.keep(table_id, token)
+
+    # -- a click on the table message ----------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def carrying(
+        self, interaction: discord.Interaction, table: LiveTable, from_panel: bool
+    ) -> AsyncIterator[None]:
+        """A play click is being answered. When it is on the table's current message, the
+        table's edit falling due meanwhile is left to it (:meth:`acknowledge`), or made at its
+        end through the freshest token; its token is kept for the edits to come."""
+        message_id = None if from_panel else clicked.message_id(interaction)
+        if message_id is None or message_id != table.row.message_id:
+            yield
+            return
+        carried = Carried(interaction, table.id, message_id)
+        reset = CARRYING.set(carried)
+        failed = False
+        try:
+            yield
+        except BaseException:
+            failed = True
+            raise
+        finally:
+            CARRYING.reset(reset)
+            carried.open = False
+            self.keep_token(interaction, table.id, message_id)
+            owed, rest = carried.owed, carried.rest
+            carried.owed = carried.rest = False
+            if owed or rest:
+                work = self._edit_now(table) if owed else self._after_shown(table)
+                if failed:  # the refusal is answered first
+                    self._spawn(work, f"table-edit-{table.id}")
+                else:
+                    await work
+
+    async def acknowledge(self, interaction: discord.Interaction) -> None:
+        """Acknowledge a click without a message of its own (a deferred update, type 6), or,
+        when the click on the table message owes its table's edit, answer it with the new
+        table (an UPDATE_MESSAGE, type 7): one call instead of two. What follows the drawing
+        (pings, other panels) waits for the click's end."""
+        carried = CARRYING.get()
+        table = self.bot.service.tables.get(carried.table_id) if carried is not None else None
+        if (
+            carried is not None
+            and table is not None
+            and carried.open
+            and carried.owed
+            and carried.interaction is interaction
+            and not interaction.response.is_done()
+            and not self._closing
+        ):
+            carried.owed = False
+            carried.rest = carried.answering = True
+            try:
+                shown = self._edit_shown(table)
+                if not await pipeline.in_time(
+                    interaction, shown, self.bot.config.answer_deadline_ms
+                ):
+                    carried.rest = False
+            finally:
+                carried.answering = False
+        if not interaction.response.is_done():
+            await interaction.response.defer()
 
     # -- threads (issue 22) --------------------------------------------------------------
 

@@ -18,7 +18,7 @@ import discord
 from bot import games
 from bot.i18n import lang_of, t
 from bot.tables import LiveTable, TableError
-from bot.ui import pipeline
+from bot.ui import clicked, pipeline
 from bot.ui.common import bot_of, reply, seat_name
 from bot.ui.errors import answer_error
 
@@ -154,13 +154,19 @@ async def _component(
         raise TableError("bad_button")  # a table's buttons live in its channel or thread only
     if verb in LOBBY_VERBS:
         await interaction.response.defer()
+        clicked_id = clicked.message_id(interaction)
+        if clicked_id is not None and clicked_id == table.row.message_id:
+            # its token edits the lobby (and the table it becomes) off the global limit
+            bot_of(interaction).presenter.keep_token(interaction, table.id, clicked_id)
         await lobby_verb(interaction, table, verb, lang)
         return
     click = pipeline.check(interaction, plugin, table, verb, arg, values, lang)
-    with bot_of(interaction).desk.answering(table.id, click.seat):
-        await pipeline.carry_out(click, plugin.answer(click))
-    if not interaction.response.is_done():  # a verb with nothing to show (Next): every
-        await interaction.response.defer()  # click is answered
+    bot = bot_of(interaction)
+    with bot.desk.answering(table.id, click.seat):
+        async with bot.presenter.carrying(interaction, table, click.from_panel):
+            await pipeline.carry_out(click, plugin.answer(click))
+            if not interaction.response.is_done():  # a verb with nothing to show (Next):
+                await bot.presenter.acknowledge(interaction)  # every click is answered
 
 
 async def lobby_verb(
