@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -36,6 +35,8 @@ from bot.ui.cards.display import CardPicture
 from bot.ui.common import UNKNOWN_INTERACTION, fault, frozen_view, release_view
 from bot.ui.open_panel import (
     OpenPanel,
+    SeatPanel,
+    TableDesk,
     asks_for_panel,
     moves_of,
     panel_print,
@@ -54,43 +55,6 @@ log = logging.getLogger(__name__)
 PANEL_RESAVE_MS = 5 * 60 * 1000
 #: a second "My cards" within this, with no click on the panel between, gets a new panel
 ASK_AGAIN_MS = 30_000
-#: not known yet (the moment a table's panels were woken for, the picture on a message)
-UNKNOWN = "?"
-
-
-@dataclass(slots=True)
-class SeatPanel:
-    """Everything about one seat's private panel."""
-
-    #: the member's open panel of the round, None: none known
-    opened: OpenPanel | None = None
-    #: (message, the bot's clock it was last drawn for): a timed hide that a later drawing
-    #: already did is not sent again
-    drawn_at: tuple[int, int] | None = None
-    #: (open panel's id, when) of a "My cards" answered by that panel
-    asked: tuple[int, int] | None = None
-    #: clicks of the seat being answered: a turn starting meanwhile leaves the panel to them
-    answering: int = 0
-    #: the game's own panel state (a frozen value of the game's type), None: nothing kept
-    state: Any = None
-    #: the state's data as last stored
-    stored: Any = None
-    #: drawings are sent one at a time, in the order they were asked for
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: drawings asked for so far, and the last one sent: one finding a newer one queued
-    #: behind it leaves the panel to that one
-    asked_draws: int = 0
-
-
-@dataclass(slots=True)
-class TableDesk:
-    """A table's panels, by seat; dropped whole when the table ends."""
-
-    seats: dict[int, SeatPanel] = field(default_factory=dict)
-    #: the moment (the plugin's ``moment``) its panels were last woken for
-    woken: Any = UNKNOWN
-    #: the table ended: a record an answer still holds is dropped once the answer is done
-    dropped: bool = False
 
 
 class PanelDesk:

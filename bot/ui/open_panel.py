@@ -1,11 +1,12 @@
-"""A member's open private panel as the panel desk knows it (``desk.py``): the message, the
+"""The panel desk's records (``desk.py``): a member's open private panel (the message, the
 token it is edited through, what it shows, and the digests that tell whether an edit would
-change anything the member sees."""
+change anything the member sees), everything about one seat's panel, and a table's seats."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -97,3 +98,42 @@ def moves_of(view: discord.ui.View) -> frozenset[str]:
         and item.custom_id
         and not item.disabled
     )
+
+
+#: not known yet (the moment a table's panels were woken for, the picture on a message)
+UNKNOWN = "?"
+
+
+@dataclass(slots=True)
+class SeatPanel:
+    """Everything about one seat's private panel."""
+
+    #: the member's open panel of the round, None: none known
+    opened: OpenPanel | None = None
+    #: (message, the bot's clock it was last drawn for): a timed hide that a later drawing
+    #: already did is not sent again
+    drawn_at: tuple[int, int] | None = None
+    #: (open panel's id, when) of a "My cards" answered by that panel
+    asked: tuple[int, int] | None = None
+    #: clicks of the seat being answered: a turn starting meanwhile leaves the panel to them
+    answering: int = 0
+    #: the game's own panel state (a frozen value of the game's type), None: nothing kept
+    state: Any = None
+    #: the state's data as last stored
+    stored: Any = None
+    #: drawings are sent one at a time, in the order they were asked for
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: drawings asked for so far, and the last one sent: one finding a newer one queued
+    #: behind it leaves the panel to that one
+    asked_draws: int = 0
+
+
+@dataclass(slots=True)
+class TableDesk:
+    """A table's panels, by seat; dropped whole when the table ends."""
+
+    seats: dict[int, SeatPanel] = field(default_factory=dict)
+    #: the moment (the plugin's ``moment``) its panels were last woken for
+    woken: Any = UNKNOWN
+    #: the table ended: a record an answer still holds is dropped once the answer is done
+    dropped: bool = False

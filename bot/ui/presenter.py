@@ -38,8 +38,9 @@ from bot.tables import LiveTable, TableError
 from bot.ui import clicked, pipeline, threads
 from bot.ui.cards.display import CardPicture
 from bot.ui.common import closed_message, fault, frozen_view, release_view
-from bot.ui.desk import UNKNOWN, PanelDesk, desk_for, picture_files
+from bot.ui.desk import PanelDesk, desk_for, picture_files
 from bot.ui.nudges import Nudges
+from bot.ui.open_panel import UNKNOWN
 from bot.ui.table_token import CARRYING, Carried, TableTokens, edit_original, token_of
 
 if TYPE_CHECKING:
