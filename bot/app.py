@@ -57,7 +57,7 @@ GUILD_WAIT_S = 10.0
 
 class Tree(app_commands.CommandTree):
     """Every command answers within Discord's 3 s: one not answered by the safety deadline
-    is deferred, whatever it waits for (a locked database; issue 23)."""
+    is deferred, whatever it waits for (a locked database)."""
 
     def __init__(self, client: discord.Client, **options: Any) -> None:
         super().__init__(client, **options)
@@ -118,7 +118,7 @@ class GameBot(commands.AutoShardedBot):
             tree_cls=Tree,
             allowed_mentions=discord.AllowedMentions.none(),
             # no message cache: nothing reads it (a click carries its message), and it kept
-            # every table message posted, about 5 kB each (issue 25: memory a live table)
+            # every table message posted, about 5 kB each (memory a live table)
             max_messages=None,
             **shards,
         )
@@ -201,7 +201,7 @@ class GameBot(commands.AutoShardedBot):
                 clicked.release(interaction)  # answered and handled: nothing reads it now
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
-        """A table message deleted by a moderator is posted again at once (issue 23)."""
+        """A table message deleted by a moderator is posted again at once."""
         await self.presenter.message_deleted(payload.channel_id, payload.message_id)
 
     async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
@@ -209,11 +209,11 @@ class GameBot(commands.AutoShardedBot):
             await self.presenter.message_deleted(payload.channel_id, message_id)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        """The channel of a table deleted: the table closes (issue 23)."""
+        """The channel of a table deleted: the table closes."""
         await self.presenter.channel_gone(channel.id)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        """The bot removed from a server: its tables close (issue 23)."""
+        """The bot removed from a server: its tables close."""
         await self.presenter.guild_gone(guild.id)
 
     async def setup_hook(self) -> None:
@@ -243,7 +243,7 @@ class GameBot(commands.AutoShardedBot):
         log.info("ready to serve %d live tables", count)
         # Timed secrets shown before the restart, the overdue ones hidden first: a panel is
         # edited through its interaction's token, no gateway needed (they waited for every
-        # table to be drawn again, 2-6 s late; issue 23).
+        # table to be drawn again, 2-6 s late).
         try:
             await self.desk.restore_hides(self.service.tables)
         except Exception:
@@ -263,7 +263,7 @@ class GameBot(commands.AutoShardedBot):
         # young collections run less often: full collections over them stalled clicks.
         # A click leaves no reference cycle (bot.ui.clicked.release, release_view): its
         # objects go by reference counting, and a young collection every 100,000 objects
-        # cost 2-6% of the CPU under load, against 4-5 times that at 20,000 (issue 16).
+        # cost 2-6% of the CPU under load, against 4-5 times that at 20,000.
         # (``python -m bot`` set the thresholds before start-up: GC_THRESHOLDS)
         gc.collect()
         gc.freeze()
@@ -340,7 +340,7 @@ class GameBot(commands.AutoShardedBot):
         for table, reason in self.service.closed_at_start:  # a kill cut their cancel short
             await self.presenter.table_closed(table, reason)
         self.service.closed_at_start.clear()
-        try:  # the members' open panels: edited again, not posted anew (issue 21)
+        try:  # the members' open panels: edited again, not posted anew
             await self.desk.restore_panels(self.service.tables)
         except Exception:
             log.exception("could not read the open panels back: members get new ones")

@@ -136,7 +136,7 @@ def t(lang: str, key: str, **values: Any) -> str:
         log.warning("missing translation key %s", key)
         return key
     if "{" not in text and "}" not in text:
-        return text  # nothing to fill in (many labels): no formatting a click (issue 25)
+        return text  # nothing to fill in (many labels): no formatting a click
     try:
         if ", plural," in text:  # else no plural block (``_PLURAL``) to look for
             text = plurals(text, lang, values)

@@ -138,7 +138,7 @@ class GamePlugin(ABC):
 
     def moment(self, table: LiveTable, at: int) -> Any:
         """A key that changes when a member's open panel may gain moves (a turn starts, a
-        race opens): the presenter then edits the open panels that do (issue 21). Default:
+        race opens): the presenter then edits the open panels that do. Default:
         the turn pings' key (``turn_of``)."""
         return self.turn_of(table, at)
 

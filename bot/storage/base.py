@@ -399,7 +399,7 @@ class Storage:
 
     async def live_matches(self) -> dict[int, MatchRow]:
         """Every playing table's current match, by table id: a restart reads them at once
-        (``current_match`` a table cost a round trip each, issue 16)."""
+        (``current_match`` a table cost a round trip each)."""
         rows = await self.fetch(
             "SELECT m.* FROM matches m JOIN tables t ON t.id = m.table_id "
             "WHERE t.status = 'playing' AND m.status = 'playing' ORDER BY m.id"

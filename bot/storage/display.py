@@ -204,7 +204,7 @@ async def panel_memories(storage: Storage) -> list[tuple[int, int, int, Any]]:
 
 @dataclass(frozen=True, slots=True)
 class MemberPanel:
-    """A member's open panel of a round, editable through ``token`` (issue 21)."""
+    """A member's open panel of a round, editable through ``token``."""
 
     table_id: int
     seat: int

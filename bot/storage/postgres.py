@@ -88,7 +88,7 @@ async def _keep_session(con: asyncpg.Connection) -> None:
 
     asyncpg's default reset sends ``pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET
     ALL`` after *every* pooled statement: one more round trip each, about half of the bot's
-    round trips to PostgreSQL (issue 25 counts them a click). The bot leaves nothing in a
+    round trips to PostgreSQL. The bot leaves nothing in a
     session for it to undo: no ``SET`` (its settings are the connection's start-up ones,
     which ``RESET ALL`` keeps anyway), no session advisory lock (the exclusive lock is
     transaction-scoped), no cursor, no ``LISTEN``."""

@@ -154,7 +154,7 @@ def seat_limits(rules: BaseModel) -> tuple[int, int]:
 
 
 class SharedRules:
-    """Equal rules are one object (issue 25: the memory of a live table). A thousand tables
+    """Equal rules are one object (the memory of a live table). A thousand tables
     of one preset held a thousand equal frozen models, each with its compiled rules: about
     9 kB a table. The engines' rules are frozen pydantic models; read-only once made."""
 
@@ -223,7 +223,7 @@ class TableService:
         """Rebuild every live table from the database (restart: nothing lost).
 
         The matches are read at once and the logs by ``LOAD_BATCH`` matches: two reads a
-        table were most of a restart's time (issue 16)."""
+        table were most of a restart's time."""
         rows = [row for row in await self.storage.live_tables() if self.owns(row.guild_id)]
         matches = await self.storage.live_matches()
         for start in range(0, len(rows), LOAD_BATCH):
@@ -292,7 +292,7 @@ class TableService:
         """Why a table must close at once, if it must: a lobby with no member seated (the
         last one left), a match nobody is left to play (R-K4), a playing table whose match
         is no longer live. Such a table is cancelled by the write after the one that made
-        it so; a kill between the two left a zombie that held its channel (issue 23),
+        it so; a kill between the two left a zombie that held its channel,
         healed here at start."""
         if table.status == "lobby" and all(s.ai_level for s in table.seats):
             return "empty"
@@ -860,7 +860,7 @@ class TableService:
     def _wake_ai_at(self, table: LiveTable, moment: int) -> None:
         """A moment of the game passed with no action (a window closed, a block ended):
         the AI seats' legal moves may have changed, so they look again within their delay
-        of it (issue 29: Kalooki's AI sat out its whole turn clock at a call window, as
+        of it (Kalooki's AI sat out its whole turn clock at a call window, as
         nothing but a commit ever woke it)."""
         if not table.ai:
             return

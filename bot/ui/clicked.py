@@ -1,4 +1,4 @@
-"""The message a click comes from, read without parsing it (issue 16, the click path).
+"""The message a click comes from, read without parsing it (the click path).
 
 discord.py builds a full :class:`discord.Message` from the clicked message of every
 component interaction (``Interaction._from_data``): its embeds, every button of every row,
@@ -76,8 +76,8 @@ class LazyMessageInteraction(discord.Interaction):
 
 def release(interaction: discord.Interaction) -> None:
     """Once a click is answered and handled: its response objects point back at it, a cycle
-    that kept the interaction, its member and its payload alive until a garbage collection
-    (issue 16). Only for an interaction nothing reads any more."""
+    that kept the interaction, its member and its payload alive until a garbage
+    collection. Only for an interaction nothing reads any more."""
     for slot in ("_cs_response", "_cs_followup"):
         with contextlib.suppress(AttributeError):
             delattr(interaction, slot)

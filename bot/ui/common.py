@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 DISCORD_EPOCH = 1420070400000
 
 #: Discord's faults the bot rode out, by kind (each one WARNING line, no traceback): an
-#: operator reads how often Discord failed without a log full of tracebacks (issue 23)
+#: operator reads how often Discord failed without a log full of tracebacks
 FAULTS: Counter[str] = Counter()
 #: Discord's JSON code of an interaction whose token is no longer valid (answered too late)
 UNKNOWN_INTERACTION = 10062
@@ -43,7 +43,7 @@ def fault(kind: str, what: str, error: BaseException) -> None:
 
 #: a command not answered by then is deferred (Discord allows 3 s; the bot passes its
 #: TAMALOU_ANSWER_DEADLINE_MS, as for clicks): a locked database
-#: made ``/tamalou new`` miss Discord's deadline (issue 23)
+#: made ``/tamalou new`` miss Discord's deadline
 ANSWER_BY_S = 1.5
 
 
@@ -77,7 +77,7 @@ def frozen_view(view: discord.ui.View) -> discord.ui.View:
 def release_view(view: discord.ui.View | None) -> None:
     """Once a frozen view is sent: its items point back at it, a reference cycle only the
     garbage collector frees (two views a click kept about 20 objects each alive until a
-    collection, issue 16); emptied, it goes at once."""
+    collection); emptied, it goes at once."""
     if view is not None:
         view.clear_items()
 

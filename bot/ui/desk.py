@@ -174,7 +174,7 @@ class PanelDesk:
     ) -> None:
         """Show the player's private panel; hide timed cards when due.
 
-        One panel per member per round (issue 21). ``edit``: the click was on that panel,
+        One panel per member per round. ``edit``: the click was on that panel,
         which is updated in place (its callback). Else (a table button) the member's open
         panel of this round is edited while its token lives, the click acknowledged without
         a message; a new panel is posted only when there is none, its token is about to
@@ -281,7 +281,7 @@ class PanelDesk:
         old = record.opened
         deadline = self.answer_deadline_ms
         # A timed secret's hide is stored before the secret is shown: a kill in between
-        # left it shown for good (issue 23). A new panel is posted without it first (its id
+        # left it shown for good. A new panel is posted without it first (its id
         # is known only then), stored, then edited to show it.
         hide_at = None if self._closing else shown.hide_at
         if edit:
@@ -340,7 +340,7 @@ class PanelDesk:
                     fault("click acknowledgement failed", f"table {table.id}", exc)
             shows = panel_print(shown.text, view, shown.picture)
             if hide_at is None and old.shows == shows:
-                opened = old  # it shows this already: an edit would change nothing (issue 25)
+                opened = old  # it shows this already: an edit would change nothing
                 opened.moves = moves
             else:
                 await self._keep_timed(table, seat, old, hide_at)
@@ -378,7 +378,7 @@ class PanelDesk:
 
     @staticmethod
     def _asked_once(record: SeatPanel, old: OpenPanel, now: int) -> bool:
-        """A table's "My cards" edits the member's open panel (issue 21), which the member
+        """A table's "My cards" edits the member's open panel, which the member
         may no longer see: Discord's client drops an ephemeral they dismissed, or at a
         reload, and an edit of it then shows nothing. Asked twice in a row (within
         :data:`ASK_AGAIN_MS`, no click on the panel between), the second is answered by a new
@@ -427,7 +427,7 @@ class PanelDesk:
     async def wake(self, table: LiveTable) -> None:
         """A turn starts (or a race opens with it, a Kalooki call): every member's open panel
         of the round that now offers moves it did not is edited to offer them, so the member
-        plays from the panel they have instead of asking for a new one (issue 21). Not the
+        plays from the panel they have instead of asking for a new one. Not the
         panel of a member whose click is being answered: that answer shows it. When the match
         is over, every open panel is drawn once more: it offered moves no longer legal (a
         Kalooki winner's lay-offs and sorting, a tarot "deal 4/3")."""

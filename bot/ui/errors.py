@@ -55,7 +55,7 @@ def error_text(
         return t(lang, "err.manage_server")
     if isinstance(cause, app_commands.NoPrivateMessage):
         return t(lang, "err.guild_only")
-    if applied:  # the move went through: never ask to play it again (issue 23)
+    if applied:  # the move went through: never ask to play it again
         if isinstance(cause, discord.HTTPException):  # Discord failed the answer after it
             fault("answer after a move failed", what, cause)
         else:

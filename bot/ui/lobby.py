@@ -30,7 +30,7 @@ POST_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_file
 def check_can_post(interaction: discord.Interaction) -> None:
     """Refuse, naming what is missing, when the interaction's ``app_permissions`` (the bot's
     own in this channel) do not let it show a table: a lobby nobody can see held the
-    channel (issue 23)."""
+    channel."""
     perms = interaction.app_permissions
     missing = tuple(name for name in POST_PERMISSIONS if not getattr(perms, name))
     if missing:

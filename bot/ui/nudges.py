@@ -122,10 +122,10 @@ class Nudges:
     async def watch(self, table: LiveTable) -> None:
         """After every drawing of the table: a turn that starts is watched, and its player
         pinged only if it waits ``ping_after`` without their move (:meth:`_nudge_later`);
-        the ping is deleted when they move or the turn ends, never before (issue 22).
+        the ping is deleted when they move or the turn ends, never before.
 
         Posted and deleted through ``bot.http`` (no ``Message`` built from the answer: only
-        its id is kept) and stored when posted or deleted (issue 16)."""
+        its id is kept) and stored when posted or deleted."""
         turn = self._turn(table)
         if table.id in self._lapsed:
             await self._clear_lapsed(table)
@@ -346,7 +346,7 @@ class Nudges:
 
     async def wants_ping(self, guild_id: int, user_id: int) -> bool:
         """The member's ``/tamalou ping`` choice, read once from storage, then kept: it read
-        the database at every turn (issue 16). Only ``ping_choice`` changes it, called by
+        the database at every turn. Only ``ping_choice`` changes it, called by
         the command in the process that serves the guild (its shard), so it stays true."""
         key = (guild_id, user_id)
         on = self._ping_choices.get(key)

@@ -34,7 +34,7 @@ class OpenPanel:
     message_id: int
     opened_at: int  # ms, the bot's clock
     lang: str
-    #: the round (a tarot deal) it shows: a new round gets a new panel (issue 21)
+    #: the round (a tarot deal) it shows: a new round gets a new panel
     round_no: int = 0
     #: the custom ids of the moves it offers now (a turn's start edits it when it gains some)
     moves: frozenset[str] = frozenset()
@@ -46,7 +46,7 @@ class OpenPanel:
     #: the key of the picture it is known to carry (`CardPicture.key`), None: none or
     #: not known (as ``shows``): an edit with that very picture keeps the attachment rather
     #: than rendering and uploading it again (a turn's start wakes a panel whose hand is
-    #: the same: issue 25's CPU a click)
+    #: the same: the CPU a click)
     picture: str | None = None
     #: its edits in flight, and whether two of them overlapped (Discord may apply them in
     #: either order: what it shows is then not known until an edit alone)

@@ -288,7 +288,7 @@ class DiscordPresenter:
     def _refused(self, table: LiveTable, exc: discord.HTTPException, kind: str) -> bool:
         """Discord refused a table's message (Missing Permissions, an outage): one WARNING
         line and a count. True when the channel is gone (10003: deleted, or the bot
-        removed): the table closes instead of failing at every change (issue 23)."""
+        removed): the table closes instead of failing at every change."""
         if exc.code == UNKNOWN_CHANNEL:
             if table.status in LIVE and table.id not in self._gone:
                 self._gone.add(table.id)  # no more edits while it closes
@@ -330,7 +330,7 @@ class DiscordPresenter:
         if table.row.message_id is not None:
             shows = table_print(embed, view, key)
             if self._shown.get(table.id) == shows and self._pictures.get(table.id, UNKNOWN) == key:
-                return  # it shows this already: an edit would change nothing (issue 25)
+                return  # it shows this already: an edit would change nothing
             self._shown.pop(table.id, None)  # not known while the edit is in flight
             extra: dict[str, Any] = {}
             if self._pictures.get(table.id, UNKNOWN) != key:  # else: already attached
@@ -364,7 +364,7 @@ class DiscordPresenter:
             if previous is None:
                 raise
             # A new round's message refused (403, 5xx): the round goes on in the last
-            # message rather than in none (issue 23: a table nobody could see).
+            # message rather than in none (a table nobody could see).
             log.warning(
                 "table %s: the new round could not be posted (%s %s); it goes on in its "
                 "last message",
@@ -409,7 +409,7 @@ class DiscordPresenter:
         self, table: LiveTable, message_id: int, channel_id: int | None = None, **fields: Any
     ) -> None:
         """``PartialMessage.edit`` without building a ``discord.Message`` from Discord's
-        answer, which nothing reads (issue 16). Its views are frozen: none is stored.
+        answer, which nothing reads. Its views are frozen: none is stored.
         ``channel_id``: where the message is (default: where the table message is).
         The route: the answer of the click on it being answered (an UPDATE_MESSAGE), else
         the newest fresh token whose original response it is (exempt from the global
@@ -530,7 +530,7 @@ class DiscordPresenter:
         if not interaction.response.is_done():
             await interaction.response.defer()
 
-    # -- threads (issue 22) --------------------------------------------------------------
+    # -- threads --------------------------------------------------------------
 
     def public_channel_id(self, table: LiveTable) -> int:
         """Where the table's new public messages go: its thread once the match started
@@ -554,7 +554,7 @@ class DiscordPresenter:
         ``app_permissions`` allow creating public threads and posting in them (None: the
         channel holds no thread). Returns the catalogue key of the one line the host is told
         when the table plays in the channel for want of permission, else None. Discord's
-        refusal of the lobby itself is raised (the caller frees the channel, issue 23)."""
+        refusal of the lobby itself is raised (the caller frees the channel)."""
         await self.post_table(table)
         starter = table.row.message_id
         if can_thread is None or starter is None or not await self.threads.on(table.row.guild_id):

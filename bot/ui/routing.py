@@ -121,7 +121,7 @@ async def on_component(
         await answer_error(interaction, exc, f"button {game}:{verb} on table {table_id}", game)
         # Answered (and logged when unexpected): its traceback's frames hold the error
         # (a refusal kept in an outcome), a cycle that kept a click's objects alive until
-        # a garbage collection (issue 16).
+        # a garbage collection.
         exc.__traceback__ = None
 
 

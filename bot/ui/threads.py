@@ -1,4 +1,4 @@
-"""Tables in threads (issue 22): what the channel keeps of a table that plays in a thread.
+"""Tables in threads: what the channel keeps of a table that plays in a thread.
 
 The lobby message stays in the channel; the thread is started from it (Discord gives the
 thread the message's id) and every public message of the match goes there. Once the match

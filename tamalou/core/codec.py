@@ -5,7 +5,7 @@ own fields are read.
 Validation lives here (pydantic ``TypeAdapter``), never on the per-action hot path. Bad
 input of any shape is a ``ValueError`` (never a ``TypeError`` or ``KeyError``), which is
 what the bot and the storage catch. The adapters are built on first use: a restart that
-reads only its own log never builds them (issue 25).
+reads only its own log never builds them.
 
 ``action_from_log`` reads the bot's own log at a restart (9,000+ rows for 1,000 tables):
 a row whose every field has the exact JSON type the bot writes is built with the plain

@@ -32,7 +32,7 @@ def turn_of(table: LiveTable, at: int) -> tuple[int, tuple[int, int]] | None:
     if game is None:
         return None
     # public facts only (the public view's ``phase`` and ``current``), read without
-    # building the whole public view: this runs at every table edit (issue 16)
+    # building the whole public view: this runs at every table edit
     r = game.round
     if r.phase != "play" or r.current is None:
         return None

@@ -31,7 +31,7 @@ from tamalou.games.tarot.views import PlayerView, PublicView, public_view, view
 GAME_ID = "tarot"
 DEFAULT_PRESET = "tarot"
 AI_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
-SLOW_AI_LEVELS: frozenset[str] = frozenset({"hard"})  # a search: up to ~40 ms (issue 26)
+SLOW_AI_LEVELS: frozenset[str] = frozenset({"hard"})  # a search: up to ~40 ms
 #: the bot's cap on a ``hard`` decision (the search is bounded by work first; docs/ai.md)
 AI_BUDGET_MS = 35.0
 LOWER_SCORE_WINS = False  # points won: the highest total wins (T-M3)

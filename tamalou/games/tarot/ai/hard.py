@@ -14,7 +14,7 @@ trumped under the top trump, T-P2..T-P5). With that it plays:
 - **the Petit**: played as soon as it wins safely, kept out of tricks it would lose.
 
 Those rules give its default card; every card choice is then checked by a search of the
-play (:mod:`tamalou.games.tarot.ai.search`, issue 26): the default card stays unless
+play (:mod:`tamalou.games.tarot.ai.search`): the default card stays unless
 another scores better over the same sampled deals by more than ``MARGIN`` standard errors.
 """
 
