@@ -39,7 +39,7 @@ from bot.storage import (
     Storage,
     StorageBusy,
     TableRow,
-    display,
+    display_state,
 )
 from bot.tables.ai import AiRunner, AiSeat
 from bot.tables.clock import Clock, SeedSource, random_seed, wall_clock_ms
@@ -264,10 +264,10 @@ class TableService:
         """Tables whose match finished but whose final message was never drawn (a kill
         between the last commit and the rendering), rebuilt from their log to be drawn."""
         tables = []
-        for table_id in await display.finished_without_final(self.storage):
+        for table_id in await display_state.finished_without_final(self.storage):
             try:
                 row = await self.storage.get_table(table_id)
-                match = await display.last_match(self.storage, table_id)
+                match = await display_state.last_match(self.storage, table_id)
                 if row is None or match is None:
                     continue
                 table = self._live(row)
@@ -556,7 +556,7 @@ class TableService:
         stored = [s.to_dict() for s in seats]
         dumped = rules.model_dump(mode="json")
         match_id = await self.storage.create_match(table.row, seed, dumped, stored, now)
-        await display.set_final_shown(self.storage, table.id, False)  # drawn when it ends
+        await display_state.set_final_shown(self.storage, table.id, False)  # drawn when it ends
         table.row.status = "playing"
         table.match = MatchRow(
             match_id,

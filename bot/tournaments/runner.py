@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from bot.storage import MatchRow, SeatRow, display
+from bot.storage import MatchRow, SeatRow, display_state
 from bot.tables import TableError, TableService
 from bot.tables.service import AI_USER_BASE
 from bot.tournaments.store import Tournament, TournamentStore, TourTable
@@ -311,7 +311,7 @@ class TournamentRunner:
                     if row is None or row.status == "cancelled":
                         await self.table_closed(tt.table_id, "restart")
                     elif row.status == "finished":
-                        match = await display.last_match(self.service.storage, tt.table_id)
+                        match = await display_state.last_match(self.service.storage, tt.table_id)
                         if match is not None:
                             await self._table_done(tt, match)
                 await self._advance(found.id)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
-from bot.storage import display as rows
+from bot.storage import display_state as rows
 from bot.tables.clock import sleep_until
 from bot.ui import clicked, pipeline
 from bot.ui.cards.display import CardPicture

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import lang_of, ls, t
-from bot.storage import display
+from bot.storage import display_state
 from bot.tables import LiveTable, TableError
 from bot.ui.common import bot_of, button, cid, defer, reply, seat_name, ts
 
@@ -229,7 +229,7 @@ def add_seat_commands(
         game's turn pings: ``/kalooki ping`` and ``/tamalou ping`` set the same choice."""
         bot = bot_of(interaction)
         guild_id, _ = guild_ids(interaction)
-        await display.set_turn_ping(bot.storage, guild_id, interaction.user.id, on)
+        await display_state.set_turn_ping(bot.storage, guild_id, interaction.user.id, on)
         bot.presenter.nudges.ping_choice(guild_id, interaction.user.id, on)
         lang = lang_of(interaction.locale)
         seconds = await bot.presenter.nudges.ping_after_ms(guild_id) / 1000

@@ -22,7 +22,7 @@ import discord
 
 from bot import games
 from bot.i18n import t
-from bot.storage import StorageBusy, display
+from bot.storage import StorageBusy, display_state
 from bot.tables import LiveTable
 from bot.tables.clock import sleep_until
 
@@ -87,7 +87,7 @@ class Nudges:
         self._ping_after: dict[int, int] = {}  # guild -> ms a turn waits before its ping
         self._ping_choices: dict[tuple[int, int], bool] = {}  # (guild, member) -> pinged
         #: table -> member -> their ping whose turn ran out, edited to say so
-        self._lapsed: dict[int, dict[int, display.LapsedPing]] = {}
+        self._lapsed: dict[int, dict[int, display_state.LapsedPing]] = {}
         self.closing = False
 
     def stop(self) -> None:
@@ -165,7 +165,7 @@ class Nudges:
             await self.bot.http.delete_message(channel_id or table.row.channel_id, message_id)
         if nudge.nonce is not None:  # its own row only: a newer ping may be being posted
             with contextlib.suppress(StorageBusy):
-                await display.drop_turn_ping(self.bot.storage, table.id, nonce=nudge.nonce)
+                await display_state.drop_turn_ping(self.bot.storage, table.id, nonce=nudge.nonce)
             return
         current = self._pings.get(table.id)
         if current is None or current.message_id is None:
@@ -186,7 +186,7 @@ class Nudges:
             await self._unping(table, nudge)
             return
         nudge.message_id = None
-        lapsed = display.LapsedPing(
+        lapsed = display_state.LapsedPing(
             table.id, user_id, message_id, channel_id, self.bot.service.clock()
         )
         # known before its edit: a move or the table's end meanwhile deletes it
@@ -209,13 +209,15 @@ class Nudges:
                 await self._forget_lapsed(table.id, user_id)
         try:
             if self._lapsed.get(table.id, {}).get(user_id) is lapsed:
-                await display.save_lapsed_ping(self.bot.storage, lapsed)
+                await display_state.save_lapsed_ping(self.bot.storage, lapsed)
                 if self._lapsed.get(table.id, {}).get(user_id) is not lapsed:  # deleted since
-                    await display.drop_lapsed_ping(self.bot.storage, table.id, user_id, message_id)
+                    await display_state.drop_lapsed_ping(
+                        self.bot.storage, table.id, user_id, message_id
+                    )
             if nudge.nonce is not None:
-                await display.drop_turn_ping(self.bot.storage, table.id, nonce=nudge.nonce)
+                await display_state.drop_turn_ping(self.bot.storage, table.id, nonce=nudge.nonce)
             elif (current := self._pings.get(table.id)) is None or current.message_id is None:
-                await display.drop_turn_ping(self.bot.storage, table.id)
+                await display_state.drop_turn_ping(self.bot.storage, table.id)
         except StorageBusy:
             log.warning("table %s: the lapsed ping is not stored (database busy)", table.id)
 
@@ -235,11 +237,11 @@ class Nudges:
         if lapsed is not None:
             await self._drop_lapsed(lapsed)
 
-    async def _drop_lapsed(self, lapsed: display.LapsedPing) -> None:
+    async def _drop_lapsed(self, lapsed: display_state.LapsedPing) -> None:
         with contextlib.suppress(discord.HTTPException):
             await self.bot.http.delete_message(lapsed.channel_id, lapsed.message_id)
         with contextlib.suppress(StorageBusy):
-            await display.drop_lapsed_ping(
+            await display_state.drop_lapsed_ping(
                 self.bot.storage, lapsed.table_id, lapsed.user_id, lapsed.message_id
             )
 
@@ -264,7 +266,7 @@ class Nudges:
                 with contextlib.suppress(discord.HTTPException):
                     await self.bot.http.delete_message(ping.channel_id, ping.message_id)
                 with contextlib.suppress(StorageBusy):
-                    await display.drop_turn_ping(self.bot.storage, table.id, nonce=ping.nonce)
+                    await display_state.drop_turn_ping(self.bot.storage, table.id, nonce=ping.nonce)
                 return
             nudge.message_id, nudge.channel_id = ping.message_id, ping.channel_id
             nudge.nonce = ping.nonce
@@ -284,7 +286,7 @@ class Nudges:
             if nudge.timer is asyncio.current_task():
                 nudge.timer = None
 
-    async def _post_ping(self, table: LiveTable, nudge: TurnNudge) -> display.TurnPing | None:
+    async def _post_ping(self, table: LiveTable, nudge: TurnNudge) -> display_state.TurnPing | None:
         """The ping of the nudged turn's player, posted (None: no ping for this player: an AI,
         away, or they turned pings off). Stored before its post with the nonce it is posted
         with (``enforce_nonce``): a kill in between leaves a row that finds the message at
@@ -305,10 +307,12 @@ class Nudges:
         )
         channel_id = self.presenter.public_channel_id(table)
         nonce = ping_nonce(table.id, self.bot.service.clock())  # this post's own
-        await self._keep_ping(table, display.TurnPing(table.id, turn, 0, channel_id, nonce=nonce))
+        await self._keep_ping(
+            table, display_state.TurnPing(table.id, turn, 0, channel_id, nonce=nonce)
+        )
         if self._pings.get(table.id) is not nudge:  # the turn ended meanwhile: no post
             with contextlib.suppress(StorageBusy):
-                await display.drop_turn_ping(self.bot.storage, table.id, nonce=nonce)
+                await display_state.drop_turn_ping(self.bot.storage, table.id, nonce=nonce)
             return None
         nudge.posting = True  # from here a stop does not cancel: see TurnNudge.stop
         try:
@@ -321,7 +325,7 @@ class Nudges:
                 data = await self.bot.http.send_message(channel_id, params=params)
         finally:
             nudge.posting = False
-        return display.TurnPing(table.id, turn, int(data["id"]), channel_id, nonce=nonce)
+        return display_state.TurnPing(table.id, turn, int(data["id"]), channel_id, nonce=nonce)
 
     async def ping_after_ms(self, guild_id: int) -> int:
         """How long a turn waits before its player is pinged: the server's setting, else the
@@ -333,14 +337,14 @@ class Nudges:
             cached = self._ping_after.setdefault(guild_id, int(float(seconds) * 1000))
         return cached
 
-    async def _keep_ping(self, table: LiveTable, ping: display.TurnPing | None) -> None:
+    async def _keep_ping(self, table: LiveTable, ping: display_state.TurnPing | None) -> None:
         """Store the table's ping (None: it is gone). A busy database only costs the memory
         of it across a restart (the turn may be pinged again then): a warning, not an error."""
         try:
             if ping is None:
-                await display.drop_turn_ping(self.bot.storage, table.id)
+                await display_state.drop_turn_ping(self.bot.storage, table.id)
             else:
-                await display.save_turn_ping(self.bot.storage, ping)
+                await display_state.save_turn_ping(self.bot.storage, ping)
         except StorageBusy:
             log.warning("table %s: the turn ping is not stored (database busy)", table.id)
 
@@ -351,7 +355,7 @@ class Nudges:
         key = (guild_id, user_id)
         on = self._ping_choices.get(key)
         if on is None:
-            on = await display.turn_ping(self.bot.storage, guild_id, user_id)
+            on = await display_state.turn_ping(self.bot.storage, guild_id, user_id)
             on = self._ping_choices.setdefault(key, on)  # a choice made meanwhile wins
         return on
 
@@ -363,7 +367,7 @@ class Nudges:
         """At start, before the tables are drawn again: each live table's ping and the turn it
         was for, so that turn is not pinged twice and the ping goes when the turn does; the
         ping of a table closed meanwhile is deleted. Other processes' tables are theirs."""
-        for ping in await display.turn_pings(self.bot.storage):
+        for ping in await display_state.turn_pings(self.bot.storage):
             if not self.bot.service.owns(ping.guild_id):
                 continue
             table = self.bot.service.tables.get(ping.table_id)
@@ -378,8 +382,8 @@ class Nudges:
                 continue
             with contextlib.suppress(discord.HTTPException):
                 await self.bot.http.delete_message(ping.channel_id, ping.message_id)
-            await display.drop_turn_ping(self.bot.storage, ping.table_id)
-        for lapsed in await display.lapsed_pings(self.bot.storage):
+            await display_state.drop_turn_ping(self.bot.storage, ping.table_id)
+        for lapsed in await display_state.lapsed_pings(self.bot.storage):
             if not self.bot.service.owns(lapsed.guild_id):
                 continue
             table = self.bot.service.tables.get(lapsed.table_id)
@@ -388,7 +392,7 @@ class Nudges:
             else:
                 await self._drop_lapsed(lapsed)
 
-    async def _sweep_ping(self, ping: display.TurnPing) -> None:
+    async def _sweep_ping(self, ping: display_state.TurnPing) -> None:
         """A ping whose post a kill interrupted: the same nonce posted again returns the
         message if Discord made it (``enforce_nonce``, a few minutes), which is then deleted;
         else the post makes a message that mentions nobody, deleted at once. Its turn is
@@ -404,4 +408,4 @@ class Nudges:
                 await self.bot.http.delete_message(ping.channel_id, int(data["id"]))
             except discord.HTTPException as exc:  # its channel gone, or no right to post
                 log.warning("table %s: an interrupted ping not swept (%s)", ping.table_id, exc)
-        await display.drop_turn_ping(self.bot.storage, ping.table_id, nonce=ping.nonce)
+        await display_state.drop_turn_ping(self.bot.storage, ping.table_id, nonce=ping.nonce)

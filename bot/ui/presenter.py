@@ -33,7 +33,7 @@ import orjson
 
 from bot import games
 from bot.i18n import t
-from bot.storage import display
+from bot.storage import display_state
 from bot.tables import LiveTable, TableError
 from bot.ui import clicked, pipeline, threads
 from bot.ui.cards.display import CardPicture
@@ -209,7 +209,7 @@ class DiscordPresenter:
         try:
             await self._show(table)
             if table.status == "finished":  # its final message is drawn (else: at start)
-                await display.set_final_shown(self.bot.storage, table.id, True)
+                await display_state.set_final_shown(self.bot.storage, table.id, True)
         except discord.HTTPException as exc:  # the next change draws it again
             if self._refused(table, exc, "table edit failed"):
                 return False

@@ -13,7 +13,7 @@ import pytest
 
 import tamalou.games
 from bot.games import rules_for
-from bot.storage import Storage, display, open_storage
+from bot.storage import Storage, display_state, open_storage
 from bot.tables import LiveTable, TableError, TableService
 from bot.tournaments.runner import TournamentError, TournamentRunner
 from bot.tournaments.store import Tournament, TournamentStore
@@ -262,7 +262,7 @@ async def test_a_duplicate_tamalou_tournament_scores_the_rank_among_the_same_sea
         by_round: dict[int, list[tuple[tuple[int | None, ...], tuple[float, ...]]]] = {}
         for tt in await bot.store.tables(cup.id, round_no):
             assert tt.table_id is not None
-            match = await display.last_match(bot.storage, tt.table_id)
+            match = await display_state.last_match(bot.storage, tt.table_id)
             assert match is not None
             state, events = tamalou_games.new_game(
                 tamalou_games.rules_from_dict(match.rules), 2, match.seed, match.started_at

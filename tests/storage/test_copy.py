@@ -17,7 +17,7 @@ from bot.seasons import Seasons
 from bot.storage import SeatRow, Storage, StorageError, open_storage
 from bot.storage.copy import CopyMismatch, copy_database, verify_database
 from bot.storage.dialect import TABLES
-from bot.storage.display import (
+from bot.storage.display_state import (
     LapsedPing,
     MemberPanel,
     TimedPanel,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from bot.games.kalooki import PLUGIN
-from bot.storage.display import _tuples
+from bot.storage.display_state import _tuples
 from tamalou.games.kalooki import actions as A
 from tamalou.games.kalooki.engine import step
 from tamalou.games.kalooki.scripted import card, forced_game

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from bot.games.tarot import PLUGIN
-from bot.storage.display import _tuples
+from bot.storage.display_state import _tuples
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot.cards import lowest_key
 from tamalou.games.tarot.engine import apply, legal_actions, playable

@@ -1,4 +1,4 @@
-"""What the displays need to survive a restart (migrations 006, 007, 008, 011): timed private
+"""What the displays need to survive a restart (migrations 006, 007, 008, 011, 014): timed private
 panels still to hide, tables whose final message was not drawn, members' turn-ping
 preference, each table's ping message with the turn it was for, what a game's panel keeps
 for a seat between clicks (its own JSON: Kalooki's lay-down drafts), and each member's open
