@@ -30,10 +30,10 @@ from bot.tables import AiRunner, TableService
 from bot.ui import clicked
 from bot.ui.cards import ALL_CODES, CardEmojis, emoji_png, prerender
 from bot.ui.cards import display as card_display
-from bot.ui.common import answer_in_time, reply, snowflake_ms
 from bot.ui.desk import PanelDesk
 from bot.ui.discord_clock import DiscordClock
 from bot.ui.errors import answer_error
+from bot.ui.kit import answer_in_time, reply, snowflake_ms
 from bot.ui.presenter import DiscordPresenter
 from bot.ui.routing import COMPONENT_TYPES, TableButton, TableSelect, dispatch, route
 

@@ -60,7 +60,7 @@ async def test_commands_and_option_names_are_localised() -> None:
 
 def test_ai_seats_are_named_in_the_reader_language() -> None:
     from bot.storage import SeatRow
-    from bot.ui.common import seat_name
+    from bot.ui.kit import seat_name
 
     ai = SeatRow(1, 2, "AI 2 (medium)", "medium")
     assert seat_name(ai, "fr") == "IA 2 (moyen)"

@@ -22,7 +22,7 @@ from bot.games.tamalou.options import TURN_MAX_S, TURN_MIN_S
 from bot.i18n import lang_of, ls, t
 from bot.seasons.commands import announce, export_season, guild_of, list_seasons
 from bot.tournaments.commands import create_tournament, export_tournament
-from bot.ui.common import bot_of, reply
+from bot.ui.kit import bot_of, reply
 from bot.ui.lobby import guild_ids
 from tamalou.games.kalooki.rules import KALOOKI
 from tamalou.games.tamalou.rules import TAMALOU

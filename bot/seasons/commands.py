@@ -40,7 +40,7 @@ from bot.seasons.store import (
     Seasons,
 )
 from bot.tables import TableError
-from bot.ui.common import bot_of, defer, frozen_view, reply
+from bot.ui.kit import bot_of, defer, frozen_view, reply
 from bot.ui.moved import moved
 from tamalou.games import game_ids
 

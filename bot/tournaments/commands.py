@@ -19,8 +19,8 @@ from bot.i18n import lang_of, ls, t
 from bot.tables import TableError
 from bot.tournaments.runner import TournamentError, TournamentRunner
 from bot.tournaments.store import Tournament, TourTable
-from bot.ui.common import bot_of, reply
 from bot.ui.errors import answer_error
+from bot.ui.kit import bot_of, reply
 from bot.ui.moved import moved
 from tamalou.core.tournament import Format, Standing
 

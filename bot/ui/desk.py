@@ -32,7 +32,7 @@ from bot.storage import display_state as rows
 from bot.tables.clock import sleep_until
 from bot.ui import clicked, pipeline
 from bot.ui.cards.display import CardPicture
-from bot.ui.common import UNKNOWN_INTERACTION, fault, frozen_view, release_view
+from bot.ui.kit import UNKNOWN_INTERACTION, fault, frozen_view, release_view
 from bot.ui.open_panel import (
     OpenPanel,
     SeatPanel,

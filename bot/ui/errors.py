@@ -12,7 +12,7 @@ from discord import app_commands
 from bot.i18n import catalog, lang_of, t
 from bot.storage import StorageBusy
 from bot.tables import TableError
-from bot.ui.common import FAULTS, UNKNOWN_INTERACTION, fault, reply, ts
+from bot.ui.kit import FAULTS, UNKNOWN_INTERACTION, fault, reply, ts
 from bot.ui.pipeline import applied
 from tamalou.core.errors import IllegalAction
 

@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.i18n import lang_of, ls, t
 from bot.storage import display_state
 from bot.tables import LiveTable, TableError
-from bot.ui.common import bot_of, button, cid, defer, reply, seat_name, ts
+from bot.ui.kit import bot_of, button, cid, defer, reply, seat_name, ts
 
 log = logging.getLogger(__name__)
 

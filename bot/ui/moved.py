@@ -8,7 +8,7 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import lang_of, t
-from bot.ui.common import reply
+from bot.ui.kit import reply
 
 #: the top-level admin command's name key (``cmd.admin``)
 ADMIN = "cmd.admin"

@@ -35,8 +35,8 @@ import discord
 
 from bot.tables import LiveTable, TableError
 from bot.ui import clicked
-from bot.ui.common import bot_of, reply, snowflake_ms
 from bot.ui.discord_clock import DiscordClock
+from bot.ui.kit import bot_of, reply, snowflake_ms
 from tamalou.core.errors import IllegalAction
 
 if TYPE_CHECKING:

@@ -37,8 +37,8 @@ from bot.storage import display_state
 from bot.tables import LiveTable, TableError
 from bot.ui import clicked, pipeline, threads
 from bot.ui.cards.display import CardPicture
-from bot.ui.common import closed_message, fault, frozen_view, release_view
 from bot.ui.desk import PanelDesk, desk_for, picture_files
+from bot.ui.kit import closed_message, fault, frozen_view, release_view
 from bot.ui.nudges import Nudges
 from bot.ui.open_panel import UNKNOWN
 from bot.ui.table_token import CARRYING, Carried, TableTokens, edit_original, token_of

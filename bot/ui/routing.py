@@ -19,8 +19,8 @@ from bot import games
 from bot.i18n import lang_of, t
 from bot.tables import LiveTable, TableError
 from bot.ui import clicked, pipeline
-from bot.ui.common import bot_of, reply, seat_name
 from bot.ui.errors import answer_error
+from bot.ui.kit import bot_of, reply, seat_name
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from discord.utils import escape_markdown
 from bot import games
 from bot.i18n import t
 from bot.tables import LiveTable
-from bot.ui.common import button, cid, frozen_view, release_view, seat_name
+from bot.ui.kit import button, cid, frozen_view, release_view, seat_name
 
 if TYPE_CHECKING:
     from bot.app import GameBot

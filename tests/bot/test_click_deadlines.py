@@ -18,9 +18,9 @@ import pytest
 from bot import games
 from bot.i18n import t
 from bot.tables import LiveTable, TableError, TableService
-from bot.ui.common import DISCORD_EPOCH
 from bot.ui.discord_clock import DiscordClock
 from bot.ui.errors import answer_error
+from bot.ui.kit import DISCORD_EPOCH
 from bot.ui.pipeline import Click
 from tamalou.games.tamalou import actions as A
 from tests.test_service import T0, make, started_table

@@ -19,7 +19,7 @@ __all__ = ["bot"]  # a fixture
 from bot.app import GameBot
 from bot.tables import TableError
 from bot.ui import routing
-from bot.ui.common import frozen_view, release_view, reply
+from bot.ui.kit import frozen_view, release_view, reply
 from tamalou.games.tamalou import actions as A
 from tests.bot.test_presenter import setup
 from tests.bot.test_routing import bot, button, click, component_payload

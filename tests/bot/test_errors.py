@@ -126,7 +126,7 @@ async def test_an_expired_interaction_is_one_warning_line_and_a_count(
 async def test_an_answer_discord_refuses_is_one_warning_line_and_a_count(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    from bot.ui.common import FAULTS, reply
+    from bot.ui.kit import FAULTS, reply
 
     class Refusing(Response):
         async def send_message(self, text: str, **kwargs: Any) -> None:

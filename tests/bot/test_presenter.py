@@ -293,7 +293,7 @@ async def test_a_table_edit_discord_refuses_is_one_warning_line_and_a_count(
 ) -> None:
     """Issue 23: a table edit under Missing Permissions or an outage was an ERROR with its
     traceback at every change; it is one WARNING line naming the table and the cause."""
-    from bot.ui.common import FAULTS
+    from bot.ui.kit import FAULTS
 
     bot, presenter, table = setup(interval_ms=0)
     await presenter.table_changed(table, at_once=True)

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import lang_of, ls, t
-from bot.ui.common import bot_of, defer, reply
+from bot.ui.kit import bot_of, defer, reply
 from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby, opened_text
 from tamalou.games.kalooki import AI_LEVELS, PRESETS
 from tamalou.games.kalooki.rules import KALOOKI

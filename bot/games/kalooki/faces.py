@@ -12,8 +12,8 @@ from bot.i18n import t
 from bot.ui import grid
 from bot.ui.cards import display
 from bot.ui.cards.codes import local_text
-from bot.ui.common import button
-from bot.ui.common import name_of as name_of  # the platform's (every game's read alike)
+from bot.ui.kit import button
+from bot.ui.kit import name_of as name_of  # the platform's (every game's read alike)
 from tamalou.core import cards
 
 SUITS_ORDER = {"s": 0, "h": 1, "c": 2, "d": 3}  # alternating colours, as players hold them

@@ -34,7 +34,7 @@ from bot.ui import grid
 from bot.ui.cards import display
 from bot.ui.cards.codes import local_text
 from bot.ui.cards.display import CardPicture
-from bot.ui.common import button, ts
+from bot.ui.kit import button, ts
 from tamalou.core import cards
 from tamalou.core.errors import IllegalAction
 from tamalou.games.kalooki import actions as A

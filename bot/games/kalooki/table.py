@@ -23,7 +23,7 @@ from bot.i18n import t
 from bot.tables import LiveTable
 from bot.ui import lobby, score_sheet
 from bot.ui.cards import display
-from bot.ui.common import button, picture_name, round_end_view, ts
+from bot.ui.kit import button, picture_name, round_end_view, ts
 from tamalou.games.kalooki import events as E
 from tamalou.games.kalooki.views import MeldView, PublicView
 

@@ -21,7 +21,7 @@ from bot.games.tamalou.options import (
 )
 from bot.i18n import lang_of, ls, t
 from bot.tables import TableError
-from bot.ui.common import bot_of, defer, reply
+from bot.ui.kit import bot_of, defer, reply
 from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby, opened_text
 from tamalou.games.tamalou import AI_LEVELS
 from tamalou.games.tamalou.rules import TAMALOU

@@ -4,8 +4,8 @@ them, else its label (docs/cards.md); a seat by its member's name or its AI's.""
 from __future__ import annotations
 
 from bot.ui import cards as card_faces
-from bot.ui.common import name_of as name_of  # the platform's (every game's read alike)
-from bot.ui.common import picture_name as picture_name
+from bot.ui.kit import name_of as name_of  # the platform's (every game's read alike)
+from bot.ui.kit import picture_name as picture_name
 from tamalou.core import cards
 
 BACK = "🂠"

@@ -19,8 +19,8 @@ from bot.tables import LiveTable
 from bot.ui import cards as card_faces
 from bot.ui import choices, grid
 from bot.ui.cards import CardPicture
-from bot.ui.common import button as _button
-from bot.ui.common import label_name, ts
+from bot.ui.kit import button as _button
+from bot.ui.kit import label_name, ts
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.codec import action_to_dict
 from tamalou.games.tamalou.state import FOREVER, Game

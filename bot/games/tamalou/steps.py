@@ -21,7 +21,7 @@ import discord
 from bot.games.tamalou import verbs
 from bot.i18n import t
 from bot.ui import choices, grid
-from bot.ui.common import button
+from bot.ui.kit import button
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou.codec import action_to_dict
 from tamalou.games.tamalou.views import PlayerView

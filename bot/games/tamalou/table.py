@@ -33,8 +33,8 @@ from bot.tables import LiveTable
 from bot.ui import cards as card_faces
 from bot.ui import grid, lobby, score_sheet
 from bot.ui.cards import CardPicture
-from bot.ui.common import button as _button
-from bot.ui.common import round_end_view, ts
+from bot.ui.kit import button as _button
+from bot.ui.kit import round_end_view, ts
 from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.views import PublicView
 

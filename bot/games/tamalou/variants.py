@@ -16,7 +16,7 @@ from discord import app_commands
 from bot.i18n import catalog, ls, t
 from bot.tables import LiveTable, TableError
 from bot.ui.cards.codes import local_text
-from bot.ui.common import seat_name, ts
+from bot.ui.kit import seat_name, ts
 from tamalou.core import cards
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import events as E

@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.i18n import lang_of, ls, t
 from bot.tables import TableError
-from bot.ui.common import bot_of, defer, reply
+from bot.ui.kit import bot_of, defer, reply
 from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby, opened_text
 from tamalou.games.tarot import AI_LEVELS, DEFAULT_PRESET, PRESETS
 

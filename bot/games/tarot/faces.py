@@ -13,8 +13,8 @@ import discord
 
 from bot.i18n import t
 from bot.ui import cards as card_faces
-from bot.ui.common import name_of as name_of  # the platform's (every game's read alike)
-from bot.ui.common import picture_name as picture_name
+from bot.ui.kit import name_of as name_of  # the platform's (every game's read alike)
+from bot.ui.kit import picture_name as picture_name
 from tamalou.games.tarot.rules import CONTRACTS
 
 #: the engine's rank letters -> the picture pipeline's, by language (French: 1 V C D R, the

@@ -18,7 +18,7 @@ from bot.i18n import t
 from bot.tables import LiveTable
 from bot.ui import grid
 from bot.ui.cards import CardPicture
-from bot.ui.common import button, ts
+from bot.ui.kit import button, ts
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot.cards import code as card_code
 from tamalou.games.tarot.cards import from_code, sort_key

@@ -18,7 +18,7 @@ from bot.i18n import t
 from bot.tables import LiveTable
 from bot.ui import lobby
 from bot.ui.cards import CardPicture
-from bot.ui.common import button, round_end_view, ts
+from bot.ui.kit import button, round_end_view, ts
 from tamalou.games.tarot import events as E
 from tamalou.games.tarot.cards import code as card_code
 from tamalou.games.tarot.views import PublicView, TrickView

@@ -25,7 +25,7 @@ from bot.ui.cards import (
     is_code,
     read_description,
 )
-from bot.ui.common import closed_message
+from bot.ui.kit import closed_message
 from tamalou.core.errors import IllegalAction
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot.cards import DECK, code, from_code, sort_key

@@ -1,4 +1,5 @@
-"""Small helpers every Discord component uses: answering once, frozen views, press time."""
+"""The Discord kit every component of the bot uses: answering once, frozen views, custom ids,
+press time, names as shown."""
 
 from __future__ import annotations
 
