@@ -253,9 +253,9 @@ class TournamentButton(
                 raise TableError("bad_button")
             user = interaction.user
             if self.verb == "join":
-                await runner.sign_up(found.id, user.id, user.display_name)
+                await runner.sign_up(found.id, user.id, user.display_name, show=False)
             elif self.verb == "leave":
-                await runner.leave(found.id, user.id)
+                await runner.leave(found.id, user.id, show=False)
             elif self.verb == "start":
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 await runner.start(found.id, user.id, manager(interaction))
@@ -264,6 +264,11 @@ class TournamentButton(
             await reply(interaction, t(lang, f"tournament.ok.{self.verb}", name=found.name))
         except Exception as exc:  # the one funnel: always an answer
             await answer_error(interaction, exc, f"tournament button {self.verb}")
+            return
+        if self.verb in ("join", "leave"):
+            # drawn once the click is answered: the channel's edits (5 in 5 s a channel)
+            # may wait on a busy sign-up, and the click must be answered within 3 s
+            await runner.changed(found.id)
 
 
 # -- the commands -----------------------------------------------------------------------------

@@ -76,7 +76,8 @@ class TournamentRunner:
     def lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
 
-    async def _changed(self, tournament_id: int) -> None:
+    async def changed(self, tournament_id: int) -> None:
+        """The tournament's message drawn again (``on_change``): its state changed."""
         if self.on_change is None:
             return
         found = await self.store.get(tournament_id)
@@ -94,7 +95,10 @@ class TournamentRunner:
 
     # -- sign-up -------------------------------------------------------------------------
 
-    async def sign_up(self, tournament_id: int, user_id: int, name: str) -> None:
+    async def sign_up(
+        self, tournament_id: int, user_id: int, name: str, *, show: bool = True
+    ) -> None:
+        """``show`` False: the caller draws the message (:meth:`changed`) once it answered."""
         async with self.lock(tournament_id):
             found = await self._get(tournament_id)
             if found.status != "signup":
@@ -102,9 +106,10 @@ class TournamentRunner:
             if found.entrant(user_id) is not None:
                 raise TournamentError("already_signed_up")
             await self.store.sign_up(tournament_id, user_id, name)
-        await self._changed(tournament_id)
+        if show:
+            await self.changed(tournament_id)
 
-    async def leave(self, tournament_id: int, user_id: int) -> None:
+    async def leave(self, tournament_id: int, user_id: int, *, show: bool = True) -> None:
         async with self.lock(tournament_id):
             found = await self._get(tournament_id)
             if found.entrant(user_id) is None:
@@ -112,7 +117,8 @@ class TournamentRunner:
             if found.status != "signup":
                 raise TournamentError("tournament_started")
             await self.store.leave(tournament_id, user_id)
-        await self._changed(tournament_id)
+        if show:
+            await self.changed(tournament_id)
 
     def _host_only(self, found: Tournament, user_id: int, manager: bool) -> None:
         if found.host_id != user_id and not manager:
@@ -129,7 +135,7 @@ class TournamentRunner:
             if len(found.entrants) < 2:
                 raise TournamentError("too_few_entrants", min=2)
             await self._seat(found, 1)
-        await self._changed(tournament_id)
+        await self.changed(tournament_id)
 
     async def cancel(self, tournament_id: int, user_id: int, manager: bool = False) -> None:
         async with self.lock(tournament_id):
@@ -143,7 +149,7 @@ class TournamentRunner:
             if live is not None:
                 with contextlib.suppress(TableError):  # closed meanwhile
                     await self.service.cancel(live, "tournament_cancelled")
-        await self._changed(tournament_id)
+        await self.changed(tournament_id)
 
     async def replace_by_ai(
         self, tournament_id: int, host_id: int, user_id: int, manager: bool = False
@@ -162,7 +168,7 @@ class TournamentRunner:
             if entrant.withdrawn:
                 raise TournamentError("already_withdrawn")
             await self.store.withdraw(tournament_id, user_id)
-        await self._changed(tournament_id)
+        await self.changed(tournament_id)
 
     # -- rounds ----------------------------------------------------------------------------
 
@@ -283,7 +289,7 @@ class TournamentRunner:
                     await self.store.finish(tournament_id, ranking)
                 changed = True
         if changed:
-            await self._changed(tournament_id)
+            await self.changed(tournament_id)
 
     async def _score(self, found: Tournament, round_no: int, tables: list[TourTable]) -> None:
         """The round's scores by entrant, once (a closed table's members score nothing)."""

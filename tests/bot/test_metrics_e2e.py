@@ -64,8 +64,10 @@ async def test_metrics_count_what_the_bot_does(emulator: Emulator, tmp_path: Pat
 def test_metrics_are_off_by_default(tmp_path: Path) -> None:
     bot = GameBot(Config(token="x", database=str(tmp_path / "t.sqlite3")))
     assert bot.metrics is None
-    trace = bot.http.http_trace  # the Discord budget's hooks only (bot/budget.py)
-    assert trace is not None and len(trace.on_request_end) == 1
+    # the Discord budget's count (bot/budget.py) and the Date reader (bot/ui/discord_clock.py)
+    # only: no metrics' counter
+    trace = bot.http.http_trace
+    assert trace is not None and len(trace.on_request_end) == 2
 
 
 async def test_ai_decisions_and_commits_are_timed(tmp_path: Path) -> None:

@@ -382,7 +382,15 @@ async def test_a_tournament_carried_on_by_a_restart_speaks_the_servers_language_
     emu = emulator
     h = TarotHarness(emu, tmp_path)
     await h.start(seeds=["cup3"])
-    await emu.slash("alice", "tarot tournament create", name="Cup", players=4, rounds=1, length=1)
+    await emu.slash(
+        "alice",
+        "cardsadmin tournament create",
+        game="tarot",
+        name="Cup",
+        players=4,
+        rounds=1,
+        length=1,
+    )
     for name in NAMES[:4]:
         await emu.click(name, tournament_message(emu), "Join")
     await emu.click("alice", tournament_message(emu), "Start")
