@@ -58,8 +58,13 @@ async def test_a_click_behind_a_stuck_edit_is_acknowledged_by_its_deadline() -> 
     await record.lock.acquire()  # the panel's previous edit, retried by discord.py
     click: Any = Interaction()
     waiting = asyncio.create_task(d._hold(record, click))
-    await asyncio.sleep(0.2)
-    assert click.response.deferred and not waiting.done()  # answered, still waiting its turn
+
+    async def acknowledged() -> None:  # by its 50 ms deadline, whatever the load
+        while not click.response.deferred:
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(acknowledged(), 5)
+    assert not waiting.done()  # answered, still waiting its turn
     record.lock.release()
     await waiting
     assert record.lock.locked()  # its drawing's turn
