@@ -26,7 +26,9 @@ from bot.tables.clock import random_seed
 
 
 class OffsetClock:
-    """The wall clock plus the offset the test writes in a file (read at most every 5 ms).
+    """The wall clock plus the offset the test writes in a file (re-read whenever the file
+    changed: the test moves the clock, then presses; a read at most every few ms let a
+    loaded bot see the press with the old offset and count the jump as the press's age).
 
     It says when the offset moves (``on_move``, a :class:`bot.tables.clock.MovingClock`): a
     thread watches the file while anybody listens, so the bot's timers wake at a jump instead
@@ -36,7 +38,7 @@ class OffsetClock:
 
     def __init__(self, path: str | None) -> None:
         self.path = Path(path) if path else None
-        self.checked = 0.0
+        self.stamp: tuple[int, int, int] | None = None
         self.offset = 0.0
         self._lock = threading.Lock()
         self._listeners: dict[int, Callable[[], None]] = {}
@@ -44,18 +46,23 @@ class OffsetClock:
         self._watcher: threading.Thread | None = None
 
     def __call__(self) -> int:
-        if self.path is not None and time.monotonic() - self.checked > self.POLL_S:
+        if self.path is not None:
             self._read()
         return int(time.time() * 1000 + self.offset)
 
     def _read(self) -> None:
         assert self.path is not None
         with self._lock:
-            self.checked = time.monotonic()
             try:
+                # the test replaces the file at each move: a new inode, time and maybe size
+                st = os.stat(self.path)
+                stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+                if stamp == self.stamp:
+                    return
                 offset = float(self.path.read_text())
             except (OSError, ValueError):  # an unreadable file: the last offset stays
                 return
+            self.stamp = stamp
             moved = offset != self.offset
             self.offset = offset
             listeners = list(self._listeners.values()) if moved else []
