@@ -15,12 +15,14 @@ from .model import (
     GuildSpec,
     HistoryEntry,
     Interaction,
+    Media,
     MemberSpec,
     Message,
     Problem,
     Select,
     User,
 )
+from .recording import V2Audit, audit_v2
 from .server import DiscordServer, EmulatorError
 from .snowflake import DISCORD_EPOCH_MS, Clock, snowflake_from_ms, snowflake_time_ms
 
@@ -40,11 +42,14 @@ __all__ = [
     "GuildSpec",
     "HistoryEntry",
     "Interaction",
+    "Media",
     "MemberSpec",
     "Message",
     "Problem",
     "Select",
     "User",
+    "V2Audit",
+    "audit_v2",
     "running_emulator",
     "snowflake_from_ms",
     "snowflake_time_ms",

@@ -22,11 +22,12 @@ import secrets
 import signal
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from .model import ADMINISTRATOR, Channel, HistoryEntry, Interaction, Message, Problem, User
+from .recording import V2Audit, audit_v2
 from .server import DiscordServer, EmulatorError
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -307,6 +308,12 @@ class Emulator(DiscordServer):
             for r in self.requests
             if (method is None or r.method == method) and path_contains in r.path
         ]
+
+    def v2_audit(self, messages: Callable[[int], bool] | None = None) -> V2Audit:
+        """Whether every message the bot posted or edited (in scope: ``messages``, a
+        predicate on message ids) was left V2, and none of its writes refused: see
+        :func:`emulator.recording.audit_v2`."""
+        return audit_v2(self.requests, messages=messages)
 
     # ================================================================== problems
     def take_problems(self, kind: str | None = None) -> list[Problem]:
@@ -637,16 +644,39 @@ class Emulator(DiscordServer):
         return list(inter.choices or [])
 
     def undelivered(
-        self, user: UserRef, kind: str = "command", /, *, channel: ChannelRef = None
+        self,
+        user: UserRef,
+        kind: str = "command",
+        /,
+        *,
+        channel: ChannelRef = None,
+        message: MessageRef | None = None,
     ) -> Interaction:
-        """An interaction Discord made that no bot receives ("command" or "autocomplete"):
-        a test answers it itself, e.g. through discord.py's HTTP client, to see how the
-        emulator answers a callback. It has no response deadline."""
-        itype = {"command": 2, "autocomplete": 4}[kind]
-        data = {"id": str(self.ids.next()), "name": "probe", "type": 1, "options": []}
-        inter = self._new_interaction(
-            itype, self.member(user), self.channel(channel), "probe", data, locale=None, at=None
-        )
+        """An interaction Discord made that no bot receives ("command", "autocomplete", or
+        "component": a click on ``message``): a test answers it itself, e.g. through
+        discord.py's HTTP client, to see how the emulator answers a callback (an
+        UPDATE_MESSAGE edits ``message``). It has no response deadline."""
+        itype = {"command": 2, "autocomplete": 4, "component": 3}[kind]
+        if itype == 3:
+            if message is None:
+                raise EmulatorError('undelivered(..., "component") needs the message clicked')
+            msg = self._message(message)
+            data: dict[str, Any] = {"custom_id": "probe", "component_type": 2}
+            inter = self._new_interaction(
+                3,
+                self.member(user),
+                self.channels[msg.channel_id],
+                "probe",
+                data,
+                locale=None,
+                at=None,
+                message=msg,
+            )
+        else:
+            data = {"id": str(self.ids.next()), "name": "probe", "type": 1, "options": []}
+            inter = self._new_interaction(
+                itype, self.member(user), self.channel(channel), "probe", data, locale=None, at=None
+            )
         inter.delivered_ms = self.clock.now_ms()
         inter.generation = self.generation
         inter.emulator = self

@@ -351,6 +351,8 @@ def _emoji_text(emoji: Any) -> str | None:
 
 
 def components_text(components: list[dict[str, Any]]) -> list[str]:
+    """Every text the components show, depth first: labels, placeholders, text displays,
+    alt texts (a thumbnail's, a gallery item's), option labels."""
     out: list[str] = []
     for comp in walk_components(components):
         for key in ("label", "placeholder", "content", "value", "title", "description"):
@@ -362,6 +364,57 @@ def components_text(components: list[dict[str, Any]]) -> list[str]:
             out.append(emoji)
         for opt in comp.get("options", []) or []:
             out.extend(str(opt.get(k)) for k in ("label", "description") if opt.get(k))
+        for item in comp.get("items", []) or []:
+            if isinstance(item, dict) and isinstance(item.get("description"), str):
+                out.append(item["description"])
+    return out
+
+
+def text_displays(components: list[dict[str, Any]]) -> list[str]:
+    """The content of every text display (type 10) of a V2 message, in reading order
+    (depth first: a container's, then a section's texts where they stand)."""
+    return [
+        c["content"]
+        for c in walk_components(components)
+        if c.get("type") == 10 and isinstance(c.get("content"), str)
+    ]
+
+
+def display_text(
+    content: str, embeds: list[dict[str, Any]], components: list[dict[str, Any]]
+) -> str:
+    """What a message says, as a reader reads its body: the content and the embeds' texts
+    (V1), the text displays in order (V2); not the buttons' labels nor the file names."""
+    parts = [content] if content else []
+    return "\n".join([*parts, *embeds_text(embeds), *text_displays(components)])
+
+
+@dataclass(frozen=True)
+class Media:
+    """A picture or file a V2 component shows: a section's thumbnail (``"thumbnail"``), a
+    gallery item (``"gallery"``) or a file component (``"file"``). ``attachment``: the
+    message's attachment an ``attachment://name`` url names (None for an outside url)."""
+
+    kind: str
+    url: str
+    attachment: Attachment | None
+    description: str | None
+    spoiler: bool
+
+
+def media_items(components: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any], Any]]:
+    """(kind, media dict, the component or gallery item holding it), in reading order."""
+    out: list[tuple[str, dict[str, Any], Any]] = []
+    for comp in walk_components(components):
+        ctype = comp.get("type")
+        if ctype == 11 and isinstance(comp.get("media"), dict):
+            out.append(("thumbnail", comp["media"], comp))
+        elif ctype == 13 and isinstance(comp.get("file"), dict):
+            out.append(("file", comp["file"], comp))
+        elif ctype == 12:
+            for item in comp.get("items") or []:
+                if isinstance(item, dict) and isinstance(item.get("media"), dict):
+                    out.append(("gallery", item["media"], item))
     return out
 
 
@@ -426,12 +479,52 @@ class Message:
 
     @property
     def text(self) -> str:
-        """All human-visible text: content, embeds, component labels, file names."""
+        """All human-visible text: content, embeds, components (text displays in order,
+        labels, alt texts), file names."""
         parts = [self.content] if self.content else []
         parts += embeds_text(self.embeds)
         parts += components_text(self.components)
         parts += [a.filename for a in self.attachments]
         return "\n".join(parts)
+
+    @property
+    def v2(self) -> bool:
+        """The message is a Components V2 one (flag IS_COMPONENTS_V2)."""
+        return bool(self.flags & IS_COMPONENTS_V2)
+
+    @property
+    def display_text(self) -> str:
+        """What the message says: its content and embeds (V1) or its text displays in order
+        (V2), without the labels of its buttons (see :func:`display_text`)."""
+        return display_text(self.content, self.embeds, self.components)
+
+    def media(self) -> list[Media]:
+        """The thumbnails, gallery items and files its components show, in reading order,
+        each with the attachment its ``attachment://name`` names."""
+        by_name = {a.filename: a for a in self.attachments}
+        out = []
+        for kind, media, holder in media_items(self.components):
+            url = str(media.get("url") or "")
+            name = url.removeprefix("attachment://") if url.startswith("attachment://") else None
+            out.append(
+                Media(
+                    kind=kind,
+                    url=url,
+                    attachment=by_name.get(name) if name is not None else None,
+                    description=holder.get("description"),
+                    spoiler=bool(holder.get("spoiler")),
+                )
+            )
+        return out
+
+    def pictures(self) -> list[Attachment]:
+        """The attachments a reader sees: every one on a V1 message; on a V2 message only
+        those a component names ("Attachments won't show by default - they must be exposed
+        through components", components/reference.mdx)."""
+        if not self.v2:
+            return list(self.attachments)
+        shown = {id(m.attachment) for m in self.media() if m.attachment is not None}
+        return [a for a in self.attachments if id(a) in shown]
 
     def buttons(self) -> list[Button]:
         return [
@@ -560,6 +653,11 @@ class HistoryEntry:
         parts += self.attachments
         return "\n".join(parts)
 
+    @property
+    def display_text(self) -> str:
+        """What this version says (content and embeds, or text displays in order)."""
+        return display_text(self.content, self.embeds, self.components)
+
 
 @dataclass
 class Problem:
@@ -585,6 +683,9 @@ class RequestRecord:
     status: int = 0
     response: Any = None
     route: str | None = None
+    #: the message the request created or edited, and its flags once written
+    message_id: int | None = None
+    message_flags: int | None = None
 
     def __repr__(self) -> str:
         return f"<Request #{self.id} {self.method} {self.path} -> {self.status}>"

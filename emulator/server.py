@@ -66,8 +66,10 @@ from .validation import (
     check_channel_flags,
     check_command,
     check_locales,
+    check_media_refs,
     check_message,
     check_modal,
+    check_v2_edit,
     dropped_defer_flags,
     markup_in_labels,
 )
@@ -1065,11 +1067,22 @@ class DiscordServer:
         kept: Iterable[Attachment] = (),
         *,
         under: str | None = None,
+        before: Message | None = None,
     ) -> None:
         """Refuses what Discord refuses (validation.py); ``under``: the field that holds the
-        message in the request (a callback's ``data``)."""
+        message in the request (a callback's ``data``); ``before``: the message an edit
+        changes (its flags and fields as they are)."""
+        files, kept = list(files), list(kept)
         err = check_message(payload, flags)
+        if before is not None:
+            legacy = {"content": before.content, "embeds": before.embeds}
+            check_v2_edit(err, before.flags, flags, payload, legacy)
         count = check_attachments(err, payload, {f.id for f in files}, {a.id for a in kept})
+        components = payload.get("components") if "components" in payload else None
+        if components is None and before is not None:
+            components = before.components
+        if isinstance(components, list):
+            check_media_refs(err, components, self._names_after(payload, files, kept))
         if err:
             raise form_fail(err.nested(under) if under else err)
         if count > MAX_ATTACHMENTS:
@@ -1082,12 +1095,38 @@ class DiscordServer:
             )
 
     @staticmethod
+    def _names_after(
+        payload: dict[str, Any], files: list[Attachment], kept: list[Attachment]
+    ) -> set[str]:
+        """The file names the message carries once written (as :meth:`_take_files` makes
+        them): what an ``attachment://`` reference may name."""
+        if "attachments" not in payload:
+            return {a.filename for a in kept} | {f.filename for f in files}
+        by_index = {f.id: f for f in files}
+        old = {a.id: a for a in kept}
+        names: set[str] = set()
+        used: set[int] = set()
+        for meta in payload.get("attachments") or []:
+            try:
+                aid = int(meta.get("id"))
+            except (AttributeError, TypeError, ValueError):
+                continue
+            if aid in old:
+                names.add(old[aid].filename)
+            elif aid in by_index:
+                names.add(meta.get("filename") or by_index[aid].filename)
+                used.add(aid)
+        return names | {f.filename for f in files if f.id not in used}
+
+    @staticmethod
     def _assign_component_ids(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Discord numbers the components an ``id`` left empty (or 0: "treated as empty and
+        replaced"), skipping the ones given (components/reference.mdx)."""
         comps = copy.deepcopy(components)
         used = {c["id"] for c in walk_components(comps) if isinstance(c.get("id"), int)}
         counter = 1
         for comp in walk_components(comps):
-            if not isinstance(comp.get("id"), int):
+            if not isinstance(comp.get("id"), int) or not comp["id"]:
                 while counter in used:
                     counter += 1
                 comp["id"] = counter
@@ -1163,6 +1202,7 @@ class DiscordServer:
             raise fail(400, 50006, "Cannot send an empty message")
         self.messages[msg.id] = msg
         self._record(msg, "create")
+        rec.message_id, rec.message_flags = msg.id, msg.flags
         return msg
 
     @staticmethod
@@ -1219,9 +1259,11 @@ class DiscordServer:
             self._refuse_archived(channel)  # "users cannot edit messages in archived threads"
         flags = msg.flags
         if "flags" in payload and payload["flags"] is not None:
-            keep = msg.flags & (EPHEMERAL | IS_COMPONENTS_V2 | HAS_THREAD)
+            # the edit's flags replace the message's, but for what only Discord sets;
+            # IS_COMPONENTS_V2 is not kept: an edit that drops it is refused (_validate)
+            keep = msg.flags & (EPHEMERAL | HAS_THREAD)
             flags = (int(payload["flags"]) & ~(EPHEMERAL | LOADING)) | keep
-        self._validate(payload, flags, files, msg.attachments, under=under)
+        self._validate(payload, flags, files, msg.attachments, under=under, before=msg)
         before = (msg.content, msg.embeds, msg.components, msg.flags, msg.attachments)
         if "content" in payload:
             msg.content = str(payload.get("content") or "")
@@ -1241,6 +1283,7 @@ class DiscordServer:
         msg.last_request_id = rec.id
         msg.last_request_generation = rec.generation
         self._record(msg, "edit")
+        rec.message_id, rec.message_flags = msg.id, msg.flags
 
     def _delete(self, msg: Message) -> None:
         if msg.deleted:
@@ -1607,8 +1650,13 @@ class DiscordServer:
             self.messages.get(inter.response_message_id) if inter.response_message_id else None
         )
         if inter.response_type == 5 and original is not None and original.loading:
-            # The first followup after a "thinking" defer fills the loading message.
-            self._edit(original, {k: v for k, v in payload.items() if k != "flags"}, files, request)
+            # The first followup after a "thinking" defer fills the loading message. Its
+            # flags are the defer's, but for IS_COMPONENTS_V2: a deferral cannot carry it,
+            # "you must do that with the edit" (receiving-and-responding.mdx)
+            fill = {k: v for k, v in payload.items() if k != "flags"}
+            if int(payload.get("flags") or 0) & IS_COMPONENTS_V2:
+                fill["flags"] = IS_COMPONENTS_V2
+            self._edit(original, fill, files, request)
             msg = original
         else:
             channel = self.channels[inter.channel_id]

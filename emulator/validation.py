@@ -72,6 +72,32 @@ MAX_ATTACHMENTS = 10
 MAX_COMMAND_SIZE = 8000
 INTEGER_OPTION, STRING_OPTION, NUMBER_OPTION = 4, 3, 10
 
+# Components V2 (components/reference.mdx, "Component Reference"; discord-api-spec's
+# MessageCreateRequest and the ``*ComponentForMessageRequest`` schemas)
+#: "Messages allow up to 40 total components" (with IS_COMPONENTS_V2), nested ones counted
+MAX_V2_COMPONENTS = 40
+#: the characters of every text display of a message together (and of one: spec 1-4000)
+MAX_TEXT_DISPLAY = 4000
+#: Container "accent_color": "RGB from 0x000000 to 0xFFFFFF"
+MAX_ACCENT_COLOR = 0xFFFFFF
+#: spec UnfurledMediaRequest: url maxLength 2048
+MAX_MEDIA_URL = 2048
+ATTACHMENT_SCHEME = "attachment://"
+#: what a V2 message holds at its top level (spec MessageCreateRequest.components)
+V2_TOP_TYPES = (1, 9, 10, 12, 13, 14, 17)
+#: Container Child Components: Action Row, Text Display, Section, Media Gallery,
+#: Separator, File (a thumbnail only as a section's accessory, no container in a container)
+CONTAINER_CHILD_TYPES = (1, 9, 10, 12, 13, 14)
+#: Section Child Components: Text Display; Section Accessory Components: Button, Thumbnail
+SECTION_CHILD_TYPES = (10,)
+ACCESSORY_TYPES = (2, 11)
+#: Action Row Child Components: buttons, or one select of any kind
+ROW_CHILD_TYPES = (2, 3, 5, 6, 7, 8)
+#: the fields a V2 message cannot carry: message.mdx, Create Message: "When the flag
+#: IS_COMPONENTS_V2 is set, the message can only contain components. Providing content,
+#: embeds, sticker_ids, poll ... will fail with a 400 BAD REQUEST response."
+LEGACY_FIELDS = ("content", "embeds", "sticker_ids", "poll")
+
 
 class FormErrors:
     """Collects errors into Discord's nested ``errors`` object."""
@@ -235,19 +261,210 @@ def _check_interactive(err: FormErrors, path: list[str | int], comp: dict[str, A
         )
 
 
+def _type_choices(
+    err: FormErrors, path: list[str | int], ctype: Any, allowed: tuple[int, ...]
+) -> bool:
+    """A component whose type is not allowed where it stands: Discord's UNION_TYPE_CHOICES
+    ('Value of field "type" must be one of (1,).' for a top-level component of a message
+    without IS_COMPONENTS_V2, as Discord answers it: Discord.Net#3132)."""
+    if ctype in allowed:
+        return True
+    shown = ", ".join(str(t) for t in allowed) + ("," if len(allowed) == 1 else "")
+    err.add(
+        [*path, "type"], "UNION_TYPE_CHOICES", f'Value of field "type" must be one of ({shown}).'
+    )
+    return False
+
+
+def _check_row(err: FormErrors, path: list[str | int], row: dict[str, Any]) -> None:
+    """An action row (components/reference.mdx, Action Row): "up to 5 contextually grouped
+    buttons" or "a single select component", nothing else (no row in a row, no text)."""
+    children = row.get("components") or []
+    if not isinstance(children, list) or not 1 <= len(children) <= 5:
+        err.add([*path, "components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
+        children = children if isinstance(children, list) else []
+    kinds = {c.get("type") for c in children if isinstance(c, dict)}
+    if kinds & (SELECT_TYPES | {4}) and len(children) > 1:
+        err.add(
+            [*path, "components"],
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+            "The specified component exceeds the maximum width",
+        )
+    for j, child in enumerate(children):
+        cpath: list[str | int] = [*path, "components", j]
+        if not err.object(cpath, child) or child is None:
+            continue
+        if child.get("type") == 1:
+            err.add([*cpath, "type"], "UNION_TYPE_CHOICES", "Action rows cannot be nested")
+        elif _type_choices(err, cpath, child.get("type"), ROW_CHILD_TYPES):
+            _check_interactive(err, cpath, child)
+
+
+def _optional_text(err: FormErrors, path: list[str | int], value: Any, high: int) -> None:
+    """An optional string of 1..high characters (null allowed): alt texts."""
+    if value is not None:
+        err.bad_length(path, value, 1, high)
+
+
+def _check_media(
+    err: FormErrors, path: list[str | int], media: Any, *, attachment_only: bool
+) -> None:
+    """An unfurled media item (components/reference.mdx, Unfurled Media Item): "only the
+    url field is settable"; spec UnfurledMediaRequest: url required, at most 2048. A File's
+    "only supports attachment references using the attachment://<filename> syntax"."""
+    if media is None:
+        err.add(path, "BASE_TYPE_REQUIRED", "This field is required")
+        return
+    if not err.object(path, media):
+        return
+    url = media.get("url")
+    if not isinstance(url, str) or not url:
+        err.add([*path, "url"], "BASE_TYPE_REQUIRED", "This field is required")
+        return
+    err.max_len([*path, "url"], url, MAX_MEDIA_URL)
+    if attachment_only and not url.startswith(ATTACHMENT_SCHEME):
+        # the docs give the rule, not Discord's code for it: the code is the emulator's
+        err.add(
+            [*path, "url"],
+            "UNFURLED_MEDIA_ITEM_ATTACHMENT_REQUIRED",
+            "A file component only takes an attachment://<filename> reference",
+        )
+
+
+def _check_bool(err: FormErrors, path: list[str | int], value: Any) -> None:
+    if value is not None and not isinstance(value, bool):
+        err.add(path, "BASE_TYPE_BOOLEAN", "Must be either true or false.")
+
+
+def _check_child(
+    err: FormErrors, path: list[str | int], comp: Any, allowed: tuple[int, ...]
+) -> None:
+    """A component where only ``allowed`` types may stand, then its own rules."""
+    if not err.object(path, comp) or comp is None:
+        return
+    if not _type_choices(err, path, comp.get("type"), allowed):
+        return
+    if comp.get("type") == 2:
+        _check_interactive(err, path, comp)
+    else:
+        _check_v2(err, path, comp)
+
+
+def _check_v2(err: FormErrors, path: list[str | int], comp: dict[str, Any]) -> None:
+    """One component of a V2 message, by type (components/reference.mdx and the spec's
+    ``*ComponentForMessageRequest`` schemas); its children through the same function."""
+    ctype = comp.get("type")
+    if ctype == 1:
+        _check_row(err, path, comp)
+    elif ctype == 10:
+        # spec TextDisplayComponentForMessageRequest: content required, 1-4000
+        err.bad_length([*path, "content"], comp.get("content"), 1, MAX_TEXT_DISPLAY)
+    elif ctype == 9:
+        # Section: "One to three child components" (text displays) and one accessory, a
+        # button or a thumbnail (spec SectionComponentForMessageRequest, both required)
+        texts = comp.get("components")
+        if not isinstance(texts, list) or not 1 <= len(texts) <= 3:
+            err.add(
+                [*path, "components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 3 in length."
+            )
+            texts = texts if isinstance(texts, list) else []
+        for j, text in enumerate(texts):
+            _check_child(err, [*path, "components", j], text, SECTION_CHILD_TYPES)
+        accessory = comp.get("accessory")
+        apath: list[str | int] = [*path, "accessory"]
+        if accessory is None:
+            err.add(apath, "BASE_TYPE_REQUIRED", "This field is required")
+        else:
+            _check_child(err, apath, accessory, ACCESSORY_TYPES)
+    elif ctype == 11:
+        # Thumbnail: media required; description "max 1024" (spec: 1-1024 or null)
+        _check_media(err, [*path, "media"], comp.get("media"), attachment_only=False)
+        _optional_text(err, [*path, "description"], comp.get("description"), 1024)
+        _check_bool(err, [*path, "spoiler"], comp.get("spoiler"))
+    elif ctype == 12:
+        # Media Gallery: "1 to 10 media gallery items"
+        items = comp.get("items")
+        if not isinstance(items, list) or not 1 <= len(items) <= 10:
+            err.add([*path, "items"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 10 in length.")
+            items = items if isinstance(items, list) else []
+        for k, item in enumerate(items):
+            ipath: list[str | int] = [*path, "items", k]
+            if not err.object(ipath, item) or item is None:
+                continue
+            _check_media(err, [*ipath, "media"], item.get("media"), attachment_only=False)
+            _optional_text(err, [*ipath, "description"], item.get("description"), 1024)
+            _check_bool(err, [*ipath, "spoiler"], item.get("spoiler"))
+    elif ctype == 13:
+        _check_media(err, [*path, "file"], comp.get("file"), attachment_only=True)
+        _check_bool(err, [*path, "spoiler"], comp.get("spoiler"))
+    elif ctype == 14:
+        # Separator: spacing 1 (small) or 2 (large); divider a boolean
+        spacing = comp.get("spacing")
+        if spacing is not None and spacing not in (1, 2):
+            err.add([*path, "spacing"], "BASE_TYPE_CHOICES", "Value must be one of (1, 2).")
+        _check_bool(err, [*path, "divider"], comp.get("divider"))
+    elif ctype == 17:
+        # Container: 1-40 children among CONTAINER_CHILD_TYPES (spec
+        # ContainerComponentForMessageRequest); accent_color an RGB integer 0..0xFFFFFF or
+        # null; spoiler a boolean
+        children = comp.get("components")
+        if not isinstance(children, list) or not 1 <= len(children) <= MAX_V2_COMPONENTS:
+            err.add(
+                [*path, "components"],
+                "BASE_TYPE_BAD_LENGTH",
+                f"Must be between 1 and {MAX_V2_COMPONENTS} in length.",
+            )
+            children = children if isinstance(children, list) else []
+        for j, child in enumerate(children):
+            _check_child(err, [*path, "components", j], child, CONTAINER_CHILD_TYPES)
+        colour = comp.get("accent_color")
+        if colour is not None:
+            if isinstance(colour, bool) or not isinstance(colour, int):
+                err.add([*path, "accent_color"], "NUMBER_TYPE_COERCE", "Value is not int.")
+            elif colour < 0:
+                err.add(
+                    [*path, "accent_color"],
+                    "NUMBER_TYPE_MIN",
+                    "int value should be greater than or equal to 0.",
+                )
+            elif colour > MAX_ACCENT_COLOR:
+                err.add(
+                    [*path, "accent_color"],
+                    "NUMBER_TYPE_MAX",
+                    f"int value should be less than or equal to {MAX_ACCENT_COLOR}.",
+                )
+        _check_bool(err, [*path, "spoiler"], comp.get("spoiler"))
+
+
 def check_components(err: FormErrors, components: Any, flags: int, *, modal: bool = False) -> None:
     if not isinstance(components, list):
         return
     v2 = bool(flags & IS_COMPONENTS_V2)
     if v2:
+        # components/reference.mdx: "Messages allow up to 40 total components" (the
+        # changelog of the 40: "the number of components in a message", nested ones too)
         total = sum(1 for _ in walk_components(components))
-        if total > 40:
-            err.add(["components"], "BASE_TYPE_MAX_LENGTH", "Must be 40 or fewer in length.")
+        if total > MAX_V2_COMPONENTS:
+            err.add(
+                ["components"],
+                "BASE_TYPE_MAX_LENGTH",
+                f"Must be {MAX_V2_COMPONENTS} or fewer in length.",
+            )
+        # the text displays of a message total at most 4000 characters (discord-api-docs
+        # PR #8562 and issue #8554; discord.py's LayoutView.content_length counts them)
         text_len = sum(
-            len(c.get("content") or "") for c in walk_components(components) if c.get("type") == 10
+            len(c.get("content") or "")
+            for c in walk_components(components)
+            if c.get("type") == 10 and isinstance(c.get("content"), str)
         )
-        if text_len > 4000:
-            err.add(["components"], "MAX_TEXT_DISPLAY_LENGTH", "Text display content exceeds 4000")
+        if text_len > MAX_TEXT_DISPLAY:
+            err.add(
+                ["components"],
+                "MAX_TEXT_DISPLAY_LENGTH",
+                f"Text display content exceeds {MAX_TEXT_DISPLAY}",
+            )
+        for i, comp in enumerate(components):
+            _check_child(err, ["components", i], comp, V2_TOP_TYPES)
     else:
         if len(components) > 5:
             err.add(["components"], "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
@@ -261,45 +478,11 @@ def check_components(err: FormErrors, components: Any, flags: int, *, modal: boo
                 continue
             if modal and rtype == 10:
                 continue
-            if rtype != 1:
-                err.add(
-                    [*path, "type"],
-                    "UNION_TYPE_CHOICES",
-                    'Value of field "type" must be one of (1,).',
-                )
+            if modal and rtype == 1:
+                _check_modal_row(err, path, row)
                 continue
-            children = row.get("components") or []
-            if not children:
-                err.add(
-                    [*path, "components"],
-                    "BASE_TYPE_BAD_LENGTH",
-                    "Must be between 1 and 5 in length.",
-                )
-            if len(children) > 5:
-                err.add(
-                    [*path, "components"],
-                    "BASE_TYPE_BAD_LENGTH",
-                    "Must be between 1 and 5 in length.",
-                )
-            kinds = {c.get("type") for c in children}
-            if kinds & (SELECT_TYPES | {4}) and len(children) > 1:
-                err.add(
-                    [*path, "components"],
-                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                    "The specified component exceeds the maximum width",
-                )
-            for j, child in enumerate(children):
-                if child.get("type") == 1:
-                    err.add(
-                        [*path, "components", j, "type"],
-                        "UNION_TYPE_CHOICES",
-                        "Action rows cannot be nested",
-                    )
-                _check_interactive(err, [*path, "components", j], child)
-    if v2:
-        for i, comp in enumerate(walk_components(components)):
-            if comp.get("type") in ({2, 4} | SELECT_TYPES):
-                _check_interactive(err, ["components", i], comp)
+            if _type_choices(err, path, rtype, (1,)):
+                _check_row(err, path, row)
     ids = [c["custom_id"] for c in walk_components(components) if c.get("custom_id")]
     dupes = sorted({c for c in ids if ids.count(c) > 1})
     if dupes:
@@ -308,6 +491,42 @@ def check_components(err: FormErrors, components: Any, flags: int, *, modal: boo
             "COMPONENT_CUSTOM_ID_DUPLICATED",
             f"Component custom id cannot be duplicated: {', '.join(dupes)}",
         )
+    # components/reference.mdx, Anatomy of a Component: "The id must be unique within the
+    # message" (0 counts as empty); the code is the emulator's
+    numbers: list[int] = [
+        n
+        for c in walk_components(components)
+        if isinstance(n := c.get("id"), int) and not isinstance(n, bool) and n
+    ]
+    twice = sorted({n for n in numbers if numbers.count(n) > 1})
+    if twice:
+        err.add(
+            ["components"],
+            "COMPONENT_ID_DUPLICATED",
+            f"Component id cannot be duplicated: {', '.join(map(str, twice))}",
+        )
+
+
+def _check_modal_row(err: FormErrors, path: list[str | int], row: dict[str, Any]) -> None:
+    """A modal's (deprecated) action row: one text input, or buttons/selects as before."""
+    children = row.get("components") or []
+    if not children or len(children) > 5:
+        err.add([*path, "components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
+    kinds = {c.get("type") for c in children}
+    if kinds & (SELECT_TYPES | {4}) and len(children) > 1:
+        err.add(
+            [*path, "components"],
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+            "The specified component exceeds the maximum width",
+        )
+    for j, child in enumerate(children):
+        if child.get("type") == 1:
+            err.add(
+                [*path, "components", j, "type"],
+                "UNION_TYPE_CHOICES",
+                "Action rows cannot be nested",
+            )
+        _check_interactive(err, [*path, "components", j], child)
 
 
 def check_locales(err: FormErrors, path: list[str | int], localizations: Any) -> None:
@@ -343,13 +562,106 @@ def check_message(payload: dict[str, Any], flags: int) -> FormErrors:
     check_nonce(err, payload)
     if "allowed_mentions" in payload:
         check_allowed_mentions(err, payload.get("allowed_mentions"))
-    if flags & IS_COMPONENTS_V2 and (payload.get("content") or payload.get("embeds")):
-        err.add(
-            ["content"],
-            "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-            "The 'content' and 'embeds' fields cannot be used with components v2",
-        )
+    if flags & IS_COMPONENTS_V2:
+        for field in LEGACY_FIELDS:
+            if _filled(payload.get(field)):
+                _legacy_field(err, field)
     return err
+
+
+def _filled(value: Any) -> bool:
+    """A legacy field that says something: null, "" and [] reset it (Edit Message: "For
+    content and poll this is null. For embeds and sticker_ids this is []")."""
+    return value is not None and value != "" and value != []
+
+
+def _legacy_field(err: FormErrors, field: str) -> None:
+    # Discord's words, as bots quote its answer (e.g. "content[MESSAGE_CANNOT_USE_LEGACY_
+    # FIELDS_WITH_COMPONENTS_V2]: The 'content' field cannot be used when using
+    # MessageFlags.IS_COMPONENTS_V2")
+    err.add(
+        [field],
+        "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+        f"The '{field}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
+    )
+
+
+def check_v2_edit(
+    err: FormErrors, before: int, flags: int, payload: dict[str, Any], kept: dict[str, Any]
+) -> None:
+    """An edit against what the message was (``before``: its flags; ``kept``: its legacy
+    fields' current values), with the flags the edit leaves (``flags``).
+
+    - A V2 message stays V2: "Setting the IS_COMPONENTS_V2 message flag cannot be reverted:
+      once the message has been sent, the flag cannot be removed from the message when
+      editing" (using-message-components.mdx). An edit whose ``flags`` lack it is checked
+      as a V1 message, as Discord does (its components answer UNION_TYPE_CHOICES,
+      Discord.Net#3132); with nothing else to refuse, the ``flags`` field is refused
+      (*emulator's code*: Discord documents the rule, not its answer).
+    - A V1 message may become V2 ("the IS_COMPONENTS_V2 flag can only be set", Edit
+      Message), but "any of the used content, embeds, sticker_ids, or poll fields must have
+      their values reset to empty ... Failing to do this will result in a 400 BAD REQUEST".
+    """
+    if before & IS_COMPONENTS_V2 and not flags & IS_COMPONENTS_V2:
+        if not err:
+            err.add(
+                ["flags"],
+                "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                "The IS_COMPONENTS_V2 flag cannot be removed from a message",
+            )
+        return
+    if flags & IS_COMPONENTS_V2 and not before & IS_COMPONENTS_V2:
+        for field, value in kept.items():
+            if field not in payload and _filled(value):
+                _legacy_field(err, field)
+
+
+def media_refs(components: list[dict[str, Any]]) -> list[tuple[list[str | int], str]]:
+    """Every ``attachment://`` reference of a message's components, with its path: the
+    thumbnails' and gallery items' ``media``, the files' ``file``."""
+    found: list[tuple[list[str | int], str]] = []
+
+    def visit(path: list[str | int], comp: Any) -> None:
+        if not isinstance(comp, dict):
+            return
+        medias: list[tuple[list[str | int], Any]] = []
+        if comp.get("type") == 11:
+            medias.append(([*path, "media"], comp.get("media")))
+        elif comp.get("type") == 13:
+            medias.append(([*path, "file"], comp.get("file")))
+        elif comp.get("type") == 12:
+            for k, item in enumerate(comp.get("items") or []):
+                if isinstance(item, dict):
+                    medias.append(([*path, "items", k, "media"], item.get("media")))
+        for mpath, media in medias:
+            url = media.get("url") if isinstance(media, dict) else None
+            if isinstance(url, str) and url.startswith(ATTACHMENT_SCHEME):
+                found.append(([*mpath, "url"], url.removeprefix(ATTACHMENT_SCHEME)))
+        for j, child in enumerate(comp.get("components") or []):
+            visit([*path, "components", j], child)
+        if "accessory" in comp:
+            visit([*path, "accessory"], comp["accessory"])
+
+    for i, comp in enumerate(components if isinstance(components, list) else []):
+        visit(["components", i], comp)
+    return found
+
+
+def check_media_refs(
+    err: FormErrors, components: list[dict[str, Any]], names: Collection[str]
+) -> None:
+    """An ``attachment://name`` must name a file of the message once written (a new
+    upload, or an attachment it keeps): components/reference.mdx, Unfurled Media Item
+    ("attachment://<filename> references"), File ("display an uploaded file"). Discord
+    answers that the "unfurled media attachment" is not found (discord-api-docs#7529); the
+    code is the emulator's."""
+    for path, name in media_refs(components):
+        if name not in names:
+            err.add(
+                path,
+                "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+                f"Unfurled media attachment not found: {name}",
+            )
 
 
 def check_allowed_mentions(err: FormErrors, mentions: Any) -> None:
