@@ -680,6 +680,7 @@ class Emulator(DiscordServer):
         inter.delivered_ms = self.clock.now_ms()
         inter.generation = self.generation
         inter.emulator = self
+        inter.handled = inter.settled = True  # no bot receives it: nothing to wait for
         self.interactions[inter.id] = inter
         self._by_token[inter.token] = inter
         return inter

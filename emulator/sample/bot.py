@@ -93,6 +93,68 @@ class NameModal(discord.ui.Modal, title="Your name"):
         await interaction.response.send_message(f"hello {self.name.value}")
 
 
+#: the bytes of the sample's pictures (the emulator stores them, it does not decode them)
+PICTURE = b"\x89PNG\r\n\x1a\n" + bytes(16)
+
+
+class TableLayout(discord.ui.LayoutView):
+    """A Components V2 table: a container holding a heading, a section whose accessory is
+    a button, a gallery showing an attached picture, a row of a button and a row with a
+    select. "Sit" answers with an UPDATE_MESSAGE of the next layout (V2 again), "Hand"
+    with an ephemeral V2 panel holding its own picture, the select with a plain reply."""
+
+    def __init__(self, sat: int = 0) -> None:
+        super().__init__(timeout=120)
+        self.sat = sat
+        sit: discord.ui.Button[TableLayout] = discord.ui.Button(
+            label="Sit", custom_id="demo:layout:sit"
+        )
+        sit.callback = self.on_sit  # type: ignore[method-assign]
+        hand: discord.ui.Button[TableLayout] = discord.ui.Button(
+            label="Hand", custom_id="demo:layout:hand"
+        )
+        hand.callback = self.on_hand  # type: ignore[method-assign]
+        seat: discord.ui.Select[TableLayout] = discord.ui.Select(
+            custom_id="demo:layout:seat",
+            placeholder="Pick a seat",
+            options=[discord.SelectOption(label=f"Seat {n}", value=str(n)) for n in (1, 2)],
+        )
+        seat.callback = self.on_seat  # type: ignore[method-assign]
+        self.seat = seat
+        gallery: discord.ui.MediaGallery[TableLayout] = discord.ui.MediaGallery(
+            discord.MediaGalleryItem("attachment://table.png", description="the discard pile")
+        )
+        self.add_item(
+            discord.ui.Container(
+                discord.ui.TextDisplay("## Table 1"),
+                discord.ui.Section("Seat 1: alice", f"seated: {sat}", accessory=sit),
+                discord.ui.Separator(),
+                gallery,
+                discord.ui.ActionRow(hand),
+                discord.ui.ActionRow(seat),
+                accent_colour=0x2E7D32,
+            )
+        )
+        self.add_item(discord.ui.TextDisplay("-# last move: none"))
+
+    async def on_sit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(view=TableLayout(self.sat + 1))
+
+    async def on_hand(self, interaction: discord.Interaction) -> None:
+        panel = discord.ui.LayoutView()
+        panel.add_item(
+            discord.ui.Section(
+                "Your hand",
+                accessory=discord.ui.Thumbnail("attachment://hand.png", description="your cards"),
+            )
+        )
+        picture = discord.File(io.BytesIO(PICTURE), filename="hand.png")
+        await interaction.response.send_message(view=panel, file=picture, ephemeral=True)
+
+    async def on_seat(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"seat {self.seat.values[0]}", ephemeral=True)
+
+
 demo = app_commands.Group(name="demo", description="Emulator demo commands")
 season = app_commands.Group(name="season", description="Season things", parent=demo)
 
@@ -102,6 +164,12 @@ async def hello(interaction: discord.Interaction) -> None:
     view = CounterView()
     view.add_item(SecretButton(interaction.id % 1000))
     await interaction.response.send_message(f"hello {interaction.user.name}", view=view)
+
+
+@demo.command(description="A Components V2 table with a picture")
+async def layout(interaction: discord.Interaction) -> None:
+    picture = discord.File(io.BytesIO(PICTURE), filename="table.png")
+    await interaction.response.send_message(view=TableLayout(), file=picture)
 
 
 @demo.command(description="Defer then follow up")
