@@ -75,6 +75,20 @@ def test_a_secret_card_emoji_in_text_or_on_a_button_is_caught() -> None:
     assert leaked(entry(ALICE, content=markup)) == []
 
 
+def test_a_secret_card_emoji_in_a_v2_text_display_is_caught() -> None:
+    """A Components V2 message has no content: its text displays render the emojis."""
+    markup = f"<:{emoji_name('7c')}:123456789012345678>"
+    seat = {"type": 9, "components": [{"type": 10, "content": f"bob: {markup}"}]}
+    layout = [{"type": 17, "components": [seat]}]
+    assert leaked(entry(BOB, components=layout)) == ["7♣"]
+    assert leaked(entry(ALICE, components=layout)) == []
+
+
+def test_a_v2_gallery_alt_text_is_read_as_text() -> None:
+    item = {"media": {"url": "attachment://cards.png"}, "description": "7♣"}
+    assert leaked(entry(None, components=[{"type": 12, "items": [item]}])) == ["7♣"]
+
+
 def test_a_picture_alt_text_is_read_as_text() -> None:
     other = render_hand(["BK"])  # the pixels show a back, the alt text names the card
     assert leaked(entry(None, png=other.png, description="7♣")) == ["7♣"]

@@ -12,7 +12,14 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from bot.ui.cards import code_from_emoji_name, codes_in_markup, read_description
-from emulator.model import Attachment, HistoryEntry, Message, components_text, embeds_text
+from emulator.model import (
+    Attachment,
+    HistoryEntry,
+    Message,
+    components_text,
+    embeds_text,
+    text_displays,
+)
 
 
 def _emoji_names(node: Any) -> Iterator[str]:
@@ -41,8 +48,9 @@ def picture_faces(files: Iterable[Attachment]) -> list[str]:
 def faces(
     content: str, embeds: list[dict[str, Any]], components: list[dict[str, Any]], files: Any
 ) -> list[str]:
-    """Face codes shown by emojis (text or components) and pictures; text labels aside."""
-    text = "\n".join([content, *embeds_text(embeds)])
+    """Face codes shown by emojis (text, a V2 message's text displays, components) and
+    pictures; text labels aside."""
+    text = "\n".join([content, *embeds_text(embeds), *text_displays(components)])
     found = codes_in_markup(text)
     found += [c for n in _emoji_names(components) if (c := code_from_emoji_name(n)) is not None]
     return found + picture_faces(files)
