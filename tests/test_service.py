@@ -657,14 +657,15 @@ async def test_a_kill_before_the_last_members_leave_closes_the_lobby_never_holds
     await storage.close()
 
 
-async def test_r_k4_a_kill_before_an_abandoned_match_is_cancelled_never_holds_the_channel(
+async def test_k_k4_a_kill_before_an_abandoned_match_is_cancelled_never_holds_the_channel(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """R-K4, issue 23: the round that left nobody to play is committed, the kill comes
+    """K-K4, issue 23: the move that left nobody to play is committed, the kill comes
     before the table's cancel: at start the table is closed, its match cancelled, the
-    channel free."""
+    channel free. (Kalooki: a Tamalou match whose humans are all away ends with a result,
+    a ruling in docs/rules.md.)"""
     service, storage, clock = await make(tmp_path, reorder_ms=0)
-    table = await service.open_table(1, 10, 100, "p0", {"turn_seconds": 15})
+    table = await service.open_table(1, 10, 100, "p0", {"turn_seconds": 30}, "kalooki")
     await service.add_ai(table, 100, "easy")
     await service.start(table, 100)
     module = table.module
