@@ -125,3 +125,45 @@ async def test_a_server_may_keep_opening_tables_to_one_role(harness: BotHarness)
     assert "tables opened by every member" in emu.last_ephemeral("alice").content
     await emu.slash("dave", "tamalou new")
     assert "is open" in emu.last_ephemeral("dave").content
+
+
+async def test_a_tournaments_tables_read_the_servers_defaults_for_their_game(
+    harness: BotHarness,
+) -> None:
+    """``/cardsadmin kalooki``, ``tarot`` and ``tamalou`` set each game's turn time (and
+    Kalooki's call window) for ``/<game> new``; a tournament's tables read them too (they
+    played on the game's own clocks). A tournament's ``turn_seconds`` still wins."""
+    h, emu = harness, harness.emu
+    await h.start()
+    await emu.slash("alice", "cardsadmin kalooki", turn_seconds=60, call_seconds=5)
+    await emu.slash("alice", "cardsadmin tarot", turn_seconds=45)
+    await emu.slash("alice", "cardsadmin tamalou", turn_seconds=30)
+    for game in ("kalooki", "tarot", "tamalou"):
+        await emu.slash("alice", "cardsadmin tournament create", game=game, name=f"{game} cup")
+    tables = {
+        r["game"]: json.loads(r["settings"])["table"]
+        for r in h.sql("SELECT game, settings FROM tournaments")
+    }
+    assert tables["kalooki"]["turn_seconds"] == 60 and tables["kalooki"]["call_seconds"] == 5
+    assert tables["tarot"]["turn_seconds"] == 45
+    assert tables["tamalou"]["turn_seconds"] == 30
+    kalooki = next(
+        m for m in reversed(h.public_messages()) if "kalooki cup" in m.text and m.components
+    )
+    for name in ("alice", "erin"):
+        await emu.click(name, kalooki, "Join")
+    await emu.click("alice", kalooki, "Start")
+    (match,) = await h.until(lambda: h.sql("SELECT rules FROM matches"), 15, "the table")
+    rules = json.loads(match["rules"])
+    assert rules["turn_clock_s"] == 60 and rules["call_window_s"] == 5  # the server's clocks
+    await emu.slash(
+        "alice",
+        "cardsadmin tournament create",
+        game="tarot",
+        name="quick",
+        turn_seconds=20,
+        channel="tables",  # one live tournament of a game a channel
+    )
+    (row,) = h.sql("SELECT settings FROM tournaments WHERE name = 'quick'")
+    own = json.loads(row["settings"])["table"]
+    assert own["turn_seconds"] == 20  # the tournament's own option wins
