@@ -26,7 +26,7 @@ def _status(h: BotHarness) -> str:
     return str(h.sql("SELECT status FROM matches ORDER BY id DESC LIMIT 1")[0]["status"])
 
 
-async def _let_the_clock_play(h: BotHarness, step_ms: int) -> None:
+async def let_the_clock_play(h: BotHarness, step_ms: int) -> None:
     """alice never acts: the clock moves a turn at a time until her match is no longer
     playing (each step waits for the bot's move: the clock's or an AI's)."""
     for _ in range(80):
@@ -69,7 +69,7 @@ async def test_r_k4_ruling_every_human_gone_ends_the_match_with_its_standings(
     await emu.slash("alice", "tamalou new")
     await emu.slash("alice", "tamalou addbot", level="easy")
     await emu.click("alice", h.table_message(), "Start")
-    await _let_the_clock_play(h, 46_000)
+    await let_the_clock_play(h, 46_000)
     assert _status(h) == "finished"
     game = h.game()
     assert game.over and len(game.history) == 1  # no round played for nobody
@@ -97,7 +97,7 @@ async def test_t_k4_ruling_every_human_gone_closes_a_tarot_table_at_once(
     await emu.slash("alice", "tarot addbot", level="easy")
     await emu.slash("alice", "tarot addbot", level="easy")
     await emu.click("alice", start_button(emu, "tarot"), "Start")
-    await _let_the_clock_play(h, 31_000)
+    await let_the_clock_play(h, 31_000)
     assert _status(h) == "cancelled"
     assert _actions_after_the_last_human_went_away(h) == 0  # nobody played on for nobody
     await emu.wait_for(
