@@ -105,3 +105,23 @@ async def test_t_k4_ruling_every_human_gone_closes_a_tarot_table_at_once(
         10,
         "the table closed",
     )
+
+
+async def test_k_k4_every_human_gone_closes_a_kalooki_table_at_once(harness: BotHarness) -> None:
+    """K-K4 (the rulebook: abandoned, no result), with the ruling's "at once": alice, the
+    only human, lets two turns run out (away): the table closes with no move after, the AI
+    players never playing on for nobody. (Kalooki already did: this guards it with the
+    other games.)"""
+    h, emu = harness, harness.emu
+    await h.start(seeds=["gone1"])
+    await emu.slash("alice", "kalooki new")
+    await emu.slash("alice", "kalooki addbot", level="easy")
+    await emu.click("alice", start_button(emu, "kalooki"), "Start")
+    await let_the_clock_play(h, 91_000)
+    assert _status(h) == "cancelled"
+    assert _actions_after_the_last_human_went_away(h) == 0
+    await emu.wait_for(
+        lambda: any("Every human player left" in m.text for m in h.public_messages()),
+        10,
+        "the table closed",
+    )
