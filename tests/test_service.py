@@ -657,14 +657,15 @@ async def test_a_kill_before_the_last_members_leave_closes_the_lobby_never_holds
     await storage.close()
 
 
-async def test_r_k4_a_kill_before_an_abandoned_match_is_cancelled_never_holds_the_channel(
+async def test_k_k4_a_kill_before_an_abandoned_match_is_cancelled_never_holds_the_channel(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """R-K4, issue 23: the round that left nobody to play is committed, the kill comes
+    """K-K4, issue 23: the move that left nobody to play is committed, the kill comes
     before the table's cancel: at start the table is closed, its match cancelled, the
-    channel free."""
+    channel free. (Kalooki: a Tamalou match whose humans are all away ends with a result,
+    a ruling in docs/rules.md.)"""
     service, storage, clock = await make(tmp_path, reorder_ms=0)
-    table = await service.open_table(1, 10, 100, "p0", {"turn_seconds": 15})
+    table = await service.open_table(1, 10, 100, "p0", {"turn_seconds": 30}, "kalooki")
     await service.add_ai(table, 100, "easy")
     await service.start(table, 100)
     module = table.module
@@ -740,3 +741,44 @@ async def test_a_tables_thread_finds_it_and_survives_a_restart(tmp_path: Path) -
     assert again.table_in(555).id == table.id
     await storage.close()
     await again.storage.close()
+
+
+async def test_a_rematch_asks_whether_its_presser_may_open_a_table_and_opens_none_if_not(
+    tmp_path: Path,
+) -> None:
+    """Rematch opens a table: the server's role allowed to open tables (``may_open``, the
+    Discord side's check) is asked once the press is a rematch that could open; a refusal
+    opens nothing and keeps the finished table for another press."""
+    service, storage, clock = await make(tmp_path, reorder_ms=0)
+    table = await service.open_table(1, 10, 100, "p0", {"turn_seconds": 15})
+    await service.add_ai(table, 100, "easy")
+    await service.start(table, 100)
+    for _ in range(400):  # the human never plays: away, the match ends (docs/rules.md)
+        if table.status != "playing":
+            break
+        game = table.game
+        due = table.module.next_deadline(game)
+        clock.now = max(clock.now + 1, due if due is not None else clock.now)
+        await service.tick(table)
+        table.ai_due = clock.now
+        await service._ai_step(table)
+    assert table.status == "finished"
+    asked: list[int] = []
+
+    async def refuse() -> None:
+        asked.append(1)
+        raise TableError("opener_role", role="<@&5>")
+
+    with pytest.raises(TableError, match="opener_role"):
+        await service.rematch(table.id, 100, 10, refuse)
+    assert asked == [1] and 10 not in service.by_channel
+    with pytest.raises(TableError, match="not_seated"):  # a press that could never open
+        await service.rematch(table.id, 999, 10, refuse)
+    assert asked == [1]
+
+    async def allow() -> None:
+        asked.append(2)
+
+    fresh = await service.rematch(table.id, 100, 10, allow)
+    assert asked == [1, 2] and fresh.status == "playing"
+    await storage.close()

@@ -315,7 +315,7 @@ async def cmd_season_export(
     rounds=ls("Rounds (each one a match at every table)", "opt.tournament_rounds"),
     length=ls("Tamalou: rounds a table plays; tarot: turns of deals", "opt.tournament_length"),
     duplicate=ls("Every table of a round plays the same deals", "opt.tournament_duplicate"),
-    turn_seconds=ls("Seconds a turn (Tamalou, Kalooki)", "opt.tournament_turn"),
+    turn_seconds=ls("Seconds a turn (default: the server's for the game)", "opt.tournament_turn"),
     ai_level=ls("AI level for empty seats", "opt.tournament_ai"),
 )
 @app_commands.rename(

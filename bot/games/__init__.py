@@ -152,6 +152,13 @@ class GamePlugin(ABC):
         """:meth:`panel_state_data` read back at start-up (None: unreadable, dropped)."""
         return None
 
+    def server_defaults(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """The table settings the server's defaults for this game give a new table
+        (``stored``: the server's settings, set by ``/cardsadmin <game>``): ``/<game> new``
+        and a tournament's tables read them, a setting the table was given winning. Default:
+        none."""
+        return {}
+
     def tournament_settings(
         self, players: int, length: int | None, turn_seconds: int | None
     ) -> dict[str, Any]:

@@ -580,12 +580,18 @@ class TableService:
         self._feed_ai(table, events)
 
     async def rematch(
-        self, table_id: int, user_id: int, channel_id: int | None = None
+        self,
+        table_id: int,
+        user_id: int,
+        channel_id: int | None = None,
+        may_open: Callable[[], Awaitable[None]] | None = None,
     ) -> LiveTable:
         """End of match: the same seats and settings play a new match at a new table row.
 
         Only a finished table's message carries a Rematch button, in its own channel: any
-        other press is a button that was never shown (``bad_button``).
+        other press is a button that was never shown (``bad_button``). ``may_open``: asked
+        once the press is a rematch that could open (the server's role allowed to open
+        tables, from the Discord side); it raises to refuse.
         """
         old = await self.storage.get_table(table_id)
         if old is None or old.status != "finished":
@@ -598,6 +604,8 @@ class TableService:
             raise TableError("tournament_table")
         if old.channel_id in self.by_channel:
             raise TableError("rematch_started")  # a second press, or a table opened since
+        if may_open is not None:
+            await may_open()
         host = old.seats[0]
         row = await self.storage.create_table(
             old.guild_id,

@@ -387,7 +387,11 @@ async def create_tournament(
         raise TableError("guild_only")
     if await tournaments.store.in_channel(interaction.channel_id, game, live=True):
         raise TournamentError("tournament_exists")
-    table = table_settings(game, players, length, turn_seconds)
+    # the server's defaults for the game (/cardsadmin <game>: turn time, Kalooki's call
+    # window), as /<game> new reads them; the tournament's own turn_seconds wins
+    stored = await bot.storage.guild_settings(interaction.guild_id)
+    server = games.plugin(game).server_defaults(stored)
+    table = {**server, **table_settings(game, players, length, turn_seconds)}
     try:
         rules = games.rules_for(game, table)
     except (ValidationError, KeyError, ValueError, TableError) as exc:

@@ -21,6 +21,7 @@ from bot.tables import LiveTable, TableError
 from bot.ui import clicked, pipeline
 from bot.ui.errors import answer_error
 from bot.ui.kit import bot_of, reply, seat_name
+from bot.ui.lobby import check_may_open
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +141,16 @@ async def _component(
     plugin = games.plugin(game)
     if verb == "rematch":
         await interaction.response.defer()
-        fresh = await service.rematch(table_id, interaction.user.id, interaction.channel_id)
+
+        async def may_open() -> None:
+            # a rematch opens a table: the server's role allowed to open tables decides who
+            # may press it (/cardsadmin table_role), as for /<game> new; refused, the
+            # finished table stays, for a seated member with the role to press
+            await check_may_open(interaction, interaction.guild_id or 0)
+
+        fresh = await service.rematch(
+            table_id, interaction.user.id, interaction.channel_id, may_open
+        )
         note = bot_of(interaction).presenter.thread_note(fresh.id)
         if note is not None:  # as /<game> new tells its host: one line, to the press
             await reply(interaction, t(lang, note))

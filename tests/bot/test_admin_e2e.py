@@ -16,6 +16,7 @@ import pytest
 from emulator import CommandNotAvailableError, Emulator
 from emulator.model import Role
 from tests.support.bot_harness import BotHarness
+from tests.test_humans_gone_e2e import let_the_clock_play
 
 pytestmark = pytest.mark.e2e
 
@@ -125,3 +126,91 @@ async def test_a_server_may_keep_opening_tables_to_one_role(harness: BotHarness)
     assert "tables opened by every member" in emu.last_ephemeral("alice").content
     await emu.slash("dave", "tamalou new")
     assert "is open" in emu.last_ephemeral("dave").content
+
+
+async def test_a_tournaments_tables_read_the_servers_defaults_for_their_game(
+    harness: BotHarness,
+) -> None:
+    """``/cardsadmin kalooki``, ``tarot`` and ``tamalou`` set each game's turn time (and
+    Kalooki's call window) for ``/<game> new``; a tournament's tables read them too (they
+    played on the game's own clocks). A tournament's ``turn_seconds`` still wins."""
+    h, emu = harness, harness.emu
+    await h.start()
+    await emu.slash("alice", "cardsadmin kalooki", turn_seconds=60, call_seconds=5)
+    await emu.slash("alice", "cardsadmin tarot", turn_seconds=45)
+    await emu.slash("alice", "cardsadmin tamalou", turn_seconds=30)
+    for game in ("kalooki", "tarot", "tamalou"):
+        await emu.slash("alice", "cardsadmin tournament create", game=game, name=f"{game} cup")
+    tables = {
+        r["game"]: json.loads(r["settings"])["table"]
+        for r in h.sql("SELECT game, settings FROM tournaments")
+    }
+    assert tables["kalooki"]["turn_seconds"] == 60 and tables["kalooki"]["call_seconds"] == 5
+    assert tables["tarot"]["turn_seconds"] == 45
+    assert tables["tamalou"]["turn_seconds"] == 30
+    kalooki = next(
+        m for m in reversed(h.public_messages()) if "kalooki cup" in m.text and m.components
+    )
+    for name in ("alice", "erin"):
+        await emu.click(name, kalooki, "Join")
+    await emu.click("alice", kalooki, "Start")
+    (match,) = await h.until(lambda: h.sql("SELECT rules FROM matches"), 15, "the table")
+    rules = json.loads(match["rules"])
+    assert rules["turn_clock_s"] == 60 and rules["call_window_s"] == 5  # the server's clocks
+    await emu.slash(
+        "alice",
+        "cardsadmin tournament create",
+        game="tarot",
+        name="quick",
+        turn_seconds=20,
+        channel="tables",  # one live tournament of a game a channel
+    )
+    (row,) = h.sql("SELECT settings FROM tournaments WHERE name = 'quick'")
+    own = json.loads(row["settings"])["table"]
+    assert own["turn_seconds"] == 20  # the tournament's own option wins
+
+
+async def test_the_role_allowed_to_open_tables_decides_rematch_not_tournament_tables(
+    harness: BotHarness,
+) -> None:
+    """``/cardsadmin table_role`` keeps opening tables to a role: Rematch opens one, so a
+    member without the role is refused it, the role named, and the finished table stays for
+    a member with it; a tournament's tables are opened by the tournament an admin created,
+    so its entrants without the role still play."""
+    h, emu = harness, harness.emu
+    dealers = Role(max(r.id for r in emu.guild.roles) + 1, "Dealers", 0, position=1)
+    emu.guild.roles.append(dealers)
+    emu.member("erin").role_ids.append(dealers.id)
+    await h.start()
+    await emu.slash("alice", "cardsadmin table_role", role="Dealers")
+    await emu.slash("erin", "tamalou new")
+    await emu.slash("erin", "tamalou addbot", level="easy")
+    await emu.click("dave", h.table_message(), "Join")
+    await emu.click("erin", h.table_message(), "Start")
+    await let_the_clock_play(h, 46_000)  # both away: the match ends (docs/rules.md)
+    over = await emu.wait_for(
+        lambda: next(
+            (m for m in reversed(h.public_messages()) if "tamalou:rematch:" in str(m.components)),
+            None,
+        ),
+        10,
+        "the Rematch button",
+    )
+    await emu.click("dave", over, "Rematch")
+    assert f"Only members with the role <@&{dealers.id}> may open a table" in (
+        emu.last_ephemeral("dave").content
+    )
+    assert len(h.sql("SELECT id FROM matches")) == 1  # no rematch opened
+    await emu.click("erin", over, "Rematch")
+    await h.until(lambda: len(h.sql("SELECT id FROM matches")) == 2, 10, "erin's rematch")
+    await emu.slash("erin", "tamalou cancel")
+    await emu.slash("alice", "cardsadmin tournament create", game="kalooki", name="Cup")
+    cup = next(m for m in reversed(h.public_messages()) if "Cup" in m.text and m.components)
+    for name in ("dave", "bob"):  # neither has the role
+        await emu.click(name, cup, "Join")
+    await emu.click("alice", cup, "Start")
+    await h.until(
+        lambda: h.sql("SELECT id FROM tables WHERE tournament_id IS NOT NULL"),
+        15,
+        "the tournament's table",
+    )

@@ -7,6 +7,7 @@ docs/kalooki.md, "On Discord"."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -54,6 +55,13 @@ class KalookiPlugin(GamePlugin):
 
     def rules_for(self, settings: dict[str, Any]) -> Rules:
         return rules_for(settings)
+
+    def server_defaults(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """The server's turn time and call window (``/cardsadmin kalooki``), else the game's."""
+        return {
+            "turn_seconds": int(stored.get("kalooki_turn_s", KALOOKI.turn_clock_s)),
+            "call_seconds": int(stored.get("kalooki_call_s", KALOOKI.call_window_s)),
+        }
 
     def variant_name(self, variant: str, lang: str) -> str:
         """A preset's name on a season card (``Baby Kalooki``)."""

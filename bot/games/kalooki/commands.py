@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import games
 from bot.i18n import lang_of, ls, t
 from bot.ui.kit import bot_of, defer, reply
 from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby, opened_text
@@ -59,11 +60,12 @@ async def cmd_new(
     lang = lang_of(interaction.locale)
     guild_ids(interaction)  # a server channel only
     # an option left out: the server's default (/cardsadmin kalooki), else the game's
-    defaults = await bot_of(interaction).storage.guild_settings(interaction.guild_id or 0)
+    stored = await bot_of(interaction).storage.guild_settings(interaction.guild_id or 0)
+    defaults = games.plugin(GAME).server_defaults(stored)
     if turn_seconds is None:
-        turn_seconds = int(defaults.get("kalooki_turn_s", KALOOKI.turn_clock_s))
+        turn_seconds = defaults["turn_seconds"]
     if call_seconds is None:
-        call_seconds = int(defaults.get("kalooki_call_s", KALOOKI.call_window_s))
+        call_seconds = defaults["call_seconds"]
     settings: dict[str, Any] = {
         "preset": preset,
         "turn_seconds": turn_seconds,

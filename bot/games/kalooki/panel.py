@@ -43,6 +43,9 @@ from tamalou.games.kalooki.views import PlayerView, PublicView
 
 #: a hand longer than this is also shown as a picture (docs/cards.md)
 TEXT_HAND_MAX = 9
+#: the most cards a row of the hand picture holds: a suit of a 16-card hand (round 9, K-R1)
+#: fits one row up to it; the two packs' 26 cards of a suit would wrap in two
+SUIT_ROW = 13
 
 
 def refusal_words(lang: str, reason: str) -> str:
@@ -129,7 +132,11 @@ def picture(pv: PlayerView, d: Draft, order: str, lang: str) -> CardPicture | No
     raised = tuple(i for i, c in enumerate(hand) if c in chosen)
     codes = [cards.code(c) for c in hand]
     alt = " ".join(local_text(c, lang) for c in codes)  # a screen reader reads R♥ in French
-    return CardPicture.hand(codes, highlight=raised, alt=alt)
+    if order == "rank":  # sorted by rank: balanced rows, in the text's order
+        return CardPicture.hand(codes, highlight=raised, alt=alt)
+    # sorted by suit: one row a suit, as the text reads it, the jokers last on their own
+    suits = display.runs(cards.suit(c) for c in hand)
+    return CardPicture.hand(codes, highlight=raised, alt=alt, per_row=SUIT_ROW, groups=suits)
 
 
 def panel_text(table: LiveTable, pv: PlayerView, d: Draft, order: str, lang: str) -> str:

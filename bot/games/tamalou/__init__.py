@@ -5,21 +5,22 @@ and seats read (``faces``), its button verbs and their arguments (``verbs``), it
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.games import GamePlugin, Panel
+from bot.games.tamalou import options, seen, variants, verbs
 from bot.games.tamalou import panel as panels
-from bot.games.tamalou import seen, variants, verbs
 from bot.games.tamalou import table as tables
 from bot.games.tamalou.verbs import Step as PanelStep
 from bot.seasons.fields import TAMALOU_STATS
 from bot.tables import LiveTable
 from bot.ui.cards import CardPicture
 from bot.ui.pipeline import Answer, Click
-from tamalou.games.tamalou.rules import Rules
+from tamalou.games.tamalou.rules import TAMALOU, Rules
 
 GAME_ID = "tamalou"
 
@@ -54,6 +55,15 @@ class TamalouPlugin(GamePlugin):
 
     def rules_for(self, settings: dict[str, Any]) -> Rules:
         return rules_for(settings)
+
+    def server_defaults(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """The server's turn time (``/cardsadmin tamalou``), when in today's range (one
+        stored before the ranges: the game's). Its house variant is ``/tamalou new``'s
+        default alone: a tournament plays its own format (fixed rounds, R-X16)."""
+        turn = stored.get("turn_seconds")
+        if not options.in_range("turn_seconds", turn):
+            turn = TAMALOU.turn_ms // 1000
+        return {"turn_seconds": turn}
 
     # Optional plugin parts the seasons commands look for: the leaderboard's variant filter.
     def tournament_settings(

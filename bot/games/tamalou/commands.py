@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import games
 from bot.games.tamalou import options, variants
 from bot.games.tamalou.options import (
     PLAYERS_MAX,
@@ -24,7 +25,6 @@ from bot.tables import TableError
 from bot.ui.kit import bot_of, defer, reply
 from bot.ui.lobby import add_seat_commands, group_cog, guild_ids, open_lobby, opened_text
 from tamalou.games.tamalou import AI_LEVELS
-from tamalou.games.tamalou.rules import TAMALOU
 
 GAME = "tamalou"
 
@@ -62,9 +62,7 @@ async def cmd_new(
     lang = lang_of(interaction.locale)
     guild_id, _ = guild_ids(interaction)
     defaults = await bot.storage.guild_settings(guild_id)
-    stored = defaults.get("turn_seconds")
-    if not options.in_range("turn_seconds", stored):  # a default stored before the ranges
-        stored = TAMALOU.turn_ms // 1000
+    stored = games.plugin(GAME).server_defaults(defaults)["turn_seconds"]
     given = {"target": target, "turn_seconds": turn_seconds, "max_players": max_players}
     # R-V: the variant chosen, else the server's default; a setting left out keeps the
     # variant's own value (cabo plays to 50, koubo seats 4)

@@ -195,6 +195,10 @@ def end_text(pv: PublicView, reason: str, lang: str) -> str:
     """Why the round ended; a variant's call goes by its own name."""
     if reason == "called" and pv.rules != DEFAULT_VARIANT:
         return t(lang, "end.vcalled", call=pv.call_name)
+    if reason == "away" and pv.match_over and any(s.is_ai for s in pv.seats):
+        # R-K4 with AI players: every human away, none left in play: the match ends (a
+        # ruling, docs/rules.md)
+        return t(lang, "end.humans_gone")
     return t(lang, f"end.{reason}")
 
 

@@ -6,6 +6,7 @@ as an extension)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -71,12 +72,22 @@ class TarotPlugin(GamePlugin):
         name = t(lang, f"tarot.variant.{variant}")
         return variant if name == f"tarot.variant.{variant}" else name
 
+    def server_defaults(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """The server's turn time (``/cardsadmin tarot``) if it set one; else the rules'
+        own clocks."""
+        turn = stored.get("tarot_turn_s")
+        return {} if turn is None else {"turn_seconds": int(turn)}
+
     def tournament_settings(
         self, players: int, length: int | None, turn_seconds: int | None
     ) -> dict[str, Any]:
-        """The preset of that many players, ``length`` deals (1 by default)."""
+        """The preset of that many players, ``length`` deals (1 by default), a turn time
+        when one is given (None: the rules' own clocks)."""
         preset = {3: "tarot3", 4: "tarot", 5: "tarot5"}.get(players, "tarot")
-        return {"preset": preset, "rounds": length or 1}
+        settings: dict[str, Any] = {"preset": preset, "rounds": length or 1}
+        if turn_seconds is not None:
+            settings["turn_seconds"] = turn_seconds
+        return settings
 
     def lobby_message(
         self, table: LiveTable, lang: str, expires_at: int

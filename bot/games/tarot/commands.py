@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import games
 from bot.i18n import lang_of, ls, t
 from bot.tables import TableError
 from bot.ui.kit import bot_of, defer, reply
@@ -54,9 +55,8 @@ async def cmd_new(
     if sans_chien and not PRESETS[preset].offers_sans_chien:
         raise TableError("sans_chien_three")  # the rules model's answer (ruling 10)
     settings: dict[str, Any] = {"preset": preset, "sans_chien": sans_chien, "rounds": rounds}
-    defaults = await bot_of(interaction).storage.guild_settings(interaction.guild_id or 0)
-    if "tarot_turn_s" in defaults:  # the server's turn time (/cardsadmin tarot)
-        settings["turn_seconds"] = int(defaults["tarot_turn_s"])
+    stored = await bot_of(interaction).storage.guild_settings(interaction.guild_id or 0)
+    settings.update(games.plugin(GAME).server_defaults(stored))  # /cardsadmin tarot
     await defer(interaction)
     table, note = await open_lobby(interaction, settings, GAME, lang)
     await reply(interaction, opened_text(table, lang) + note)

@@ -17,7 +17,7 @@ from bot.games.tarot.verbs import cid
 from bot.i18n import t
 from bot.tables import LiveTable
 from bot.ui import grid
-from bot.ui.cards import CardPicture
+from bot.ui.cards import CardPicture, display
 from bot.ui.kit import button, ts
 from tamalou.games.tarot import actions as A
 from tamalou.games.tarot.cards import code as card_code
@@ -81,15 +81,7 @@ SUIT_ROW = 14
 def suit_runs(hand: Sequence[str]) -> tuple[int, ...]:
     """The sizes of the hand's runs of one suit (trumps and the Excuse together), in order:
     the hand is sorted by suit, trumps last."""
-    runs: list[int] = []
-    group = None
-    for code in hand:
-        g = "T" if code.startswith("T") or code == "EX" else code[-1]
-        if g != group:
-            runs.append(0)
-            group = g
-        runs[-1] += 1
-    return tuple(runs)
+    return display.runs("T" if c.startswith("T") or c == "EX" else c[-1] for c in hand)
 
 
 def hand_picture(hand: Sequence[str], lang: str, chosen: Sequence[str] = ()) -> CardPicture | None:

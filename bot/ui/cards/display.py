@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -63,6 +63,19 @@ def line(codes: Sequence[str], lang: str | None = None) -> str:
 def partial_emoji(code: str) -> discord.PartialEmoji | None:
     """For ``Button(emoji=…)`` / ``SelectOption(emoji=…)``; ``None`` when shown as text."""
     return _current.partial_emoji(code) if _current is not None else None
+
+
+def runs(keys: Iterable[Hashable]) -> tuple[int, ...]:
+    """The sizes of the runs of equal keys, in order: a hand sorted by suit gives its suits'
+    sizes, the ``groups`` of :meth:`CardPicture.hand` that put one suit on a row."""
+    sizes: list[int] = []
+    last: Any = object()
+    for key in keys:
+        if not sizes or key != last:
+            sizes.append(0)
+            last = key
+        sizes[-1] += 1
+    return tuple(sizes)
 
 
 Kind = Literal["hand", "table", "trick"]

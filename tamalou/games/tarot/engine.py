@@ -147,6 +147,8 @@ def next_deadline(game: Game) -> int | None:
         return None
     if game.deal.phase == "over":
         return game.next_deal_deadline
+    if _humans_away(game):
+        return None  # nobody human left to play: the table closes (abandoned)
     return game.deal.deadline
 
 
@@ -237,9 +239,10 @@ def _humans_away(game: Game) -> bool:
 
 
 def abandoned(game: Game) -> bool:
-    """The deal ended (played or all passed) with every human away and no next deal on its
-    way: nobody is left to play and the table closes."""
-    if game.over or game.deal.phase != "over" or game.next_deal_deadline is not None:
+    """Every human is away (T-K4), as Kalooki's K-K4: nobody is left to play, the match is
+    abandoned with no result and the table closes at once. It used to wait for the deal's
+    end, the clock and the AI players playing it out for nobody (a ruling, docs/rules.md)."""
+    if game.over or (game.deal.phase == "over" and game.next_deal_deadline is not None):
         return False
     return _humans_away(game)
 

@@ -568,3 +568,44 @@ async def test_k_l1_a_meld_built_from_two_groups_of_a_long_hand_keeps_both(
     assert {int(o.value) for o in meld.options} == set(order[25:])
     assert [int(o.value) for o in meld.options if o.default] == [second]
     assert max(i.row or 0 for i in shown.children) <= 4
+
+
+def test_round_9s_hand_picture_has_one_row_a_suit_in_the_panels_order() -> None:
+    """A 16-card hand (round 9, K-R1) as a picture: sorted by suit as the panel's text, one
+    row a suit and the jokers on their own (no suit runs over two rows); sorted by rank,
+    balanced rows in that order. Only the reader's own cards: another seat's hand changes
+    nothing in it."""
+    from bot.ui.cards import pictures
+
+    hand = ["Ks", "2s", "9s", "5s", "7s", "4h", "Jh", "Ah", "6h", "3d", "Qd", "8d"]
+    hand += ["10c", "2c", "5c", "JK"]
+    other = ["3c", "4c", "5c@1", "6c", "7c", "8c", "9c", "10c@1", "Jc", "Qc", "Kc"]
+    game = forced_game([hand, other], rules=BABY)
+    shown = panels.panel(live(game), 0, "en", game.now)
+    picture = shown.picture
+    assert picture is not None and picture.kind == "hand"
+    codes = tuple(picture.args[0])
+    assert list(codes) == [cards.code(c) for c in sorted_hand([card(x) for x in hand], "suit")]
+    options = dict(picture.options)
+    lines = pictures._grouped(codes, tuple(options["groups"]), options["per_row"])
+    suits = [{c[-1] if c != "JK" else "joker" for c in ln} for ln in lines]
+    assert suits == [{"s"}, {"h"}, {"c"}, {"d"}, {"joker"}]  # no suit runs over two rows
+    assert [len(ln) for ln in lines] == [5, 4, 3, 3, 1]
+    rendered = pictures.render_hand(codes, **options)
+    one_row = pictures.render_hand(["2s"])
+    row = one_row.height - 2 * pictures.MARGIN + pictures.GAP
+    assert rendered.height == 5 * row - pictures.GAP + 2 * pictures.MARGIN
+    by_rank = panels.panel(
+        live(game), 0, "en", game.now, state=drafts.PanelState(sort="rank")
+    ).picture
+    assert by_rank is not None
+    assert list(by_rank.args[0]) == [
+        cards.code(c) for c in sorted_hand([card(x) for x in hand], "rank")
+    ]
+    assert "groups" not in dict(by_rank.options)  # balanced rows: 2 rows of 8
+    assert (
+        pictures.render_hand(by_rank.args[0]).height == 2 * row - pictures.GAP + 2 * pictures.MARGIN
+    )
+    swapped = forced_game([hand, ["Ks@1", *other[1:]]], rules=BABY)
+    again = panels.panel(live(swapped), 0, "en", swapped.now).picture
+    assert again == picture  # another seat's cards are nowhere in it

@@ -183,6 +183,36 @@ def test_r_k4_with_ai_players_every_human_away_ends_the_round() -> None:
     assert only(ev, E.RoundEnded).reason == "away"
 
 
+def test_r_k4_r_x16_ruling_every_human_gone_ends_the_match_ranked_by_score() -> None:
+    """R-K4 and a ruling (docs/rules.md, R-X16): the only human lets two turns run out
+    (away: gone); R-K4 ends the round and scores it, and the match ends with it, the seats
+    ranked by their score, rather than the AI players playing on for nobody (the table used
+    to close with no result)."""
+    game = game_with(ROWS, ai=[False, True, True])
+    game.cumulative = [30.0, 50.0, 20.0]
+    _tick(game)  # seat 0 (human)
+    draw_throw(game)
+    draw_throw(game)
+    ended = only(_tick(game), E.RoundEnded)
+    assert ended.reason == "away" and ended.match_over and game.over
+    assert ended.cumulative == tuple(a + b for a, b in zip((30, 50, 20), ended.scores, strict=True))
+    best = min(ended.cumulative)
+    assert ended.winners == tuple(i for i, v in enumerate(ended.cumulative) if v == best)
+    assert next_deadline(game) is None
+
+
+def test_r_k4_ruling_a_match_plays_on_while_one_human_is_still_here() -> None:
+    """The ruling needs every human gone: one human away, another still playing, the round
+    goes on (R-K4) and no match ends."""
+    game = game_with(ROWS, ai=[False, False, True])
+    game.cumulative = [30.0, 50.0, 20.0]
+    _tick(game)
+    draw_throw(game)
+    draw_throw(game)
+    ev = _tick(game)  # seat 0 away, seat 1 still here
+    assert game.round.seats[0].away and not has(ev, E.RoundEnded) and not game.over
+
+
 def test_r_k4_a_table_of_ai_players_only_is_not_away() -> None:
     """R-K4 (fix): a table of AI players only has no human to be away; play goes on."""
     game = game_with(ROWS, pile=["9h", "9s"], ai=[True, True, True])

@@ -455,3 +455,20 @@ def test_r_x16_ruling_a_match_plays_on_while_a_human_is_in() -> None:
     game, _ = new_game(SWISS, 3, "match-end", 0, [True, True, True])
     game.cumulative = [95.0, 40.0, 20.0]
     assert not _end_round_now(game, [["9c"], ["5c"], ["Ac"]]).match_over
+
+
+def test_r_x16_r_k4_ruling_the_match_ends_once_every_human_is_out_or_gone() -> None:
+    """R-X16, R-K4 and a ruling (docs/rules.md): swiss, seat 0 a human who goes out, seat 2
+    a human who is away (the clock plays for them), seat 1 an AI player: no human is in
+    play, so the match ends at once, the lowest of those still in winning. It used to play
+    on, and then close with no result for the human who had played it out."""
+    game, _ = new_game(SWISS, 3, "match-end", 0, [False, True, False])
+    game.cumulative = [95.0, 40.0, 20.0]
+    force_deal(game, [["9c"], ["5c"], ["Ac"]], discard=["5h"])
+    for p in range(3):
+        apply(game, A.Peek(p, game.now))
+    apply(game, A.Tick(game.now + game.rules.peek_ms))
+    game.round.seats[2].away = True  # two turns run out earlier (R-K4)
+    ended = only(apply(game, A.Double(1, 1, 1, game.now)), E.RoundEnded)
+    assert game.out == [True, False, False]
+    assert ended.match_over and game.over and ended.winners == (2,)

@@ -105,6 +105,9 @@ def test_t_k4_auto_play_never_bids_above_pass_nor_declares() -> None:
             break
         if game.deal.phase == "bid" and game.deal.current == 1:
             events += apply(game, A.Bid(1, GARDE_SANS, game.now))
+        elif game.deal.phase == "play" and game.deal.current == 1:  # seat 1 is here: not
+            # every human away, so the clock plays the others on (the table is not abandoned)
+            events += apply(game, A.Play(1, playable(game, 1)[0], game.now))
         else:
             events += apply(game, A.Tick(next_deadline(game) or game.now))
     assert game.history and game.history[0].taker == 1
@@ -166,12 +169,28 @@ def test_t_m3_scores_add_up_totals_sum_to_zero_the_highest_wins() -> None:
     refused(game, A.NextDeal(0, game.now), "match_over")
 
 
-def test_a_table_whose_humans_are_all_away_is_abandoned_after_the_deal() -> None:
+def test_t_k4_ruling_a_table_whose_humans_are_all_away_is_abandoned_at_once() -> None:
+    """T-K4 and a ruling (docs/rules.md, as Kalooki's K-K4): the only human's turns run out
+    twice in a row (away): the match is abandoned at once, mid-deal, and the clock stops;
+    the AI players no longer play the deal out for nobody."""
     game, _ = new_game(TAROT, 3, "away", ai=[False, True, True])
     for _ in range(100):
         if abandoned(game):
             break
-        apply(game, A.Tick(next_deadline(game) or game.now))
-    assert abandoned(game) and next_deadline(game) is None  # all passed: no endless redeal
-    apply(game, A.NextDeal(0, game.now))  # a player comes back and deals again
-    assert not abandoned(game) and game.deal.phase == "bid"
+        d = game.deal
+        if d.phase == "bid" and d.current == 1:
+            apply(game, A.Bid(1, GARDE_SANS, game.now))  # the AI seat takes: a deal to play
+        elif d.phase == "play" and d.current != 0:
+            apply(game, A.Play(d.current, playable(game, d.current)[0], game.now))
+        else:
+            apply(game, A.Tick(next_deadline(game) or game.now))
+    assert abandoned(game) and next_deadline(game) is None
+    d = game.deal
+    assert d.seats[0].away and d.phase == "play" and len(d.tricks) < 24 and not game.over
+
+
+def test_t_k4_a_table_with_a_human_still_here_plays_on() -> None:
+    """One human away, another still here: nothing is abandoned."""
+    game, _ = new_game(TAROT, 3, "away", ai=[False, False, True])
+    game.deal.seats[0].away = True
+    assert not abandoned(game) and next_deadline(game) is not None

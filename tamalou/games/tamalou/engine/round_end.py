@@ -136,12 +136,13 @@ def _end_round(game: Game, at: int, reason: str, ev: Events) -> None:
     )
 
 
-def _only_ai_left(game: Game, left: list[int]) -> bool:
-    """A ruling (docs/rules.md, R-X16): a match that had humans ends once every human is
-    out; its AI players do not play on for nobody. A match of AI players only plays on."""
+def _no_human_in_play(game: Game, left: list[int]) -> bool:
+    """A ruling (docs/rules.md, R-X16, R-K4): a match that had humans ends once none of them
+    is in play, each out or gone (away: the clock plays for them); its AI players do not play
+    on for nobody. A match of AI players only plays on."""
     seats = game.round.seats
     had_humans = any(not s.is_ai for s in seats)
-    return had_humans and all(seats[i].is_ai for i in left)
+    return had_humans and all(seats[i].is_ai or seats[i].away for i in left)
 
 
 def _match_end(game: Game, active: list[bool]) -> tuple[bool, list[int], list[int]]:
@@ -162,7 +163,7 @@ def _match_end(game: Game, active: list[bool]) -> tuple[bool, list[int], list[in
             return True, left, crossed
         if not left:  # the last ones cross together: the lowest wins
             return True, lowest(seats), crossed
-        if rounds_done or _only_ai_left(game, left):
+        if rounds_done or _no_human_in_play(game, left):
             return True, lowest(left), crossed
         return False, [], crossed
     if rules.win_at is not None and any(cum[i] <= rules.win_at for i in seats):
@@ -173,6 +174,6 @@ def _match_end(game: Game, active: list[bool]) -> tuple[bool, list[int], list[in
         over = any(cum[i] >= rules.target for i in seats)
     else:
         over = False
-    if over or rounds_done:
+    if over or rounds_done or _no_human_in_play(game, seats):
         return True, lowest(seats), []
     return False, [], []
