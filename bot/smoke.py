@@ -244,12 +244,17 @@ class V2Seen:
         )
 
     def shows(self, text: str, picture_name: str) -> bool:
-        """V2, saying ``text``, its one picture ``picture_name`` (and no other attached)."""
+        """V2, saying ``text``, its one picture ``picture_name``, no other file left on it.
+
+        Discord lists in ``attachments`` only the files no component or embed references
+        (message.mdx, Message Object: "any attached files that are not referenced in embeds
+        or components"), so there a V2 table's pictures are read from its components, and
+        ``attachments`` is empty, or holds a replaced picture left behind."""
         return (
             self.v2
             and any(text in t for t in self.texts)
             and self.pictures == [picture_name]
-            and self.attachments == [picture_name]
+            and set(self.attachments) <= {picture_name}
         )
 
     def __str__(self) -> str:

@@ -79,7 +79,7 @@ async def test_the_v2_checks_hold_on_v2_messages_as_a_player_reads_them(
     assert PANEL_EDITED in panel_line and "pictures ['smoke-hand.png']" in panel_line
     (update_line,) = [x for x in log.splitlines() if "replaced by an UPDATE_MESSAGE" in x]
     assert update_line.startswith("held: ") and "smoke-1.png to smoke-2.png" in update_line
-    assert "attachments ['smoke-2.png']" in update_line
+    assert "pictures ['smoke-2.png']" in update_line
     (table_line,) = [x for x in log.splitlines() if "a V2 table edited" in x]
     assert table_line.startswith("held: ") and "clicked by bob" in table_line
     (webhook_line,) = [x for x in log.splitlines() if "by a webhook edit" in x]
