@@ -30,9 +30,12 @@ button is pressed three times:
    table edited through @original of another member's click token** (fetched back);
 9. then that token edits the table again, its gallery naming a new upload: **a gallery's
    picture replaced by a webhook edit** (fetched back; discord-api-docs#7529 reports a 400
-   "unfurled media attachment not found" for this).
+   "unfurled media attachment not found" for this);
+10. then the bot edits the table through the channel, its gallery naming a new upload: **a
+    gallery's picture replaced by a channel edit**, the route the bot's table edit falls
+    back to when a token edit is refused (fetched back).
 
-Steps 6 to 9 run after step 3, while the first click's token ages; steps 4 and 5 come last.
+Steps 6 to 10 run after step 3, while the first click's token ages; steps 4 and 5 come last.
 Each check is printed held or NOT HELD with what was seen; a refusal is printed with
 Discord's answer, never raised.
 """
@@ -55,7 +58,8 @@ from bot.budget import request_kind
 CUSTOM_ID = "tamalou:smoke:click"
 V2_CUSTOM_ID = "tamalou:smoke:v2"
 #: the colours of the V2 checks' pictures: each step's picture differs from the last
-GREEN, BLUE, RED, GOLD = (30, 120, 60), (40, 80, 160), (170, 40, 40), (200, 160, 30)
+GREEN, BLUE, RED = (30, 120, 60), (40, 80, 160), (170, 40, 40)
+GOLD, GREY = (200, 160, 30), (90, 90, 90)
 HEADERS = (
     "X-RateLimit-Limit",
     "X-RateLimit-Remaining",
@@ -271,7 +275,8 @@ def _refusal(exc: discord.HTTPException) -> str:
 ASK_V2 = "**Press “Click me”** ({} of 3): a member other than the bot."
 PANEL_EDITED = "Your panel, edited through its token"
 TABLE_EDITED = "Edited through the click token of {}"
-GALLERY_EDITED = "Done: the gallery's picture was replaced through that token"
+GALLERY_EDITED = "The gallery's picture replaced through that token"
+CHANNEL_EDITED = "Done: the gallery's picture replaced by the bot's channel edit"
 
 
 async def v2_checks(
@@ -281,7 +286,7 @@ async def v2_checks(
     next_click: Callable[[asyncio.Queue[discord.Interaction]], Awaitable[discord.Interaction]],
     say: Callable[[str], None],
 ) -> None:
-    """Steps 6 to 9 (the module's docstring) on a V2 table posted in ``channel``, each
+    """Steps 6 to 10 (the module's docstring) on a V2 table posted in ``channel``, each
     check appended to ``checks`` as it is made."""
     clicks: asyncio.Queue[discord.Interaction] = asyncio.Queue()
     table = await channel.send(
@@ -368,12 +373,32 @@ async def v2_checks(
         )
         seen = V2Seen.of(await channel.fetch_message(table.id))
         held, why = seen.shows(GALLERY_EDITED, "smoke-3.png"), f"{shown} to smoke-3.png: {seen}"
+        if seen.pictures and set(seen.attachments) <= {seen.pictures[0]}:
+            shown = seen.pictures[0]
     except discord.HTTPException as exc:
         held, why = False, _refusal(exc)
     checks.append(
         Check(
             "a V2 gallery's picture replaced by a webhook edit (@original of a click's "
             "token; discord-api-docs#7529)",
+            held,
+            why,
+        )
+    )
+
+    try:
+        await table.edit(
+            view=SmokeTable(None, CHANNEL_EDITED, "smoke-4.png"),
+            attachments=[png("smoke-4.png", GREY)],
+        )
+        seen = V2Seen.of(await channel.fetch_message(table.id))
+        held, why = seen.shows(CHANNEL_EDITED, "smoke-4.png"), f"{shown} to smoke-4.png: {seen}"
+    except discord.HTTPException as exc:
+        held, why = False, _refusal(exc)
+    checks.append(
+        Check(
+            "a V2 gallery's picture replaced by a channel edit (the route a refused token "
+            "edit falls back to)",
             held,
             why,
         )

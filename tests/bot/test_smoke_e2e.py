@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.smoke import GALLERY_EDITED, GOLD, PANEL_EDITED, picture
+from bot.smoke import CHANNEL_EDITED, GREY, PANEL_EDITED, picture
 from emulator import Emulator
 from emulator.model import CREATE_PUBLIC_THREADS
 
@@ -57,7 +57,7 @@ async def test_the_smoke_test_prints_every_assumption_held(
     code, log = await run_smoke(emulator, tmp_path)
     held = [line for line in log.splitlines() if line.startswith("held: ")]
     assert code == 0, log[-3000:]
-    assert len(held) == 9, log[-3000:]
+    assert len(held) == 10, log[-3000:]
     assert any("token's webhook bucket" in line and "5 per" in line for line in held)
     assert any("UPDATE_MESSAGE" in line and "smoke.png" in line for line in held)
     assert any("archives its own thread" in line for line in held)
@@ -69,9 +69,10 @@ async def test_the_smoke_test_prints_every_assumption_held(
 async def test_the_v2_checks_hold_on_v2_messages_as_a_player_reads_them(
     emulator: Emulator, tmp_path: Path
 ) -> None:
-    """The four V2 checks are held, and what they say they saw is what bob sees: an
-    ephemeral V2 panel with its thumbnail, edited; the V2 table, edited through bob's
-    click token, its gallery showing the last upload; every write to both V2, none refused."""
+    """The V2 checks are held, and what they say they saw is what bob sees: an ephemeral
+    V2 panel with its thumbnail, edited; the V2 table, its gallery's picture replaced by an
+    UPDATE_MESSAGE, through bob's click token, then by the bot's channel edit, showing the
+    last upload; every write to both V2, none refused."""
     code, log = await run_smoke(emulator, tmp_path)
     assert code == 0, log[-3000:]
     (panel_line,) = [x for x in log.splitlines() if "ephemeral V2 panel" in x]
@@ -84,15 +85,17 @@ async def test_the_v2_checks_hold_on_v2_messages_as_a_player_reads_them(
     assert table_line.startswith("held: ") and "clicked by bob" in table_line
     (webhook_line,) = [x for x in log.splitlines() if "by a webhook edit" in x]
     assert webhook_line.startswith("held: ") and "smoke-2.png to smoke-3.png" in webhook_line
+    (channel_line,) = [x for x in log.splitlines() if "by a channel edit" in x]
+    assert channel_line.startswith("held: ") and "smoke-3.png to smoke-4.png" in channel_line
 
     (panel,) = [m for m in emulator.ephemerals("bob") if m.v2]
     assert panel.ephemeral and panel.display_text == PANEL_EDITED
     assert [m.kind for m in panel.media()] == ["thumbnail"]
     assert [a.filename for a in panel.pictures()] == ["smoke-hand.png"]
     (table,) = [m for m in emulator.channel_messages() if m.v2]
-    assert GALLERY_EDITED in table.display_text and not table.buttons()
+    assert CHANNEL_EDITED in table.display_text and not table.buttons()
     (shown,) = table.pictures()
-    assert (shown.filename, shown.data) == ("smoke-3.png", picture(GOLD))
+    assert (shown.filename, shown.data) == ("smoke-4.png", picture(GREY))
     audit = emulator.v2_audit(messages=lambda mid: mid in (panel.id, table.id))
     assert audit.ok, (audit.not_v2, audit.refused)
 
@@ -103,7 +106,8 @@ async def test_an_assumption_that_fails_is_printed_not_held(
     """Discord (the emulator) refusing what a check relies on: the thread cannot be started;
     the ephemeral panel's token edit, the table's UPDATE_MESSAGE, and both token edits of
     the table are answered 400 (as discord-api-docs#7529 reports for a gallery's new
-    picture). Each is printed NOT HELD with the answer; the other checks still run."""
+    picture), and so is its channel edit. Each is printed NOT HELD with the answer; the
+    other checks still run."""
     emu = emulator
     emu.deny_bot(CREATE_PUBLIC_THREADS)  # the thread cannot even be started
 
@@ -115,7 +119,11 @@ async def test_an_assumption_that_fails_is_printed_not_held(
     def refuse_update() -> object:
         return emu.fail_next("POST", "/callback", 400, 50035, "Invalid Form Body")
 
-    code, log = await run_smoke(emu, tmp_path, (refuse_edits(1), refuse_update, refuse_edits(2)))
+    def refuse_table_edits() -> object:
+        refuse_edits(2)()
+        return emu.fail_next("PATCH", "/channels/", 400, 50035, "Invalid Form Body")
+
+    code, log = await run_smoke(emu, tmp_path, (refuse_edits(1), refuse_update, refuse_table_edits))
     assert code == 1
     lines = log.splitlines()
     (line,) = [x for x in lines if "archives its own thread" in x]
@@ -125,13 +133,14 @@ async def test_an_assumption_that_fails_is_printed_not_held(
         "replaced by an UPDATE_MESSAGE",
         "a V2 table edited",
         "by a webhook edit",
+        "by a channel edit",
     ):
         (line,) = [x for x in lines if check in x]
         assert line.startswith("NOT HELD: ") and "refused: 400 50035" in line, line
     assert sum(x.startswith("held: ") for x in lines) == 4
-    assert sum(x.startswith("NOT HELD: ") for x in lines) == 5
+    assert sum(x.startswith("NOT HELD: ") for x in lines) == 6
     await emu.settle()  # the refused UPDATE_MESSAGE left bob's second V2 click unanswered
     (lost,) = emu.take_problems("lost_interaction")
     assert "tamalou:smoke:v2" in lost.message
     refused = [p.message.split(" -> ")[0].split()[0] for p in emu.take_problems("rejected")]
-    assert refused == ["PATCH", "POST", "PATCH", "PATCH"]  # the four refusals made above
+    assert refused == ["PATCH", "POST", "PATCH", "PATCH", "PATCH"]  # the refusals made above
