@@ -74,14 +74,9 @@ class Kalooki:
     def replay(self) -> tuple[Game, list[Any], list[A.Action]]:
         rows = self.h.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")
         m = rows[0]
-        game, events = self.h.replayed(m)
-        done = [
-            action_from_dict(json.loads(r["payload"]))
-            for r in self.h.sql(
-                "SELECT payload FROM actions WHERE match_id = ? ORDER BY n", m["id"]
-            )
-        ]
-        return game, events, done
+        payloads = self.h.actions_of(m["id"])  # read once: the game and the list agree
+        game, events = self.h.replayed(m, payloads)
+        return game, events, [action_from_dict(p) for p in payloads]
 
     def game(self) -> Game:
         return self.replay()[0]

@@ -165,11 +165,17 @@ class BotHarness:
         game, _ = self.replayed(rows[0])
         return game
 
-    def replayed(self, m: dict[str, Any]) -> tuple[Any, list[Any]]:
+    def replayed(
+        self, m: dict[str, Any], payloads: list[dict[str, Any]] | None = None
+    ) -> tuple[Any, list[Any]]:
         """The match of the row ``m`` (``matches``) folded from the bot's log, as the bot
-        folds it (``tamalou.core.replay``), and its events."""
+        folds it (``tamalou.core.replay``), and its events. A caller that also reads the
+        actions passes the ones it read (``payloads``): a second read may see a move the
+        bot logged in between, and the game would lag the actions read."""
         module = tamalou.games.load(m["game"])
         seats = json.loads(m["seats"])
+        if payloads is None:
+            payloads = self.actions_of(m["id"])
         return replay(
             module,
             module.rules_from_dict(json.loads(m["rules"])),
@@ -177,13 +183,15 @@ class BotHarness:
             m["seed"],
             m["started_at"],
             [s["ai_level"] is not None for s in seats],
-            (
-                json.loads(r["payload"])
-                for r in self.sql(
-                    "SELECT payload FROM actions WHERE match_id = ? ORDER BY n", m["id"]
-                )
-            ),
+            payloads,
         )
+
+    def actions_of(self, match_id: int) -> list[dict[str, Any]]:
+        """A match's logged actions, in order (one read)."""
+        return [
+            json.loads(r["payload"])
+            for r in self.sql("SELECT payload FROM actions WHERE match_id = ? ORDER BY n", match_id)
+        ]
 
     async def until(self, predicate: Callable[[], Any], timeout: float, what: str) -> Any:
         """Wait for a state of the bot's database (the emulator sees no write: polled every
