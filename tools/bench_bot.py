@@ -160,13 +160,15 @@ class BenchEmulator(Emulator):
         #: (table, player) -> (message id, version) of the panel whose click was refused:
         #: not clicked again until the bot changes it (the player presses "My cards")
         self.stale: dict[tuple[int, int], tuple[int, int]] = {}
+        #: channel -> when a table message there was posted or edited (loop time)
+        self.drawn: dict[int, list[float]] = {}
 
     def _record(self, msg: Message, action: str) -> None:
         super()._record(msg, action)
         markers = self.watch.get(msg.channel_id)
         if (
             markers
-            and action == "create"
+            and action in ("create", "edit")
             and msg.recipient_id is None
             and not msg.flags & EPHEMERAL
             and any(
@@ -175,7 +177,10 @@ class BenchEmulator(Emulator):
                 for m in markers
             )
         ):
-            self.latest[msg.channel_id] = msg
+            if action == "create":
+                self.latest[msg.channel_id] = msg
+            # whatever the route (the channel's, a token's, a click's UPDATE_MESSAGE)
+            self.drawn.setdefault(msg.channel_id, []).append(asyncio.get_running_loop().time())
 
     async def deliver(self, inter: Interaction) -> Interaction:
         loop = asyncio.get_running_loop()
@@ -1247,43 +1252,39 @@ async def open_loop(
     return out
 
 
-def table_behind_ms(emu: BenchEmulator, load: Load, first_request: int, end: float) -> list[float]:
-    """For each measured click that may change its table (not "My cards"): from its
-    delivery to the first edit of a message in its table's channel after it (the table
-    showing it; a refused click is counted too, so this errs long). A click whose table
-    was not edited before ``end`` counts up to ``end``."""
-    edits: dict[int, list[float]] = {}
-    for rec in emu.requests[first_request:]:
-        if (
-            rec.method == "PATCH"
-            and rec.status == 200
-            and rec.path.startswith("/api/v10/channels/")
-            and rec.path.count("/messages/") == 1
-        ):
-            edits.setdefault(int(rec.path.split("/")[4]), []).append(rec.mono)
-    out = []
-    for inter_id in load.measured:
-        if load.kind_of.get(inter_id, "").endswith("my cards"):
-            continue
-        sent = emu.sent_at[inter_id]
-        times = edits.get(load.channel_of.get(inter_id, 0), [])
-        shown = next((t for t in times if t >= sent), end)
-        out.append((shown - sent) * 1000)
-    return out
-
-
 async def budget_run(args: argparse.Namespace, work: Path, rng: random.Random) -> dict[str, Any]:
     """``--budget-tables N``: N busy tables at ``--budget-rate`` clicks a second a table
     (Poisson arrivals) for ``--budget-seconds``, with the emulator enforcing Discord's rate
-    limits, one bot process: the global-bound requests a second, the 429s, and how late a
-    table message shows a move (issue 38)."""
+    limits: one process on SQLite, then (``--budget-processes 1,2``) two processes over
+    PostgreSQL, a shard each, the tables shared out between two guilds. Each run prints the
+    global-bound requests a second, the 429s, how late a table message shows a move, and
+    what the global-bound requests were for."""
+    out: dict[str, Any] = {"lines": []}
+    for processes in args.budget_processes:
+        run = await budget_once(args, work, rng, processes)
+        out[str(processes)] = run
+        out["lines"] += run["lines"]
+    return out
+
+
+async def budget_once(
+    args: argparse.Namespace, work: Path, rng: random.Random, processes: int
+) -> dict[str, Any]:
     n, per_table = args.budget_tables, args.budget_rate
-    emu = make_emulator(n, args.players, work / "logs-budget", rate_limits=True)
+    guilds = 2 if processes > 1 else 1
+    emu = make_emulator(
+        n, args.players, work / f"logs-budget-{processes}", guilds=guilds, rate_limits=True
+    )
     await emu.start()
     try:
-        db = work / "budget.sqlite3"
+        db = work / f"budget-{processes}.sqlite3"
         tables = await prefill(db, emu, n, args.players, args.turns, args.seed, args.games)
-        await start_and_refresh(emu, db, tables, len(tables))
+        if processes == 1:
+            await start_and_refresh(emu, db, tables, len(tables))
+            backend = "SQLite"
+        else:
+            await start_processes(emu, await postgres_copy(db), processes, tables)
+            backend = "PostgreSQL"
         await settled(emu)
         first_request = len(emu.requests)
         rate = n * per_table
@@ -1305,19 +1306,25 @@ async def budget_run(args: argparse.Namespace, work: Path, rng: random.Random) -
         scopes: dict[str, int] = {}
         for refused in emu.rate_limiter.refused:
             scopes[refused.scope] = scopes.get(refused.scope, 0) + 1
-        behind = table_behind_ms(emu, load, first_request, end)
+        behind = table_behind_ms(emu, load, end)
         games = "+".join(args.games)
-        processes = len([b for b in emu.bots if b.alive])
+        alive = len([b for b in emu.bots if b.alive])
+        targets = global_targets(emu, in_run)
         lines = [
             f"discord budget {games}: {n} busy tables at {per_table:g} clicks/s a table, "
-            f"{processes} processes, global-bound {g:.1f} req/s (limit {GLOBAL_PER_S}), "
+            f"{alive} processes, global-bound {g:.1f} req/s (limit {GLOBAL_PER_S}), "
             f"429s {q}, table message behind p99 {pct(behind, 0.99):.0f} ms",
-            f"  {load.clicks} measured clicks in {end - load.started:.1f} s "
+            f"  {backend}; {load.clicks} measured clicks in {end - load.started:.1f} s "
             f"({load.clicks / max(1e-9, end - load.started):.1f}/s offered {rate:g}/s); "
             f"most global-bound requests in any second of the whole run "
             f"{emu.rate_limiter.peak_global()}; table behind p50 {pct(behind, 0.5):.0f} ms; "
             f"{mix_line(load.mix)}",
             "  " + global_line(load.requests, load.clicks),
+            "  what they were for, a click (the measured span): "
+            + (
+                ", ".join(f"{k} {v / max(1, load.clicks):.3f}" for k, v in targets.most_common())
+                or "nothing"
+            ),
             "  429s of the whole run (start-up included) by scope: "
             + (", ".join(f"{k} {v}" for k, v in sorted(scopes.items())) or "none")
             + "; by route: "
@@ -1333,11 +1340,69 @@ async def budget_run(args: argparse.Namespace, work: Path, rng: random.Random) -
             ),
         ]
         for line in lines:
-            print(line)
+            print(line, flush=True)
         emu.take_problems()
-        return {"global_per_s": g, "q": q, "behind_p99_ms": pct(behind, 0.99), "lines": lines}
+        return {
+            "global_per_s": g,
+            "q": q,
+            "behind_p99_ms": pct(behind, 0.99),
+            "lines": lines,
+        }
     finally:
         await emu.close(graceful=True)
+
+
+def table_behind_ms(emu: BenchEmulator, load: Load, end: float) -> list[float]:
+    """For each measured click that may change its table (not "My cards"): from its
+    delivery to the first drawing of its table message after it, whatever the route (the
+    channel's edit, a token's, the click's own UPDATE_MESSAGE; a new round's message); a
+    refused click is counted too, so this errs long. A click whose table was not drawn
+    before ``end`` counts up to ``end``."""
+    out = []
+    for inter_id in load.measured:
+        if load.kind_of.get(inter_id, "").endswith("my cards"):
+            continue
+        sent = emu.sent_at[inter_id]
+        times = emu.drawn.get(load.channel_of.get(inter_id, 0), [])
+        shown = next((t for t in times if t >= sent), end)
+        out.append((shown - sent) * 1000)
+    return out
+
+
+def global_targets(emu: BenchEmulator, records: list[Any]) -> Counter[str]:
+    """What the global-bound requests were for, read off the messages they touched: a
+    table message edited (the round's current one, or an earlier round's: "moved"), a
+    new round's table message, a ping posted, edited (its turn ran out) or deleted, a
+    thread, anything else by its route."""
+    out: Counter[str] = Counter()
+    markers = tuple(m for ms in TABLE_MARKERS.values() for m in ms)
+    for rec in records:
+        key = f"{rec.method} {(rec.route or rec.path).removeprefix('/api/v{version}')}"
+        if rec.status == 429 or not global_bound(key):
+            continue
+        parts = rec.path.split("/")
+        if rec.method == "POST" and key.endswith("/channels/{cid}/messages"):
+            body = rec.body if isinstance(rec.body, dict) else {}
+            if any(m in json.dumps(body.get("components") or []) for m in markers):
+                out["new round's table message"] += 1
+            elif "<@" in str(body.get("content") or ""):
+                out["ping posted"] += 1
+            else:
+                out["other channel post"] += 1
+            continue
+        msg = emu.messages.get(int(parts[-1])) if parts[-1].isdigit() else None
+        if msg is not None and "messages" in parts:
+            if "<@" in msg.content:
+                out[f"ping {'deleted' if rec.method == 'DELETE' else 'edited'}"] += 1
+            elif emu.latest.get(msg.channel_id) is msg:
+                out["table message edited"] += 1
+            elif emu.watch.get(msg.channel_id):
+                out["an earlier round's table message edited"] += 1
+            else:
+                out[f"{rec.method} other message"] += 1
+            continue
+        out[key] += 1
+    return out
 
 
 async def only_open(
@@ -1786,6 +1851,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--budget-rate", type=float, default=0.5, help="Discord budget run: clicks/s a table"
     )
     p.add_argument("--budget-seconds", type=float, default=60.0, help="Discord budget run: seconds")
+    p.add_argument(
+        "--budget-processes",
+        default="1",
+        help="Discord budget run: bot processes of each run, comma-separated (1: SQLite; "
+        "more: PostgreSQL, a shard each), e.g. 1,2",
+    )
     p.add_argument("--only-budget", action="store_true", help="the Discord budget run only")
     p.add_argument("--quick", action="store_true", help="small smoke run")
     p.add_argument("--result-file", default=None, help=argparse.SUPPRESS)  # a repeat's figures
@@ -1796,6 +1867,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(f"--games: one or more of {', '.join(GAMES)} (not {', '.join(unknown)})")
     args.games = games
     args.open_rates = [float(x) for x in args.open_rates.split(",") if x.strip()]
+    args.budget_processes = [int(x) for x in args.budget_processes.split(",") if x.strip()]
     alone = games == ("tamalou",)
     if args.scale_tables is None:
         args.scale_tables = 100 if alone else 0
