@@ -1288,10 +1288,19 @@ async def budget_once(
         await settled(emu)
         first_request = len(emu.requests)
         rate = n * per_table
-        warm = max(10, int(rate * 2))
+        # the warm-up outlasts the start's turn pings (every table's turn waited while the
+        # bot started: pinged, then deleted as its member acts), which steady play has not
+        warm = max(10, int(rate * args.budget_warmup))
         clicks = int(rate * args.budget_seconds)
         load = await run_load(
-            emu, tables, 0, clicks, args.budget_seconds + 10, rng, warm, rate=rate
+            emu,
+            tables,
+            0,
+            clicks,
+            args.budget_warmup + args.budget_seconds + 10,
+            rng,
+            warm,
+            rate=rate,
         )
         end = asyncio.get_running_loop().time()
         await asyncio.sleep(3)  # the last edits, coalesced behind the budget
@@ -1851,6 +1860,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--budget-rate", type=float, default=0.5, help="Discord budget run: clicks/s a table"
     )
     p.add_argument("--budget-seconds", type=float, default=60.0, help="Discord budget run: seconds")
+    p.add_argument(
+        "--budget-warmup",
+        type=float,
+        default=20.0,
+        help="Discord budget run: seconds of clicks before measuring",
+    )
     p.add_argument(
         "--budget-processes",
         default="1",
