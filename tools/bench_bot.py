@@ -1321,6 +1321,7 @@ async def budget_once(
         )
         g = spent / max(1e-9, end - load.started)
         q = sum(1 for r in records if r.status == 429)
+        q_measured = sum(1 for r in in_run if r.status == 429)
         scopes: dict[str, int] = {}
         for refused in emu.rate_limiter.refused:
             scopes[refused.scope] = scopes.get(refused.scope, 0) + 1
@@ -1328,6 +1329,7 @@ async def budget_once(
         games = "+".join(args.games)
         alive = len([b for b in emu.bots if b.alive])
         targets = global_targets(emu, in_run)
+        measured = Counter(k for r, k in zip(in_run, keys, strict=True) if r.status != 429)
         lines = [
             f"discord budget {games}: {n} busy tables at {per_table:g} clicks/s a table, "
             f"{alive} processes, global-bound {g:.1f} req/s (limit {GLOBAL_PER_S}), "
@@ -1337,13 +1339,14 @@ async def budget_once(
             f"most global-bound requests in any second of the whole run "
             f"{emu.rate_limiter.peak_global()}; table behind p50 {pct(behind, 0.5):.0f} ms; "
             f"{mix_line(load.mix)}",
-            "  " + global_line(load.requests, load.clicks),
-            "  what they were for, a click (the measured span): "
+            "  " + global_line(measured, load.clicks) + " (the measured span)",
+            "  what they were for, a click: "
             + (
                 ", ".join(f"{k} {v / max(1, load.clicks):.3f}" for k, v in targets.most_common())
                 or "nothing"
             ),
-            "  429s of the whole run (start-up included) by scope: "
+            f"  429s in the measured span {q_measured}; of the whole run (start-up included)"
+            " by scope: "
             + (", ".join(f"{k} {v}" for k, v in sorted(scopes.items())) or "none")
             + "; by route: "
             + ", ".join(

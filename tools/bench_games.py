@@ -216,7 +216,7 @@ def enabled(msg: Message) -> dict[str, list[str]]:
 
 
 #: real play's click shares, counted from one whole match, round or deal per game of the
-#: end-to-end tests (``python -m tools.click_shares``, docs/benchmarks.md "Sixth session:
+#: end-to-end tests (``python -m tools.click_shares``, docs/benchmarks-archive.md "Sixth session:
 #: CPU a click"): (panel clicks, "My cards") over the play clicks. The tarot test presses
 #: "My hand" before every play; the benchmark's tarot players do the same.
 REAL_PLAY: dict[str, tuple[float, float]] = {
