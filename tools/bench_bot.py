@@ -40,7 +40,13 @@ What it does, all on 127.0.0.1, bounded in clicks and in time:
    ``TAMALOU_TEST_PG``).
 8. Open loop (issue 25, ``--open-rates``): at each offered rate, Poisson arrivals on the
    bot's tables, then on the trivial bot; the latency inside each bot's process (the
-   launcher's ``EMU_ANSWER_TIMES``), p50 and p99, and CPU a click.
+   launcher's ``EMU_ANSWER_TIMES``), p50 and p99, the bot's added latency (less the reorder
+   window the rules made each click wait), and CPU a click.
+9. Discord's budget (``--only-budget --budget-tables N``): N busy tables at
+   ``--budget-rate`` clicks a second a table with the emulator enforcing Discord's rate
+   limits, one process on SQLite, then (``--budget-processes 1,2``) two over PostgreSQL:
+   the global-bound requests a second and a click, by route and by what they were for, the
+   429s, and how late a table message shows a move.
 
 ``--games`` (or ``--mix``) shares the tables out between Tamalou, Kalooki and tarot
 (``tools/bench_games.py``: each game's prefill and the clicks its players make); the
