@@ -168,7 +168,9 @@ async def test_a_round_in_a_thread_spends_the_global_limit_only_on_what_must_be_
     # tokens: the round's only global-bound requests are the lobby, the thread and the
     # table's posts (the peeks' end was a channel edit, and every edit until a Draw).
     h, emu = harness, harness.emu
-    await h.start(TAMALOU_THREADS="1")
+    # no turn waits an hour: a ping (a new message, global-bound) on a slow machine would
+    # be counted with the round's posts
+    await h.start(TAMALOU_THREADS="1", TAMALOU_PING_AFTER_S="3600")
     since = len(emu.requests)
     await open_table(h, PLAYERS)
     first = await emu.click(PLAYERS[0], h.table_message(), "My cards")
