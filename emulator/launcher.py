@@ -18,7 +18,9 @@ The bot needs no test-specific code. The hooks report to the emulator (POST /_em
   latency of an interaction, from its gateway frame's arrival in the process (aiohttp's
   ``data_received`` that completed the frame) to its first answer (the interaction
   callback) written to the socket (aiohttp's ``write_bytes`` done), in ``bot_ms``; and the
-  time that frame waited before discord.py read it (``queued_ms``).
+  time that frame waited before discord.py read it (``queued_ms``), and the reorder window
+  its action waited by the rules (``rules_ms``: the project's bot tells it through
+  ``bot.tables.service.RULES_WAIT``; 0 for any other bot).
 * ``db`` (only with ``EMU_DB_ROUND_TRIPS=1``, the benchmark's scale runs): ``n`` PostgreSQL
   round trips the bot just started: every Sync and simple Query message asyncpg writes to
   its sockets, and a Flush that ends a write (a statement prepared); the client then waits
@@ -397,6 +399,9 @@ def install_answer_times(reporter: Reporter) -> None:
     import discord.state
 
     clock = time.perf_counter
+    #: interaction id -> the reorder windows its action waited, as the rules require (the
+    #: project's bot tells them through ``bot.tables.service.RULES_WAIT``; others: none)
+    ruled: dict[int, list[float]] = {}
     frames: dict[int, float] = {}  # id(a received message's data) -> when it arrived
     current = {"arrived": 0.0, "read": 0.0}  # the frame discord.py is reading now
     arrivals: dict[int, tuple[float, float]] = {}  # interaction id -> (arrived, read)
@@ -437,7 +442,13 @@ def install_answer_times(reporter: Reporter) -> None:
 
     @functools.wraps(wrapped_parse)
     def parse_interaction_create(self: Any, data: Any) -> None:
-        arrivals[int(data["id"])] = (current["arrived"], current["read"])
+        iid = int(data["id"])
+        arrivals[iid] = (current["arrived"], current["read"])
+        # the tasks discord.py starts for this interaction copy the context set here
+        told = getattr(sys.modules.get("bot.tables.service"), "RULES_WAIT", None)
+        if told is not None:
+            ruled[iid] = []
+            told.set(ruled[iid])
         wrapped_parse(self, data)
 
     state_cls.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
@@ -460,6 +471,7 @@ def install_answer_times(reporter: Reporter) -> None:
                             interaction_id=iid,
                             bot_ms=(clock() - got[0]) * 1000,
                             queued_ms=(got[1] - got[0]) * 1000,
+                            rules_ms=float(sum(ruled.pop(iid, ()))) * 1000,
                         )
 
     request_cls.write_bytes = write_bytes  # type: ignore[method-assign]

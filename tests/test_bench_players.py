@@ -76,3 +76,29 @@ def test_kalooki_member_marked_to_play_opens_their_panel_with_the_table_draw() -
     assert (click.user.id, click.kind, click.message.id) == (11, "draw", 6)
     # the others have no panel and are not to play: no "My hand" (2 in the e2e match's 188)
     assert players.choose(TABLE, table, {10: None, 12: None}, random.Random(1)) is None
+
+
+def test_kalooki_member_to_play_whose_panel_offers_nothing_draws_on_the_table_not_my_cards(
+    monkeypatch: Any,
+) -> None:
+    # a panel of the last round, or one still to be woken: once the table has been quiet
+    # a while, the member the table marks to play presses its Draw (real play presses
+    # "My cards" 1 % of the time; the quiet tables made it 28 %)
+    import tools.bench_games as bench_games
+
+    players = KalookiPlayers()
+    players.look = 0.0
+    table = message(
+        6,
+        ["kalooki:draw:7:1", "kalooki:hand:7:1"],
+        embeds=[{"description": "p0 · 13 cards\n▶ p1 · 13 cards\np2 · 13 cards"}],
+    )
+    idle = message(3, [], ephemeral=True)
+    panels: dict[int, Message | None] = {10: idle, 11: idle, 12: idle}
+    now = {"t": 100.0}
+    monkeypatch.setattr(bench_games.time, "monotonic", lambda: now["t"])
+    assert players.choose(TABLE, table, panels, random.Random(1)) is None  # the bot's turn
+    now["t"] += bench_games.QUIET_S["kalooki"] + 1
+    click = players.choose(TABLE, table, panels, random.Random(1))
+    assert click is not None
+    assert (click.user.id, click.kind, click.message.id) == (11, "draw", 6)

@@ -607,6 +607,7 @@ async def test_the_launcher_times_a_click_inside_the_bot(tmp_path: Path) -> None
     bot_ms, queued_ms = report["bot_ms"], report["queued_ms"]
     assert isinstance(bot_ms, float) and isinstance(queued_ms, float)
     assert 0 <= queued_ms <= bot_ms
+    assert report["rules_ms"] == 0.0  # a bot that waits no reorder window
 
 
 COUNT_ROUND_TRIPS = """

@@ -171,3 +171,45 @@ def kalooki_game(h: BotHarness) -> KalookiGame:
 
 def _ids(msg: object) -> str:
     return json.dumps(getattr(msg, "components", []))
+
+
+async def test_the_launcher_is_told_the_reorder_window_a_click_waited_by_the_rules(
+    emulator: Emulator, tmp_path: Path
+) -> None:
+    """The open loop's "added" latency (tools/bench_bot.py): the first answer in the bot's
+    process less the reorder window the rules made it wait. A move nobody can race waited
+    none; the draw a double could race (R-D4) waited the window, less what its arrival
+    took, and is told so."""
+    seen: list[dict[str, object]] = []
+    original = emulator._on_bot_event
+
+    def spy(ev: dict[str, object]) -> None:
+        seen.append(ev)
+        original(ev)
+
+    emulator._on_bot_event = spy  # type: ignore[method-assign]
+    h, emu = BotHarness(emulator, tmp_path), emulator
+    seed = tamalou_seed(
+        2,
+        lambda g: g.round.first_player == 0 and cards.rank(g.round.pile[-1]) not in "JQK",
+    )
+    await h.start(seeds=[seed], reorder_ms=DEFAULT_REORDER_MS, EMU_ANSWER_TIMES="1")
+    await open_tamalou(h, ["alice", "bob"])
+    await peek_all(h, ["alice", "bob"])
+    draw = await emu.click("alice", h.table_message(), "Draw")
+    await emu.click("alice", h.panel("alice"), "Throw it")
+    raced = await emu.click("bob", h.table_message(), "Draw")
+
+    def told(inter: Interaction) -> float | None:
+        for e in seen:
+            if e.get("kind") == "answered" and e.get("interaction_id") == inter.id:
+                rules_ms = e["rules_ms"]
+                assert isinstance(rules_ms, float)
+                return rules_ms
+        return None
+
+    await emu.wait_for(lambda: told(raced) is not None, 10, "the raced draw's report")
+    assert told(draw) == 0.0
+    rules_ms = told(raced)
+    assert rules_ms is not None and 0 < rules_ms <= DEFAULT_REORDER_MS
+    emu.check()

@@ -14,11 +14,13 @@ or the token's edit is refused, the channel's route draws it.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from emulator import Emulator
+from emulator.ratelimit import classify
 from tests.support.bot_harness import BotHarness, open_table, peek_all
 
 pytestmark = [pytest.mark.e2e, pytest.mark.one_backend]
@@ -139,4 +141,52 @@ async def test_the_channel_draws_the_table_when_no_token_is_fresh_or_it_is_refus
     await emu.wait_for(lambda: len(channel_edits(emu, table)) > before, 10, "a channel edit")
     assert mover is not None
     emu.take_problems()  # the refused token edit, injected
+    assert emu.take_problems() == []
+
+
+def global_bound(emu: Emulator, since: int) -> Counter[str]:
+    """The requests on the bot token's global limit since request ``since``, by route."""
+    out: Counter[str] = Counter()
+    for r in emu.requests[since:]:
+        template = (r.route or r.path).removeprefix("/api/v{version}")
+        if not classify(r.method, template, PARAMS).exempt:
+            out[f"{r.method} {template}"] += 1
+    return out
+
+
+#: a route's parameters: only its kind matters to whether it is exempt
+PARAMS = {"cid": "1", "mid": "1", "app": "1", "token": "t", "iid": "1"}
+
+
+async def test_a_round_in_a_thread_spends_the_global_limit_only_on_what_must_be_posted(
+    harness: BotHarness,
+) -> None:
+    # With threads on, the table is a new message in the thread: no lobby click's token
+    # edits it. Each member's first "My cards" opens their panel; the first one is
+    # acknowledged by a deferred update (its token then edits the table) and the panel
+    # follows as an ephemeral follow-up. The peek's end and every move are drawn through
+    # tokens: the round's only global-bound requests are the lobby, the thread and the
+    # table's posts (the peeks' end was a channel edit, and every edit until a Draw).
+    h, emu = harness, harness.emu
+    # no turn waits an hour: a ping (a new message, global-bound) on a slow machine would
+    # be counted with the round's posts
+    await h.start(TAMALOU_THREADS="1", TAMALOU_PING_AFTER_S="3600")
+    since = len(emu.requests)
+    await open_table(h, PLAYERS)
+    first = await emu.click(PLAYERS[0], h.table_message(), "My cards")
+    assert first.response_type in (6, 7), first  # the table is its original response
+    (panel,) = first.followups
+    assert panel.ephemeral and panel.content.startswith("**Your cards**")
+    # a fresh token edits the table now: the second panel is the click's own answer (or a
+    # follow-up, when a loaded machine made the click wait its safety deadline)
+    await emu.click(PLAYERS[1], h.table_message(), "My cards")
+    assert h.panel(PLAYERS[1]).ephemeral
+    h.advance(5_100)
+    await emu.wait_for(lambda: "to play" in h.table_message().text, 10, "the first turn")
+    tid = int(h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
+    await play_turns(h, tid, 4)
+    assert global_bound(emu, since) == {
+        "POST /channels/{cid}/messages": 2,  # the lobby (the summary), the table
+        "POST /channels/{cid}/messages/{mid}/threads": 1,
+    }
     assert emu.take_problems() == []

@@ -40,7 +40,13 @@ What it does, all on 127.0.0.1, bounded in clicks and in time:
    ``TAMALOU_TEST_PG``).
 8. Open loop (issue 25, ``--open-rates``): at each offered rate, Poisson arrivals on the
    bot's tables, then on the trivial bot; the latency inside each bot's process (the
-   launcher's ``EMU_ANSWER_TIMES``), p50 and p99, and CPU a click.
+   launcher's ``EMU_ANSWER_TIMES``), p50 and p99, the bot's added latency (less the reorder
+   window the rules made each click wait), and CPU a click.
+9. Discord's budget (``--only-budget --budget-tables N``): N busy tables at
+   ``--budget-rate`` clicks a second a table with the emulator enforcing Discord's rate
+   limits, one process on SQLite, then (``--budget-processes 1,2``) two over PostgreSQL:
+   the global-bound requests a second and a click, by route and by what they were for, the
+   429s, and how late a table message shows a move.
 
 ``--games`` (or ``--mix``) shares the tables out between Tamalou, Kalooki and tarot
 (``tools/bench_games.py``: each game's prefill and the clicks its players make); the
@@ -152,21 +158,24 @@ class BenchEmulator(Emulator):
         #: channel -> the newest table message the bot posted there (a new round posts one)
         self.latest: dict[int, Message] = {}
         #: interaction -> (ms from its gateway frame's arrival in the bot's process to its
-        #: first answer written, ms of that spent before discord.py read the frame)
-        self.bot_ms: dict[int, tuple[float, float]] = {}
+        #: first answer written, ms of that spent before discord.py read the frame, ms of it
+        #: its action waited the reorder window, as the rules require)
+        self.bot_ms: dict[int, tuple[float, float, float]] = {}
         self.db_trips = 0  # PostgreSQL round trips the bots reported (EMU_DB_ROUND_TRIPS=1)
         #: the players' open panels, (table, player) -> message id (``run_load``)
         self.panels: dict[tuple[int, int], int] = {}
         #: (table, player) -> (message id, version) of the panel whose click was refused:
         #: not clicked again until the bot changes it (the player presses "My cards")
         self.stale: dict[tuple[int, int], tuple[int, int]] = {}
+        #: channel -> when a table message there was posted or edited (loop time)
+        self.drawn: dict[int, list[float]] = {}
 
     def _record(self, msg: Message, action: str) -> None:
         super()._record(msg, action)
         markers = self.watch.get(msg.channel_id)
         if (
             markers
-            and action == "create"
+            and action in ("create", "edit")
             and msg.recipient_id is None
             and not msg.flags & EPHEMERAL
             and any(
@@ -175,7 +184,10 @@ class BenchEmulator(Emulator):
                 for m in markers
             )
         ):
-            self.latest[msg.channel_id] = msg
+            if action == "create":
+                self.latest[msg.channel_id] = msg
+            # whatever the route (the channel's, a token's, a click's UPDATE_MESSAGE)
+            self.drawn.setdefault(msg.channel_id, []).append(asyncio.get_running_loop().time())
 
     async def deliver(self, inter: Interaction) -> Interaction:
         loop = asyncio.get_running_loop()
@@ -206,7 +218,11 @@ class BenchEmulator(Emulator):
         if ev.get("kind") == "db":  # EMU_DB_ROUND_TRIPS=1: PostgreSQL round trips
             self.db_trips += int(ev["n"])
         elif ev.get("kind") == "answered":  # EMU_ANSWER_TIMES=1: the bot-side latency
-            self.bot_ms[int(ev["interaction_id"])] = (float(ev["bot_ms"]), float(ev["queued_ms"]))
+            self.bot_ms[int(ev["interaction_id"])] = (
+                float(ev["bot_ms"]),
+                float(ev["queued_ms"]),
+                float(ev.get("rules_ms", 0.0)),
+            )
         elif ev.get("kind") == "handled":
             fut = self.finished.get(int(ev["interaction_id"]))
             if fut is not None and not fut.done():
@@ -1153,6 +1169,8 @@ def open_figures(emu: BenchEmulator, load: Load, rate: float) -> dict[str, float
         if i in emu.bot_ms:
             by_kind.setdefault(load.kind_of.get(i, "?"), []).append(emu.bot_ms[i][0])
     queued = [emu.bot_ms[i][1] for i in load.measured if i in emu.bot_ms]
+    # the bot's own part: its answer's time less the reorder window the rules made it wait
+    added = [emu.bot_ms[i][0] - emu.bot_ms[i][2] for i in load.measured if i in emu.bot_ms]
     (t0, bot0, _, all0), (t1, bot1, me1, all1) = load.cpu_marks[0], load.cpu_marks[-1]
     me0 = load.cpu_marks[0][2]
     span = max(1e-9, t1 - t0)
@@ -1165,6 +1183,8 @@ def open_figures(emu: BenchEmulator, load: Load, rate: float) -> dict[str, float
         "p50_ms": pct(inside, 0.50),
         "p99_ms": pct(inside, 0.99),
         "queued_p99_ms": pct(queued, 0.99),
+        "added_p50_ms": pct(added, 0.50),
+        "added_p99_ms": pct(added, 0.99),
         "emu_p50_ms": pct(load.latencies, 0.50),
         "emu_p99_ms": pct(load.latencies, 0.99),
         "cpu_ms_per_click": (bot1 - bot0) * 1000 / max(1, load.clicks),
@@ -1247,50 +1267,55 @@ async def open_loop(
     return out
 
 
-def table_behind_ms(emu: BenchEmulator, load: Load, first_request: int, end: float) -> list[float]:
-    """For each measured click that may change its table (not "My cards"): from its
-    delivery to the first edit of a message in its table's channel after it (the table
-    showing it; a refused click is counted too, so this errs long). A click whose table
-    was not edited before ``end`` counts up to ``end``."""
-    edits: dict[int, list[float]] = {}
-    for rec in emu.requests[first_request:]:
-        if (
-            rec.method == "PATCH"
-            and rec.status == 200
-            and rec.path.startswith("/api/v10/channels/")
-            and rec.path.count("/messages/") == 1
-        ):
-            edits.setdefault(int(rec.path.split("/")[4]), []).append(rec.mono)
-    out = []
-    for inter_id in load.measured:
-        if load.kind_of.get(inter_id, "").endswith("my cards"):
-            continue
-        sent = emu.sent_at[inter_id]
-        times = edits.get(load.channel_of.get(inter_id, 0), [])
-        shown = next((t for t in times if t >= sent), end)
-        out.append((shown - sent) * 1000)
-    return out
-
-
 async def budget_run(args: argparse.Namespace, work: Path, rng: random.Random) -> dict[str, Any]:
     """``--budget-tables N``: N busy tables at ``--budget-rate`` clicks a second a table
     (Poisson arrivals) for ``--budget-seconds``, with the emulator enforcing Discord's rate
-    limits, one bot process: the global-bound requests a second, the 429s, and how late a
-    table message shows a move (issue 38)."""
+    limits: one process on SQLite, then (``--budget-processes 1,2``) two processes over
+    PostgreSQL, a shard each, the tables shared out between two guilds. Each run prints the
+    global-bound requests a second, the 429s, how late a table message shows a move, and
+    what the global-bound requests were for."""
+    out: dict[str, Any] = {"lines": []}
+    for processes in args.budget_processes:
+        run = await budget_once(args, work, rng, processes)
+        out[str(processes)] = run
+        out["lines"] += run["lines"]
+    return out
+
+
+async def budget_once(
+    args: argparse.Namespace, work: Path, rng: random.Random, processes: int
+) -> dict[str, Any]:
     n, per_table = args.budget_tables, args.budget_rate
-    emu = make_emulator(n, args.players, work / "logs-budget", rate_limits=True)
+    guilds = 2 if processes > 1 else 1
+    emu = make_emulator(
+        n, args.players, work / f"logs-budget-{processes}", guilds=guilds, rate_limits=True
+    )
     await emu.start()
     try:
-        db = work / "budget.sqlite3"
+        db = work / f"budget-{processes}.sqlite3"
         tables = await prefill(db, emu, n, args.players, args.turns, args.seed, args.games)
-        await start_and_refresh(emu, db, tables, len(tables))
+        if processes == 1:
+            await start_and_refresh(emu, db, tables, len(tables))
+            backend = "SQLite"
+        else:
+            await start_processes(emu, await postgres_copy(db), processes, tables)
+            backend = "PostgreSQL"
         await settled(emu)
         first_request = len(emu.requests)
         rate = n * per_table
-        warm = max(10, int(rate * 2))
+        # the warm-up outlasts the start's turn pings (every table's turn waited while the
+        # bot started: pinged, then deleted as its member acts), which steady play has not
+        warm = max(10, int(rate * args.budget_warmup))
         clicks = int(rate * args.budget_seconds)
         load = await run_load(
-            emu, tables, 0, clicks, args.budget_seconds + 10, rng, warm, rate=rate
+            emu,
+            tables,
+            0,
+            clicks,
+            args.budget_warmup + args.budget_seconds + 10,
+            rng,
+            warm,
+            rate=rate,
         )
         end = asyncio.get_running_loop().time()
         await asyncio.sleep(3)  # the last edits, coalesced behind the budget
@@ -1302,23 +1327,32 @@ async def budget_run(args: argparse.Namespace, work: Path, rng: random.Random) -
         )
         g = spent / max(1e-9, end - load.started)
         q = sum(1 for r in records if r.status == 429)
+        q_measured = sum(1 for r in in_run if r.status == 429)
         scopes: dict[str, int] = {}
         for refused in emu.rate_limiter.refused:
             scopes[refused.scope] = scopes.get(refused.scope, 0) + 1
-        behind = table_behind_ms(emu, load, first_request, end)
+        behind = table_behind_ms(emu, load, end)
         games = "+".join(args.games)
-        processes = len([b for b in emu.bots if b.alive])
+        alive = len([b for b in emu.bots if b.alive])
+        targets = global_targets(emu, in_run)
+        measured = Counter(k for r, k in zip(in_run, keys, strict=True) if r.status != 429)
         lines = [
             f"discord budget {games}: {n} busy tables at {per_table:g} clicks/s a table, "
-            f"{processes} processes, global-bound {g:.1f} req/s (limit {GLOBAL_PER_S}), "
+            f"{alive} processes, global-bound {g:.1f} req/s (limit {GLOBAL_PER_S}), "
             f"429s {q}, table message behind p99 {pct(behind, 0.99):.0f} ms",
-            f"  {load.clicks} measured clicks in {end - load.started:.1f} s "
+            f"  {backend}; {load.clicks} measured clicks in {end - load.started:.1f} s "
             f"({load.clicks / max(1e-9, end - load.started):.1f}/s offered {rate:g}/s); "
             f"most global-bound requests in any second of the whole run "
             f"{emu.rate_limiter.peak_global()}; table behind p50 {pct(behind, 0.5):.0f} ms; "
             f"{mix_line(load.mix)}",
-            "  " + global_line(load.requests, load.clicks),
-            "  429s of the whole run (start-up included) by scope: "
+            "  " + global_line(measured, load.clicks) + " (the measured span)",
+            "  what they were for, a click: "
+            + (
+                ", ".join(f"{k} {v / max(1, load.clicks):.3f}" for k, v in targets.most_common())
+                or "nothing"
+            ),
+            f"  429s in the measured span {q_measured}; of the whole run (start-up included)"
+            " by scope: "
             + (", ".join(f"{k} {v}" for k, v in sorted(scopes.items())) or "none")
             + "; by route: "
             + ", ".join(
@@ -1333,11 +1367,69 @@ async def budget_run(args: argparse.Namespace, work: Path, rng: random.Random) -
             ),
         ]
         for line in lines:
-            print(line)
+            print(line, flush=True)
         emu.take_problems()
-        return {"global_per_s": g, "q": q, "behind_p99_ms": pct(behind, 0.99), "lines": lines}
+        return {
+            "global_per_s": g,
+            "q": q,
+            "behind_p99_ms": pct(behind, 0.99),
+            "lines": lines,
+        }
     finally:
         await emu.close(graceful=True)
+
+
+def table_behind_ms(emu: BenchEmulator, load: Load, end: float) -> list[float]:
+    """For each measured click that may change its table (not "My cards"): from its
+    delivery to the first drawing of its table message after it, whatever the route (the
+    channel's edit, a token's, the click's own UPDATE_MESSAGE; a new round's message); a
+    refused click is counted too, so this errs long. A click whose table was not drawn
+    before ``end`` counts up to ``end``."""
+    out = []
+    for inter_id in load.measured:
+        if load.kind_of.get(inter_id, "").endswith("my cards"):
+            continue
+        sent = emu.sent_at[inter_id]
+        times = emu.drawn.get(load.channel_of.get(inter_id, 0), [])
+        shown = next((t for t in times if t >= sent), end)
+        out.append((shown - sent) * 1000)
+    return out
+
+
+def global_targets(emu: BenchEmulator, records: list[Any]) -> Counter[str]:
+    """What the global-bound requests were for, read off the messages they touched: a
+    table message edited (the round's current one, or an earlier round's: "moved"), a
+    new round's table message, a ping posted, edited (its turn ran out) or deleted, a
+    thread, anything else by its route."""
+    out: Counter[str] = Counter()
+    markers = tuple(m for ms in TABLE_MARKERS.values() for m in ms)
+    for rec in records:
+        key = f"{rec.method} {(rec.route or rec.path).removeprefix('/api/v{version}')}"
+        if rec.status == 429 or not global_bound(key):
+            continue
+        parts = rec.path.split("/")
+        if rec.method == "POST" and key.endswith("/channels/{cid}/messages"):
+            body = rec.body if isinstance(rec.body, dict) else {}
+            if any(m in json.dumps(body.get("components") or []) for m in markers):
+                out["new round's table message"] += 1
+            elif "<@" in str(body.get("content") or ""):
+                out["ping posted"] += 1
+            else:
+                out["other channel post"] += 1
+            continue
+        msg = emu.messages.get(int(parts[-1])) if parts[-1].isdigit() else None
+        if msg is not None and "messages" in parts:
+            if "<@" in msg.content:
+                out[f"ping {'deleted' if rec.method == 'DELETE' else 'edited'}"] += 1
+            elif emu.latest.get(msg.channel_id) is msg:
+                out["table message edited"] += 1
+            elif emu.watch.get(msg.channel_id):
+                out["an earlier round's table message edited"] += 1
+            else:
+                out[f"{rec.method} other message"] += 1
+            continue
+        out[key] += 1
+    return out
 
 
 async def only_open(
@@ -1380,6 +1472,13 @@ def open_summary(args: argparse.Namespace, r: dict[str, Any]) -> list[str]:
         verdict = ""
         if float(key) == 200:
             verdict = f"   [goal <= {goal:g}: {'ok' if ratio <= goal else 'MISSED'}]"
+        added = bot["added_p99_ms"] / max(1e-9, triv["added_p99_ms"])
+        lines.append(
+            f"open-loop {mix} {key}/s: added p99 bot {bot['added_p99_ms']:.1f} ms, trivial "
+            f"{triv['added_p99_ms']:.1f} ms, ratio {added:.2f}  (the first answer in the "
+            f"bot's process less the reorder window the rules made it wait; p50 "
+            f"{bot['added_p50_ms']:.1f} / {triv['added_p50_ms']:.1f} ms)"
+        )
         lines.append(
             f"open-loop {mix} {key}/s: p99 bot {bot['p99_ms']:.1f} ms, trivial "
             f"{triv['p99_ms']:.1f} ms, ratio {ratio:.2f}{verdict}  (p50 {bot['p50_ms']:.1f} / "
@@ -1786,6 +1885,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--budget-rate", type=float, default=0.5, help="Discord budget run: clicks/s a table"
     )
     p.add_argument("--budget-seconds", type=float, default=60.0, help="Discord budget run: seconds")
+    p.add_argument(
+        "--budget-warmup",
+        type=float,
+        default=20.0,
+        help="Discord budget run: seconds of clicks before measuring",
+    )
+    p.add_argument(
+        "--budget-processes",
+        default="1",
+        help="Discord budget run: bot processes of each run, comma-separated (1: SQLite; "
+        "more: PostgreSQL, a shard each), e.g. 1,2",
+    )
     p.add_argument("--only-budget", action="store_true", help="the Discord budget run only")
     p.add_argument("--quick", action="store_true", help="small smoke run")
     p.add_argument("--result-file", default=None, help=argparse.SUPPRESS)  # a repeat's figures
@@ -1796,6 +1907,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(f"--games: one or more of {', '.join(GAMES)} (not {', '.join(unknown)})")
     args.games = games
     args.open_rates = [float(x) for x in args.open_rates.split(",") if x.strip()]
+    args.budget_processes = [int(x) for x in args.budget_processes.split(",") if x.strip()]
     alone = games == ("tamalou",)
     if args.scale_tables is None:
         args.scale_tables = 100 if alone else 0

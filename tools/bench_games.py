@@ -216,7 +216,7 @@ def enabled(msg: Message) -> dict[str, list[str]]:
 
 
 #: real play's click shares, counted from one whole match, round or deal per game of the
-#: end-to-end tests (``python -m tools.click_shares``, docs/benchmarks.md "Sixth session:
+#: end-to-end tests (``python -m tools.click_shares``, docs/benchmarks-archive.md "Sixth session:
 #: CPU a click"): (panel clicks, "My cards") over the play clicks. The tarot test presses
 #: "My hand" before every play; the benchmark's tarot players do the same.
 REAL_PLAY: dict[str, tuple[float, float]] = {
@@ -340,15 +340,24 @@ class TurnPlayers:
                     return Click(user, msg, bs[verb][0], verb)
             return self.move(user, panel, rng)
         blind = [u for u in free if panels[u.id] is None]
-        if not self.blind_looks:  # the member the table marks to play draws there
+        now = time.monotonic()
+        quiet = now - self.quiet.setdefault(table.id, now) > QUIET_S[self.game]
+        if not self.blind_looks:
+            # the member the table marks to play draws there: with no live panel, or when
+            # theirs has offered nothing for a while (a panel of the last round, a wake
+            # still to come), as a player reads their turn off the table
             turn = table_turn(msg)
             mover = table.users[turn] if turn is not None and turn < len(table.users) else None
-            if mover is not None and mover in blind and "draw" in bs:
+            if (
+                mover is not None
+                and mover.id in panels
+                and "draw" in bs
+                and (mover in blind or quiet)
+            ):
+                self.quiet.pop(table.id, None)
                 return Click(mover, msg, bs["draw"][0], "draw")
             blind = []
-        now = time.monotonic()
-        since = self.quiet.setdefault(table.id, now)
-        if "hand" in bs and (blind or now - since > QUIET_S[self.game]):
+        if "hand" in bs and (blind or quiet):
             self.quiet.pop(table.id, None)
             return Click(rng.choice(blind or free), msg, bs["hand"][0], "my cards")
         return None

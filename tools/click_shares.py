@@ -8,7 +8,7 @@ pytest plugin: when a test ends, every component click the emulator delivered (b
 selects: interaction type 3) is counted by game (the custom id's first part), by origin
 (``panel``: the clicked message is an ephemeral, a member's private panel; ``table``: a
 public message) and by verb: the shares of real play that issue 21 asks ``tools/bench_bot``'s
-click mix to follow (docs/benchmarks.md, "Sixth session: CPU a click", compares them with
+click mix to follow (docs/benchmarks-archive.md, "Sixth session: CPU a click", compares them with
 the benchmark's).
 
 The tests script their players, so the shares are those of the scripted matches: every

@@ -77,6 +77,10 @@ class PanelDesk:
         #: how a table click answered by a panel edit is acknowledged: a deferred update,
         #: or the new table when the click owes its edit (the presenter's ``acknowledge``)
         self.acknowledge: Callable[[discord.Interaction], Awaitable[None]] = _defer
+        #: called before a click is answered with a new panel: a click on a table message
+        #: no fresh token edits is acknowledged first (the presenter's ``lend_token``), so
+        #: the table is edited through its token; the panel is then a follow-up
+        self.before_new_panel: Callable[[discord.Interaction], Awaitable[None]] = _nothing
         self.tables: dict[int, TableDesk] = {}
         self._tasks: set[asyncio.Task[Any]] = set()  # hides and drops in flight
         self._closing = False
@@ -540,6 +544,7 @@ class PanelDesk:
         deadline_ms: int,
     ) -> OpenPanel:
         """A new private panel: the interaction's answer (``@original``) or a followup."""
+        await self.before_new_panel(interaction)
         view = frozen_view(shown.view)
         files = await self._files(interaction, shown.picture, deadline_ms)
         extra: dict[str, Any] = {"files": files} if files else {}
@@ -680,6 +685,10 @@ class PanelDesk:
 
 async def _defer(interaction: discord.Interaction) -> None:
     await interaction.response.defer()
+
+
+async def _nothing(interaction: discord.Interaction) -> None:
+    return None
 
 
 def desk_for(bot: Any) -> PanelDesk:

@@ -94,6 +94,7 @@ class DiscordPresenter:
         #: each table's newest token whose original response is its message
         self.tokens = TableTokens()
         self.desk.acknowledge = self.acknowledge
+        self.desk.before_new_panel = self.lend_token
         self._closing = False
 
     # -- bookkeeping -----------------------------------------------------------------
@@ -529,6 +530,27 @@ class DiscordPresenter:
                 carried.answering = False
         if not interaction.response.is_done():
             await interaction.response.defer()
+
+    async def lend_token(self, interaction: discord.Interaction) -> None:
+        """A click on the table's current message about to be answered with a new private
+        panel (a first "My cards", a Draw with no panel open): when no fresh token edits
+        that message, the click is acknowledged first, by a deferred update or by the new
+        table when it owes its edit, so that the table message is its original response
+        and its token edits the table from now on (exempt from the global limit); the panel
+        follows as an ephemeral follow-up (exempt too). Without it, a round whose table
+        clicks all opened panels drew every edit through the channel."""
+        carried = CARRYING.get()
+        if (
+            carried is None
+            or not carried.open
+            or carried.interaction is not interaction
+            or interaction.response.is_done()
+            or self._closing
+            or self.tokens.fresh(carried.table_id, carried.message_id, self.bot.service.clock())
+        ):
+            return
+        await self.acknowledge(interaction)
+        self.keep_token(interaction, carried.table_id, carried.message_id)
 
     # -- threads --------------------------------------------------------------
 
