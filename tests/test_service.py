@@ -782,3 +782,42 @@ async def test_a_rematch_asks_whether_its_presser_may_open_a_table_and_opens_non
     fresh = await service.rematch(table.id, 100, 10, allow)
     assert asked == [1, 2] and fresh.status == "playing"
     await storage.close()
+
+
+@pytest.mark.parametrize("game", ["kalooki", "tarot"])
+async def test_no_ai_move_slips_in_between_every_human_gone_and_the_tables_close(
+    tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """K-K4, T-K4: the tick that makes the last human away is committed under the table's
+    lock, the close follows out of it: an AI move waiting for the lock was applied in
+    between (seen on PostgreSQL, under load: one action after the human went away)."""
+    service, storage, clock = await make(tmp_path, reorder_ms=0)
+    table = await service.open_table(1, 10, 100, "p0", {"turn_seconds": 30}, game=game)
+    for _ in range(2 if game == "tarot" else 1):
+        await service.add_ai(table, 100, "easy")
+    await service.start(table, 100)
+    closes: list[object] = []
+
+    async def later(table: object, events: object) -> None:  # the close, held back
+        closes.append(events)
+
+    monkeypatch.setattr(service, "_after", later)
+    module = table.module
+    for _ in range(400):
+        game_now = table.game
+        assert game_now is not None
+        if module.abandoned(game_now):
+            break
+        due = module.next_deadline(game_now)
+        clock.now = max(clock.now + 1, due if due is not None else clock.now)
+        await service.tick(table)
+        table.ai_due = clock.now
+        await service._ai_step(table)
+    else:
+        raise AssertionError("the human never went away")
+    logged = len(await storage.actions(table.match.id))  # type: ignore[union-attr]
+    table.ai_due = clock.now
+    await service._ai_step(table)  # the AI's turn, before the close
+    after = len(await storage.actions(table.match.id))  # type: ignore[union-attr]
+    await storage.close()
+    assert after == logged

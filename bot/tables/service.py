@@ -900,6 +900,10 @@ class TableService:
             async with table.lock:
                 if table.game is not game or table.status != "playing":
                     return
+                if module.abandoned(game):
+                    # every human gone: the move that made it so closes the table once
+                    # out of the lock; no AI move for nobody slips in before
+                    return
                 seen = module.view(game, seat, now)
                 legal = module.legal_actions(game, seat, now)
                 choice = await self.ai_runner.act(ai, seen, legal, now)
