@@ -207,6 +207,14 @@ class BotHarness:
         assert rows, "no table in the database"
         return int(rows[0]["id"])
 
+    def newest_match(self) -> Sequence[Any]:
+        """The newest ``matches`` row of the test (none, or one)."""
+        if self.shared is None:
+            return self.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")
+        return self.sql(
+            "SELECT * FROM matches WHERE guild_id = ? ORDER BY id DESC LIMIT 1", self.guild_id
+        )
+
     def guild_rows(self, name: str) -> Sequence[Any]:
         """Every row of ``name`` (a database table keyed by ``table_id``: ``turn_pings``,
         ``open_panels``...) that belongs to a table of the test's guild."""
@@ -230,12 +238,8 @@ class BotHarness:
 
     def game(self, table_id: int | None = None) -> Game:
         """The current match (of ``table_id``) rebuilt from the bot's log (the oracle)."""
-        if table_id is None and self.shared is not None:
-            rows = self.sql(
-                "SELECT * FROM matches WHERE guild_id = ? ORDER BY id DESC LIMIT 1", self.guild_id
-            )
-        elif table_id is None:
-            rows = self.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")
+        if table_id is None:
+            rows = self.newest_match()
         else:
             rows = self.sql(
                 "SELECT * FROM matches WHERE table_id = ? ORDER BY id DESC LIMIT 1", table_id
