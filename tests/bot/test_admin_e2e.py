@@ -9,22 +9,27 @@ Members: alice (en-US, Manage Server), bob and carol (French), dave (en-GB), eri
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from emulator import CommandNotAvailableError, Emulator
 from emulator.model import Role
 from tests.support.bot_harness import BotHarness
+from tests.support.shared_bot import SharedBot
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 MANAGE_GUILD = 1 << 5
 
 
-@pytest.fixture
-async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
-    return BotHarness(emulator, tmp_path)
+@pytest_asyncio.fixture(loop_scope="module")
+async def harness(shared_bot: SharedBot) -> AsyncIterator[BotHarness]:
+    """A guild of its own on the bot the module's tests share."""
+    async with shared_bot.scene() as h:
+        yield h
 
 
 def synced(emu: Emulator, name: str) -> dict:  # type: ignore[type-arg]
@@ -71,8 +76,8 @@ async def test_members_are_not_offered_the_admin_command_and_old_ones_say_where_
     await emu.slash("alice", "tamalou settings")  # even for an admin: it only says where
     moved = emu.last_ephemeral("alice").content
     assert "`/cardsadmin settings`" in moved and "`/cardsadmin tamalou`" in moved
-    assert h.sql("SELECT * FROM seasons") == [] and h.sql("SELECT * FROM tournaments") == []
-    assert h.sql("SELECT * FROM guild_settings") == []
+    for name in ("seasons", "tournaments", "guild_settings"):
+        assert h.sql(f"SELECT * FROM {name} WHERE guild_id = ?", h.guild_id) == [], name
 
 
 async def test_an_admin_sets_each_games_defaults_and_new_tables_read_them(
@@ -89,22 +94,37 @@ async def test_an_admin_sets_each_games_defaults_and_new_tables_read_them(
     assert "Tarot : 45 s pour une enchère ou une carte." in shown
     assert "Kalooki : 60 s par tour, 5 s pour appeler une défausse." in shown
     await emu.slash("dave", "kalooki new")
-    (row,) = h.sql("SELECT settings FROM tables WHERE game = 'kalooki'")
+    (row,) = h.sql(
+        "SELECT settings FROM tables WHERE game = 'kalooki' AND guild_id = ?", h.guild_id
+    )
     settings = json.loads(row["settings"])
     assert settings["turn_seconds"] == 60 and settings["call_seconds"] == 5
     await emu.slash("dave", "kalooki cancel")
     await emu.slash("erin", "kalooki new", turn_seconds=20)  # a table's own option wins
-    assert json.loads(h.sql("SELECT settings FROM tables")[-1]["settings"])["turn_seconds"] == 20
+    assert (
+        json.loads(
+            h.sql("SELECT settings FROM tables WHERE guild_id = ?", h.guild_id)[-1]["settings"]
+        )["turn_seconds"]
+        == 20
+    )
     await emu.slash("erin", "kalooki cancel")
     await emu.slash("dave", "tarot new")
-    assert json.loads(h.sql("SELECT settings FROM tables")[-1]["settings"])["turn_seconds"] == 45
+    assert (
+        json.loads(
+            h.sql("SELECT settings FROM tables WHERE guild_id = ?", h.guild_id)[-1]["settings"]
+        )["turn_seconds"]
+        == 45
+    )
 
 
-async def test_a_server_may_keep_opening_tables_to_one_role(harness: BotHarness) -> None:
+async def test_a_server_may_keep_opening_tables_to_one_role(
+    own_emulator: Emulator, tmp_path: Path
+) -> None:
     """``/cardsadmin table_role``: a member without the role is refused ``new`` with a clear
     answer naming it, in their language; with it (or Manage Server) a table opens; no role
-    set again: everyone."""
-    h, emu = harness, harness.emu
+    set again: everyone. An emulator of its own: the role is the guild's from the start,
+    and erin keeps it."""
+    h, emu = BotHarness(own_emulator, tmp_path), own_emulator
     dealers = Role(max(r.id for r in emu.guild.roles) + 1, "Dealers", 0, position=1)
     emu.guild.roles.append(dealers)  # known to the bot from the guild it receives at start
     emu.member("erin").role_ids.append(dealers.id)
