@@ -288,6 +288,7 @@ class Emulator(DiscordServer):
         self._nonces.clear()
         self.interactions.clear()
         self._by_token.clear()
+        self.requests_forgotten += len(self.requests)  # ids go on: the bot acks by id
         self.requests.clear()
         self.faults.clear()
         self.stalls.clear()
@@ -742,7 +743,7 @@ class Emulator(DiscordServer):
                 f"the bot to consume the reply to request #{rid}",
             )
             return
-        rec = self.requests[rid - 1]
+        rec = self.requests[rid - 1 - self.requests_forgotten]
         delay = rec.mono + 0.25 - asyncio.get_running_loop().time()
         if delay > 0:
             await asyncio.sleep(delay)  # fallback without the launcher's hooks
@@ -924,7 +925,7 @@ class Emulator(DiscordServer):
         if unknown:
             raise EmulatorError(f"modal has no input {sorted(unknown)}")
         if opened_by.callback_request_id is not None:  # send_modal stores the Modal after it
-            rec = self.requests[opened_by.callback_request_id - 1]
+            rec = self.requests[opened_by.callback_request_id - 1 - self.requests_forgotten]
             await self._wait_request_consumed(rec.id, rec.generation)
         source = self.messages.get(opened_by.message_id) if opened_by.message_id else None
         data = {"custom_id": modal["custom_id"], "components": components}
