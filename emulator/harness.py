@@ -26,7 +26,17 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .model import ADMINISTRATOR, Channel, HistoryEntry, Interaction, Message, Problem, User
+from .model import (
+    ADMINISTRATOR,
+    Channel,
+    Guild,
+    GuildSpec,
+    HistoryEntry,
+    Interaction,
+    Message,
+    Problem,
+    User,
+)
 from .recording import V2Audit, audit_v2
 from .server import DiscordServer, EmulatorError
 
@@ -86,9 +96,9 @@ class Emulator(DiscordServer):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.default_channel = (
-            self.channel(default_channel) if default_channel else self.guild.channels[0]
-        )
+        self.default_channel = self.guild.channels[0]
+        if default_channel:
+            self.default_channel = self.channel(default_channel)
         self.log_dir = Path(log_dir) if log_dir else Path(tempfile.mkdtemp(prefix="discord-emu-"))
         self.bot: BotProcess | None = None  # the bot process started last
         self.bots: list[BotProcess] = []  # every one (several: a shard range each)
@@ -123,7 +133,7 @@ class Emulator(DiscordServer):
                 return self.channels[ref]
         else:
             name = ref.lstrip("#")
-            for guild in self.guilds.values():  # the first guild's first
+            for guild in [self.home_guild, *self.guilds.values()]:  # the default's first
                 for chan in guild.channels:
                     if chan.name == name:
                         return chan
@@ -132,6 +142,13 @@ class Emulator(DiscordServer):
                     return chan
         names = [c.name for g in self.guilds.values() for c in g.channels]
         raise EmulatorError(f"unknown channel {ref!r}; channels: {names}")
+
+    @property
+    def home_guild(self) -> Guild:
+        """The default channel's guild: where a channel named without its guild is looked
+        for first, and the guild that ``deny_bot``, ``remove_bot`` and ``commands`` mean
+        when given none (the first guild, unless a test moved ``default_channel``)."""
+        return self.guild_of_channel(self.default_channel)
 
     def dm_channel(self, user: UserRef) -> Channel | None:
         return self.dm_channels.get(self.member(user).id)
@@ -164,12 +181,12 @@ class Emulator(DiscordServer):
     def deny_bot(self, permissions: int, guild_id: int | None = None) -> None:
         """Takes permissions from the bot in every channel of a guild (as a channel
         overwrite would); interactions carry the change in ``app_permissions``."""
-        guild = self.guilds.get(guild_id or self.guild.id, self.guild)
+        guild = self.guilds.get(guild_id or self.home_guild.id, self.guild)
         guild.denied[self.bot_user.id] = guild.denied.get(self.bot_user.id, 0) | permissions
 
     def allow_bot(self, permissions: int, guild_id: int | None = None) -> None:
         """Gives back permissions taken by :meth:`deny_bot`."""
-        guild = self.guilds.get(guild_id or self.guild.id, self.guild)
+        guild = self.guilds.get(guild_id or self.home_guild.id, self.guild)
         guild.denied[self.bot_user.id] = guild.denied.get(self.bot_user.id, 0) & ~permissions
 
     async def archive_thread(self, thread: ChannelRef, *, locked: bool = False) -> None:
@@ -229,13 +246,58 @@ class Emulator(DiscordServer):
 
     async def remove_bot(self, guild_id: int | None = None) -> None:
         """The bot is removed from a guild (GUILD_DELETE without ``unavailable``); its
-        channels answer 404 10003 to the bot from then on."""
-        guild = self.guilds[guild_id or self.guild.id]
-        session = self.session_for_guild(guild.id)
+        channels answer 404 10003 to the bot from then on, and a bot started later is not
+        in it (READY leaves it out). The first guild stays known to the emulator, whose
+        defaults (members, roles) it holds."""
+        guild = self.guilds[guild_id or self.home_guild.id]
         for chan in guild.channels:
             self.channels.pop(chan.id, None)
+        if guild is not self.guild:
+            del self.guilds[guild.id]
         self._notify()
-        await session.dispatch("GUILD_DELETE", {"id": str(guild.id)})
+        with contextlib.suppress(EmulatorError):  # no bot connected: a later one is not in it
+            session = self.session_for_guild(guild.id)
+            await session.dispatch("GUILD_DELETE", {"id": str(guild.id)})
+
+    async def add_guild(self, spec: GuildSpec) -> Guild:
+        """The bot is added to one more guild while it runs: GUILD_CREATE on the guild's
+        shard, as Discord sends it (a bot started later gets it in READY). The guild has
+        the first guild's members and roles (its own ``@everyone``), like ``extra_guilds``."""
+        guild = self._add_guild(spec, self.clock.now_ms())
+        for chan in guild.channels:
+            self.channels[chan.id] = chan
+        self._notify()
+        with contextlib.suppress(EmulatorError):  # no bot connected: it gets it in READY
+            session = self.session_for_guild(guild.id)
+            if session.identified:
+                await session.dispatch("GUILD_CREATE", self.guild_payload(full=True, guild=guild))
+        return guild
+
+    def forget_records(self) -> None:
+        """A new scene with the same bot: every message, version, interaction, request and
+        rate-limit record so far is forgotten, and the channels of the guilds the bot left
+        (``remove_bot``) with them. Tests that share one running bot each read only what
+        they made (``history()`` holds every version shown since). Pending interactions and
+        problems must have been dealt with first (``settle``, ``check``)."""
+        if self.problems:
+            raise EmulatorError(f"{len(self.problems)} problem(s) not checked: {self.problems}")
+        for handle in self._deadline_handles.values():
+            handle.cancel()
+        self._deadline_handles.clear()
+        self.messages.clear()
+        self._history.clear()
+        self._nonces.clear()
+        self.interactions.clear()
+        self._by_token.clear()
+        self.requests_forgotten += len(self.requests)  # ids go on: the bot acks by id
+        self.requests.clear()
+        self.faults.clear()
+        self.stalls.clear()
+        self.rate_limiter.forget_records()
+        for cid, chan in list(self.channels.items()):
+            if chan.guild_id is not None and chan.guild_id not in self.guilds:
+                del self.channels[cid]
+        self._notify()
 
     # ================================================================== reading
     def channel_messages(self, channel: ChannelRef = None) -> list[Message]:
@@ -334,9 +396,9 @@ class Emulator(DiscordServer):
 
     # ================================================================== interactions
     def commands(self, guild_id: int | None = None) -> list[dict[str, Any]]:
-        """Commands visible in the guild (default: the first one): guild commands, then
-        global ones."""
-        guild = guild_id or self.guild.id
+        """Commands visible in the guild (default: the default channel's): guild commands,
+        then global ones."""
+        guild = guild_id or self.home_guild.id
         return [*self.guild_commands.get(guild, []), *self.global_commands]
 
     def _find_command(
@@ -712,7 +774,7 @@ class Emulator(DiscordServer):
                 f"the bot to consume the reply to request #{rid}",
             )
             return
-        rec = self.requests[rid - 1]
+        rec = self.requests[rid - 1 - self.requests_forgotten]
         delay = rec.mono + 0.25 - asyncio.get_running_loop().time()
         if delay > 0:
             await asyncio.sleep(delay)  # fallback without the launcher's hooks
@@ -894,7 +956,7 @@ class Emulator(DiscordServer):
         if unknown:
             raise EmulatorError(f"modal has no input {sorted(unknown)}")
         if opened_by.callback_request_id is not None:  # send_modal stores the Modal after it
-            rec = self.requests[opened_by.callback_request_id - 1]
+            rec = self.requests[opened_by.callback_request_id - 1 - self.requests_forgotten]
             await self._wait_request_consumed(rec.id, rec.generation)
         source = self.messages.get(opened_by.message_id) if opened_by.message_id else None
         data = {"custom_id": modal["custom_id"], "components": components}

@@ -203,6 +203,14 @@ class RateLimiter:
         requests on it get 429s of ``shared`` scope, which count as no invalid request."""
         self._shared[resource] = self.now() + seconds
 
+    def forget_records(self) -> None:
+        """Forgets what was let through, refused and counted invalid so far (a new scene:
+        ``Emulator.forget_records``); the buckets' windows run on."""
+        self.global_bound.clear()
+        self.refused.clear()
+        self._invalid.clear()
+        self._shared.clear()
+
     def invalid_count(self) -> int:
         self._forget_invalid(self.now())
         return len(self._invalid)

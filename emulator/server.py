@@ -266,6 +266,8 @@ class DiscordServer:
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.requests: list[RequestRecord] = []
+        #: requests forgotten before ``requests[0]`` (``forget_records``): ids never repeat
+        self.requests_forgotten = 0
         self.problems: list[Problem] = []
         self.emulator_errors: list[str] = []
         self.acked: set[int] = set()
@@ -567,7 +569,7 @@ class DiscordServer:
         if not request.path.startswith("/api/"):
             return await handler(request)
         rec = RequestRecord(
-            id=len(self.requests) + 1,
+            id=self.requests_forgotten + len(self.requests) + 1,
             method=request.method,
             path=request.path,
             query=dict(request.query),

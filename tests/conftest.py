@@ -17,7 +17,7 @@ import pytest
 
 from tests.support.bot_harness import E2E_DB, BotHarness
 
-pytest_plugins = ["emulator.fixtures"]
+pytest_plugins = ["emulator.fixtures", "tests.support.shared_bot"]
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -49,11 +49,14 @@ def drives_the_bot(module: object) -> bool:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if drives_the_bot(metafunc.module) and "emulator" in metafunc.fixturenames:
+    uses = {"emulator", "shared_bot", "own_emulator"} & set(metafunc.fixturenames)
+    if drives_the_bot(metafunc.module) and uses:
         backends = e2e_backends(metafunc.config)
         if metafunc.definition.get_closest_marker("one_backend") and len(backends) > 1:
             backends = backends[:1]  # rules, not storage: the other e2e tests cover both
-        metafunc.parametrize("e2e_db", backends, indirect=True)
+        # a module's tests run backend after backend: a bot the module shares
+        # (tests/support/shared_bot.py) runs on one database at a time
+        metafunc.parametrize("e2e_db", backends, indirect=True, scope="module")
 
 
 @pytest.fixture(autouse=True)

@@ -8,21 +8,24 @@ match seed (tests/e2e_bot.py); the oracle rebuilds the game from the bot's own l
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 
-from emulator import Emulator
 from tamalou.core import cards
 from tamalou.games.tamalou.state import Game
 from tests.support.bot_harness import BotHarness, find_seed, label, open_table, peek_all
+from tests.support.shared_bot import SharedBot
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 
-@pytest.fixture
-async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
-    return BotHarness(emulator, tmp_path)
+@pytest_asyncio.fixture(loop_scope="module")
+async def harness(shared_bot: SharedBot) -> AsyncIterator[BotHarness]:
+    """A guild of its own on the bot the module's tests share."""
+    async with shared_bot.scene() as h:
+        yield h
 
 
 async def test_lobby_join_start_and_refusals(harness: BotHarness) -> None:
@@ -30,7 +33,7 @@ async def test_lobby_join_start_and_refusals(harness: BotHarness) -> None:
     h, emu = harness, harness.emu
     await h.start()
     inter = await emu.slash("alice", "tamalou new")
-    assert "Table 1 is open" in emu.last_ephemeral("alice").content
+    assert f"Table {h.table_id()} is open" in emu.last_ephemeral("alice").content
     assert inter.response_data is not None
     lobby = h.table_message()
     assert "alice" in lobby.text and "waiting for players" in lobby.text

@@ -7,9 +7,11 @@ Members: alice (en-US, Manage Server), bob and carol (French), dave (en-GB), eri
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from bot.i18n import t
 from emulator import Emulator
@@ -17,15 +19,18 @@ from emulator.model import SEND_MESSAGES
 from tamalou.core import cards
 from tests.support.backends import another_writer
 from tests.support.bot_harness import BotHarness, find_seed, open_table, peek_all
+from tests.support.shared_bot import SharedBot
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 FACES = ("J", "Q", "K")
 
 
-@pytest.fixture
-async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
-    return BotHarness(emulator, tmp_path)
+@pytest_asyncio.fixture(loop_scope="module")
+async def harness(shared_bot: SharedBot) -> AsyncIterator[BotHarness]:
+    """A guild of its own on the bot the module's tests share."""
+    async with shared_bot.scene() as h:
+        yield h
 
 
 def table_posts(emu: Emulator) -> list[str]:
@@ -41,7 +46,7 @@ async def test_a_lobby_the_bot_may_not_post_is_refused_by_name_and_never_holds_t
     the host is told so; the next ``/tamalou new`` opens a table there."""
     h, emu = harness, harness.emu
     await h.start()
-    roles = emu.guild.roles
+    roles = emu.home_guild.roles
     kept = [r.permissions for r in roles]
     for role in roles:
         role.permissions &= ~SEND_MESSAGES
@@ -99,6 +104,8 @@ async def playing_table(h: BotHarness) -> None:
 def closed_rows(h: BotHarness) -> list[tuple[str, str]]:
     rows = h.sql(
         "SELECT t.status AS t, m.status AS m FROM tables t JOIN matches m ON m.table_id = t.id"
+        " WHERE t.guild_id = ?",
+        h.guild_id,
     )
     return [(r["t"], r["m"]) for r in rows]
 
@@ -180,14 +187,18 @@ async def test_a_ping_answered_unknown_channel_closes_the_table_without_a_traceb
 
 @pytest.mark.one_backend
 async def test_a_command_answers_in_time_while_the_database_is_locked(
-    harness: BotHarness,
+    own_emulator: Emulator, tmp_path: Path
 ) -> None:
     """Another process holds the database's write lock past Discord's 3 s (the busy timeout
     is 5 s by default): ``/tamalou ping`` waits on its write, and ``/tamalou new`` in
     another channel waits behind it for its first read; both missed Discord's deadline
     ("This interaction failed"). Both are deferred by the safety deadline, then told the
-    server is busy; once free, the same command opens a table."""
-    h, emu = harness, harness.emu
+    server is busy; once free, the same command opens a table.
+
+    A process and a database of its own: on the module's shared ones (a process just
+    started on a database other processes wrote) ``/tamalou ping`` was not deferred in
+    time; why is not known yet."""
+    h, emu = BotHarness(own_emulator, tmp_path), own_emulator
     await h.start()
     assert h.target is not None
     busy = t("en", "err.busy")

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 
 from emulator import CommandNotAvailableError, Emulator
 from tamalou.core import cards
@@ -26,15 +27,18 @@ from tests.support.bot_harness import (
     open_table,
     peek_all,
 )
+from tests.support.shared_bot import SharedBot
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 FACES = ("J", "Q", "K")
 
 
-@pytest.fixture
-async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
-    return BotHarness(emulator, tmp_path)
+@pytest_asyncio.fixture(loop_scope="module")
+async def harness(shared_bot: SharedBot) -> AsyncIterator[BotHarness]:
+    """A guild of its own on the bot the module's tests share."""
+    async with shared_bot.scene() as h:
+        yield h
 
 
 # -- helpers --------------------------------------------------------------------------------
@@ -64,7 +68,7 @@ def h_rows(seed: str, players: int = 2) -> list[list[int]]:
 
 
 def table_id(h: BotHarness) -> int:
-    return int(h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
+    return h.table_id()
 
 
 def public_text(emu: Emulator) -> str:
@@ -477,7 +481,7 @@ async def test_next_round_timeouts_away_and_the_match_end(harness: BotHarness) -
     await emu.wait_for(lambda: "round 1" in h.table_message().text, 10, "the rematch")
     await forged_click(h, "bob", f"tamalou:rematch:{table_id(h) - 1}")
     assert "déjà ouverte" in emu.last_ephemeral("bob").content  # a second press
-    assert len(h.sql("SELECT id FROM matches")) == 2
+    assert len(h.sql("SELECT id FROM matches WHERE guild_id = ?", h.guild_id)) == 2
 
 
 # -- refusals -------------------------------------------------------------------------------
@@ -559,7 +563,9 @@ async def test_refusals_forged_buttons_spam_and_a_cancelled_table(harness: BotHa
     assert "Cette table est fermée" in emu.last_ephemeral("bob").content
     await forged_click(h, "erin", f"tamalou:draw:{tid}:1", on=closed)
     assert "This table is closed" in emu.last_ephemeral("erin").content
-    assert h.sql("SELECT status FROM matches")[0]["status"] == "cancelled"
+    assert h.sql("SELECT status FROM matches WHERE guild_id = ?", h.guild_id)[0]["status"] == (
+        "cancelled"
+    )
 
 
 async def test_a_custom_id_no_button_matches_is_still_answered(harness: BotHarness) -> None:
@@ -599,7 +605,7 @@ async def test_commands_rules_settings_kick_cancel_and_lobby_expiry(harness: Bot
     await emu.slash("bob", "tamalou settings")
     moved = emu.last_ephemeral("bob").content
     assert "`/cartesadmin reglages`" in moved and "Rien n'a été modifié" in moved
-    assert h.sql("SELECT * FROM guild_settings") == []
+    assert h.sql("SELECT * FROM guild_settings WHERE guild_id = ?", h.guild_id) == []
     await emu.slash("alice", "cardsadmin settings", language="fr")
     await emu.slash("alice", "cardsadmin tamalou", turn_seconds=20)
     shown = emu.last_ephemeral("alice").content
@@ -607,7 +613,8 @@ async def test_commands_rules_settings_kick_cancel_and_lobby_expiry(harness: Bot
     await emu.slash("dave", "tamalou new")
     lobby = h.table_message()
     assert "en attente de joueurs" in lobby.text and "20 s par tour" in lobby.text
-    assert "Table 1 is open" in emu.last_ephemeral("dave").content  # ephemerals: dave's language
+    first = h.table_id()
+    assert f"Table {first} is open" in emu.last_ephemeral("dave").content  # dave's language
     for p in ("bob", "carol", "erin"):
         await emu.click(p, h.table_message(), "Rejoindre")
     await emu.slash("carol", "tamalou kick", seat=2)
@@ -622,7 +629,7 @@ async def test_commands_rules_settings_kick_cancel_and_lobby_expiry(harness: Bot
     await emu.slash("bob", "tamalou cancel")
     assert "Seul l'hôte" in emu.last_ephemeral("bob").content
     await emu.slash("alice", "tamalou cancel")  # not seated, but Manage Server
-    assert "Table 1 is closed" in emu.last_ephemeral("alice").content
+    assert f"Table {first} is closed" in emu.last_ephemeral("alice").content
     assert "La table a été annulée" in emu.channel_messages()[-1].text
     await emu.slash("erin", "tamalou join")
     assert "no Tamalou table" in emu.last_ephemeral("erin").content
@@ -631,10 +638,10 @@ async def test_commands_rules_settings_kick_cancel_and_lobby_expiry(harness: Bot
     await emu.click("carol", h.table_message(), "Rejoindre")
     # from the lobby's own start: a fixed 599 s left a second's margin for the two clicks
     # (real time) before it, and the join lost it on a slow machine
-    opened = int(h.sql("SELECT created_at FROM tables ORDER BY id DESC LIMIT 1")[0]["created_at"])
+    opened = int(h.sql("SELECT created_at FROM tables WHERE id = ?", h.table_id())[0]["created_at"])
     h.advance(opened + 595_000 - emu.clock.now_ms())  # 5 s before its 10 minutes
     await emu.slash("dave", "tamalou join")
-    assert "You sit at table 2" in emu.last_ephemeral("dave").content
+    assert f"You sit at table {first + 1}" in emu.last_ephemeral("dave").content
     h.advance(max(0, opened + 601_500 - emu.clock.now_ms()))  # past them
     await emu.wait_for(
         lambda: "Personne n'a lancé la table à temps" in emu.channel_messages()[-1].text,
@@ -644,5 +651,5 @@ async def test_commands_rules_settings_kick_cancel_and_lobby_expiry(harness: Bot
     assert emu.channel_messages()[-1].components == []
     await emu.slash("carol", "tamalou start")
     assert "pas de table" in emu.last_ephemeral("carol").content
-    rows = h.sql("SELECT status FROM tables ORDER BY id")
+    rows = h.sql("SELECT status FROM tables WHERE guild_id = ? ORDER BY id", h.guild_id)
     assert [r["status"] for r in rows] == ["cancelled", "cancelled"]

@@ -9,25 +9,29 @@ from __future__ import annotations
 
 import asyncio
 import warnings
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
-from emulator import Emulator, EmulatorError, Interaction, Message
+from emulator import EmulatorError, Interaction, Message
 from tamalou.core import cards
 from tamalou.games.tamalou.rules import TAMALOU
 from tamalou.games.tamalou.state import Game
 from tests.support.bot_harness import BotHarness, find_seed, open_table, peek_all
+from tests.support.shared_bot import SharedBot
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 FACES = ("J", "Q", "K")
 
 
-@pytest.fixture
-async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
-    return BotHarness(emulator, tmp_path)
+@pytest_asyncio.fixture(loop_scope="module")
+async def harness(shared_bot: SharedBot) -> AsyncIterator[BotHarness]:
+    """A guild of its own on the bot the module's tests share."""
+    async with shared_bot.scene() as h:
+        yield h
 
 
 def plain_first_turn(players: int) -> str:
@@ -114,7 +118,7 @@ async def press(
 
 
 def table_id(h: BotHarness) -> int:
-    return int(h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
+    return h.table_id()
 
 
 async def test_a_draw_on_the_table_message_updates_the_open_panel_instead_of_posting_one(
@@ -225,9 +229,9 @@ async def test_a_stored_server_default_out_of_range_never_breaks_new_tables(
     with pytest.raises(EmulatorError):  # Discord refuses a value out of the declared range
         await emu.slash("alice", "tamalou new", turn_seconds=1)
     await emu.slash("alice", "cardsadmin tamalou", turn_seconds=20)
-    h.sql("UPDATE guild_settings SET turn_seconds = 1")
+    h.sql("UPDATE guild_settings SET turn_seconds = 1 WHERE guild_id = ?", h.guild_id)
     await emu.slash("alice", "tamalou new", target=10)
-    assert "Table 1 is open" in emu.last_ephemeral("alice").content
+    assert f"Table {h.table_id()} is open" in emu.last_ephemeral("alice").content
     assert "45 s" in h.table_message().text
 
 
@@ -251,7 +255,7 @@ async def test_r_s2_a_restart_during_a_peek_still_hides_the_cards(harness: BotHa
         lambda: cards.label(row[0]) not in panel.content, 10, "the peek to be hidden"
     )
     assert cards.label(row[3]) not in panel.content
-    await emu.wait_for(lambda: not h.sql("SELECT * FROM open_panels"), 10, "nothing to hide")
+    await emu.wait_for(lambda: not h.guild_rows("open_panels"), 10, "nothing to hide")
 
 
 async def test_a_match_that_ended_without_its_final_message_gets_it_at_start(
@@ -280,13 +284,18 @@ async def test_a_match_that_ended_without_its_final_message_gets_it_at_start(
     # as if the bot had died before drawing it: the message still shows the play
     await emu.kill_bot()
     table.embeds, table.components = playing
-    h.sql("UPDATE tables SET final_shown = 0")
+    h.sql("UPDATE tables SET final_shown = 0 WHERE guild_id = ?", h.guild_id)
     await emu.start_bot("tests.support.e2e_bot", env=h.env)
     await emu.wait_for(lambda: "match is over" in table.text, 10, "the final message")
     assert "Winner" in table.text and table.button("Rematch") is not None
     assert not [b for b in table.buttons() if b.label == "Draw"]
     await emu.wait_for(
-        lambda: h.sql("SELECT final_shown FROM tables")[0]["final_shown"] == 1, 10, "the mark"
+        lambda: (
+            h.sql("SELECT final_shown FROM tables WHERE guild_id = ?", h.guild_id)[0]["final_shown"]
+            == 1
+        ),
+        10,
+        "the mark",
     )
 
 
@@ -376,7 +385,7 @@ async def test_a_restart_neither_pings_a_turn_twice_nor_leaves_its_ping_behind(
     (second,) = pings(h)
     # stored before its post, its message id once Discord answered (as alice's above)
     await emu.wait_for(lambda: h.sql(stored, second.id), 10, "bob's stored ping")
-    assert [r["message_id"] for r in h.sql("SELECT * FROM turn_pings")] == [second.id]
+    assert [r["message_id"] for r in h.guild_rows("turn_pings")] == [second.id]
 
 
 async def test_a_turn_that_runs_out_before_the_gateway_is_ready_leaves_no_ping_behind(
@@ -402,8 +411,8 @@ async def test_a_turn_that_runs_out_before_the_gateway_is_ready_leaves_no_ping_b
     await emu.wait_for(lambda: h.sql(stored, second.id), 10, "bob's stored ping")
     await asyncio.sleep(1.5)  # nothing else comes: no second ping, no ping left behind
     assert [p.id for p in pings(h)] == [first.id, second.id]
-    assert [r["message_id"] for r in h.sql("SELECT * FROM turn_pings")] == [second.id]
-    assert [r["message_id"] for r in h.sql("SELECT * FROM lapsed_pings")] == [first.id]
+    assert [r["message_id"] for r in h.guild_rows("turn_pings")] == [second.id]
+    assert [r["message_id"] for r in h.guild_rows("lapsed_pings")] == [first.id]
 
 
 def alive(h: BotHarness, message_id: int) -> bool:
@@ -422,11 +431,13 @@ async def test_a_turn_that_runs_out_keeps_its_ping_saying_so_until_its_player_ac
     h.advance(TAMALOU.turn_ms + 1_000)  # alice is away: her turn runs out
     await emu.wait_for(lambda: "ran out" in emu.message(first.id).content, 10, "the edit")
     lapsed = emu.message(first.id)
-    assert lapsed.content == f"<@{alice}>, your turn at table 1 ran out: the bot played for you."
+    assert lapsed.content == (
+        f"<@{alice}>, your turn at table {h.table_id()} ran out: the bot played for you."
+    )
     assert lapsed.mentions == [alice]
     assert not emu.requests_to("DELETE", f"/messages/{first.id}")
     await emu.wait_for(lambda: [p.mentions for p in pings(h)] == [[alice], [bob]], 10, "bob's")
-    await emu.wait_for(lambda: h.sql("SELECT * FROM lapsed_pings"), 10, "the stored lapse")
+    await emu.wait_for(lambda: h.guild_rows("lapsed_pings"), 10, "the stored lapse")
     await h.restart()
     await emu.click("bob", h.table_message(), "Draw")
     await emu.click("bob", h.panel("bob"), "Jeter")
@@ -434,7 +445,7 @@ async def test_a_turn_that_runs_out_keeps_its_ping_saying_so_until_its_player_ac
     assert alive(h, first.id)  # bob's moves are not hers
     await emu.click("alice", h.table_message(), "Draw")
     await emu.wait_for(lambda: not alive(h, first.id), 10, "her lapsed ping to go: she acted")
-    await emu.wait_for(lambda: not h.sql("SELECT * FROM lapsed_pings"), 10, "its row dropped")
+    await emu.wait_for(lambda: not h.guild_rows("lapsed_pings"), 10, "its row dropped")
 
 
 async def test_a_lapsed_ping_says_so_in_french_and_goes_with_the_table(
@@ -451,7 +462,8 @@ async def test_a_lapsed_ping_says_so_in_french_and_goes_with_the_table(
     h.advance(TAMALOU.turn_ms + 1_000)
     await emu.wait_for(lambda: "expiré" in emu.message(first.id).content, 10, "the edit")
     assert emu.message(first.id).content == (
-        f"<@{emu.member('alice').id}>, votre tour à la table 1 a expiré : le bot a joué pour vous."
+        f"<@{emu.member('alice').id}>, votre tour à la table {h.table_id()} a expiré : "
+        "le bot a joué pour vous."
     )
     await emu.slash("alice", "tamalou cancel")
     await emu.wait_for(lambda: not alive(h, first.id), 10, "the lapsed ping gone with the table")
@@ -499,7 +511,7 @@ async def test_a_ping_posted_while_its_player_moves_is_deleted_when_discord_answ
     await emu.wait_for(lambda: not pings(h), 10, "her ping to go: she moved")
     assert emu.requests_to("DELETE", f"/messages/{ping.id}")
     assert h.game().round.current == 0 and h.actions()[-1].kind == "draw"  # her turn goes on
-    await emu.wait_for(lambda: not h.sql("SELECT * FROM turn_pings"), 10, "its row dropped")
+    await emu.wait_for(lambda: not h.guild_rows("turn_pings"), 10, "its row dropped")
 
 
 @pytest.mark.one_backend

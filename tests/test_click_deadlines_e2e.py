@@ -4,23 +4,26 @@ applied whose own answer fails is still shown in the member's open panel."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 
 from bot.i18n import t
-from emulator import Emulator
 from tamalou.core import cards
 from tests.support.bot_harness import BotHarness, find_seed, open_table, peek_all
+from tests.support.shared_bot import SharedBot
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 FACES = ("J", "Q", "K")
 
 
-@pytest.fixture
-async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
-    return BotHarness(emulator, tmp_path)
+@pytest_asyncio.fixture(loop_scope="module")
+async def harness(shared_bot: SharedBot) -> AsyncIterator[BotHarness]:
+    """A guild of its own on the bot the module's tests share."""
+    async with shared_bot.scene() as h:
+        yield h
 
 
 async def started(h: BotHarness) -> None:

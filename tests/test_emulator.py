@@ -71,6 +71,20 @@ async def api(emu: Emulator, method: str, path: str, **kwargs: object) -> tuple[
         return resp.status, resp.headers.get("Content-Type", ""), body
 
 
+async def test_a_new_scene_forgets_the_requests_but_not_their_numbering() -> None:
+    """``forget_records`` (tests sharing one bot) empties ``requests``; the next request's
+    id follows the last one's. The bot acknowledges each reply by its request id: an id
+    used again read as a reply consumed before the bot had it."""
+    async with running_emulator() as emu:
+        await api(emu, "GET", "/users/@me")
+        await api(emu, "GET", "/users/@me")
+        last = emu.requests[-1].id
+        emu.forget_records()
+        assert emu.requests == []
+        await api(emu, "GET", "/users/@me")
+        assert [r.id for r in emu.requests] == [last + 1]
+
+
 # ---------------------------------------------------------------------- pure units
 async def test_snowflake_round_trip() -> None:
     at = 1_700_000_000_123

@@ -6,26 +6,29 @@ moderator took away replaced."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 
-from emulator import Emulator
 from emulator.model import CREATE_PUBLIC_THREADS, Channel, Message
 from tamalou.core import cards
 from tamalou.games.tamalou.rules import TAMALOU
 from tamalou.games.tamalou.state import Game
 from tests.support.bot_harness import BotHarness, find_seed, open_table, peek_all
+from tests.support.shared_bot import SharedBot
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 FACES = ("J", "Q", "K")
 THREADS = {"TAMALOU_THREADS": "1", "TAMALOU_PING_AFTER_S": "1"}
 
 
-@pytest.fixture
-async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
-    return BotHarness(emulator, tmp_path)
+@pytest_asyncio.fixture(loop_scope="module")
+async def harness(shared_bot: SharedBot) -> AsyncIterator[BotHarness]:
+    """A guild of its own on the bot the module's tests share."""
+    async with shared_bot.scene() as h:
+        yield h
 
 
 def quick_match() -> str:
@@ -212,11 +215,12 @@ async def test_a_french_dutch_tables_summary_names_its_variant_and_its_ai_in_fre
     thread = the_thread(h)
     await emu.wait_for(lambda: f"<#{thread.id}>" in summary(h).text, 10, "the summary")
     text = summary(h).text
-    assert summary(h).embeds[0]["title"] == "Dutch — table 1"
+    tid = h.table_id()
+    assert summary(h).embeds[0]["title"] == f"Dutch — table {tid}"
     assert "Joueurs : bob, IA 1 (moyen)" in text and "AI 1" not in text
     assert "1. bob 0 · 1. IA 1 (moyen) 0" in text  # ranked; equal totals share a place
-    assert thread.name == "Dutch · table 1"
-    assert h.table_message().embeds[0]["title"].startswith("Dutch — table 1")
+    assert thread.name == f"Dutch · table {tid}"
+    assert h.table_message().embeds[0]["title"].startswith(f"Dutch — table {tid}")
 
 
 async def test_new_says_the_table_plays_in_its_thread_and_ping_says_what_it_does(
@@ -229,7 +233,8 @@ async def test_new_says_the_table_plays_in_its_thread_and_ping_says_what_it_does
     await emu.slash("alice", "tamalou new")
     thread = the_thread(h)
     said = emu.last_ephemeral("alice").content
-    assert said.startswith(f"Table 1 is open: it plays in its thread <#{thread.id}>.")
+    first = h.table_id()
+    assert said.startswith(f"Table {first} is open: it plays in its thread <#{thread.id}>.")
     await emu.slash("alice", "tamalou ping", on=True)
     assert "when your turn has waited 1 s without your move" in emu.last_ephemeral("alice").content
     await emu.slash("bob", "tamalou ping", on=False)
@@ -240,4 +245,6 @@ async def test_new_says_the_table_plays_in_its_thread_and_ping_says_what_it_does
     await emu.slash("bob", "tamalou new")
     (_, second) = emu.threads("general")
     said = emu.last_ephemeral("bob").content
-    assert said.startswith(f"La table 2 est ouverte : elle se joue dans son fil <#{second.id}>.")
+    assert said.startswith(
+        f"La table {first + 1} est ouverte : elle se joue dans son fil <#{second.id}>."
+    )

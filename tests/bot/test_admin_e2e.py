@@ -9,23 +9,28 @@ Members: alice (en-US, Manage Server), bob and carol (French), dave (en-GB), eri
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from emulator import CommandNotAvailableError, Emulator
 from emulator.model import Role
 from tests.support.bot_harness import BotHarness
+from tests.support.shared_bot import SharedBot
 from tests.test_humans_gone_e2e import let_the_clock_play
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 MANAGE_GUILD = 1 << 5
 
 
-@pytest.fixture
-async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
-    return BotHarness(emulator, tmp_path)
+@pytest_asyncio.fixture(loop_scope="module")
+async def harness(shared_bot: SharedBot) -> AsyncIterator[BotHarness]:
+    """A guild of its own on the bot the module's tests share."""
+    async with shared_bot.scene() as h:
+        yield h
 
 
 def synced(emu: Emulator, name: str) -> dict:  # type: ignore[type-arg]
@@ -72,8 +77,8 @@ async def test_members_are_not_offered_the_admin_command_and_old_ones_say_where_
     await emu.slash("alice", "tamalou settings")  # even for an admin: it only says where
     moved = emu.last_ephemeral("alice").content
     assert "`/cardsadmin settings`" in moved and "`/cardsadmin tamalou`" in moved
-    assert h.sql("SELECT * FROM seasons") == [] and h.sql("SELECT * FROM tournaments") == []
-    assert h.sql("SELECT * FROM guild_settings") == []
+    for name in ("seasons", "tournaments", "guild_settings"):
+        assert h.sql(f"SELECT * FROM {name} WHERE guild_id = ?", h.guild_id) == [], name
 
 
 async def test_an_admin_sets_each_games_defaults_and_new_tables_read_them(
@@ -90,22 +95,37 @@ async def test_an_admin_sets_each_games_defaults_and_new_tables_read_them(
     assert "Tarot : 45 s pour une enchère ou une carte." in shown
     assert "Kalooki : 60 s par tour, 5 s pour appeler une défausse." in shown
     await emu.slash("dave", "kalooki new")
-    (row,) = h.sql("SELECT settings FROM tables WHERE game = 'kalooki'")
+    (row,) = h.sql(
+        "SELECT settings FROM tables WHERE game = 'kalooki' AND guild_id = ?", h.guild_id
+    )
     settings = json.loads(row["settings"])
     assert settings["turn_seconds"] == 60 and settings["call_seconds"] == 5
     await emu.slash("dave", "kalooki cancel")
     await emu.slash("erin", "kalooki new", turn_seconds=20)  # a table's own option wins
-    assert json.loads(h.sql("SELECT settings FROM tables")[-1]["settings"])["turn_seconds"] == 20
+    assert (
+        json.loads(
+            h.sql("SELECT settings FROM tables WHERE guild_id = ?", h.guild_id)[-1]["settings"]
+        )["turn_seconds"]
+        == 20
+    )
     await emu.slash("erin", "kalooki cancel")
     await emu.slash("dave", "tarot new")
-    assert json.loads(h.sql("SELECT settings FROM tables")[-1]["settings"])["turn_seconds"] == 45
+    assert (
+        json.loads(
+            h.sql("SELECT settings FROM tables WHERE guild_id = ?", h.guild_id)[-1]["settings"]
+        )["turn_seconds"]
+        == 45
+    )
 
 
-async def test_a_server_may_keep_opening_tables_to_one_role(harness: BotHarness) -> None:
+async def test_a_server_may_keep_opening_tables_to_one_role(
+    own_emulator: Emulator, tmp_path: Path
+) -> None:
     """``/cardsadmin table_role``: a member without the role is refused ``new`` with a clear
     answer naming it, in their language; with it (or Manage Server) a table opens; no role
-    set again: everyone."""
-    h, emu = harness, harness.emu
+    set again: everyone. An emulator of its own: the role is the guild's from the start,
+    and erin keeps it."""
+    h, emu = BotHarness(own_emulator, tmp_path), own_emulator
     dealers = Role(max(r.id for r in emu.guild.roles) + 1, "Dealers", 0, position=1)
     emu.guild.roles.append(dealers)  # known to the bot from the guild it receives at start
     emu.member("erin").role_ids.append(dealers.id)
@@ -129,12 +149,13 @@ async def test_a_server_may_keep_opening_tables_to_one_role(harness: BotHarness)
 
 
 async def test_a_tournaments_tables_read_the_servers_defaults_for_their_game(
-    harness: BotHarness,
+    own_emulator: Emulator, tmp_path: Path
 ) -> None:
     """``/cardsadmin kalooki``, ``tarot`` and ``tamalou`` set each game's turn time (and
     Kalooki's call window) for ``/<game> new``; a tournament's tables read them too (they
-    played on the game's own clocks). A tournament's ``turn_seconds`` still wins."""
-    h, emu = harness, harness.emu
+    played on the game's own clocks). A tournament's ``turn_seconds`` still wins. An
+    emulator of its own: it reads every tournament and match of the database."""
+    h, emu = BotHarness(own_emulator, tmp_path), own_emulator
     await h.start()
     await emu.slash("alice", "cardsadmin kalooki", turn_seconds=60, call_seconds=5)
     await emu.slash("alice", "cardsadmin tarot", turn_seconds=45)
@@ -171,13 +192,14 @@ async def test_a_tournaments_tables_read_the_servers_defaults_for_their_game(
 
 
 async def test_the_role_allowed_to_open_tables_decides_rematch_not_tournament_tables(
-    harness: BotHarness,
+    own_emulator: Emulator, tmp_path: Path
 ) -> None:
     """``/cardsadmin table_role`` keeps opening tables to a role: Rematch opens one, so a
     member without the role is refused it, the role named, and the finished table stays for
     a member with it; a tournament's tables are opened by the tournament an admin created,
-    so its entrants without the role still play."""
-    h, emu = harness, harness.emu
+    so its entrants without the role still play. An emulator of its own: the role is the
+    guild's from the start."""
+    h, emu = BotHarness(own_emulator, tmp_path), own_emulator
     dealers = Role(max(r.id for r in emu.guild.roles) + 1, "Dealers", 0, position=1)
     emu.guild.roles.append(dealers)
     emu.member("erin").role_ids.append(dealers.id)

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from bot.games.tamalou.variants import VARIANTS, display_name, lobby_value
 from bot.i18n import catalog
@@ -30,17 +31,20 @@ from tamalou.games.tamalou.engine import apply, legal_actions, new_game
 from tamalou.games.tamalou.rules import DUTCH, DUTCH_ROI, Rules
 from tamalou.games.tamalou.state import Game
 from tests.support.bot_harness import BotHarness, find_seed
+from tests.support.shared_bot import SharedBot
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 SLACK_MS = 500
 NEVER = 1 << 62
 DOUBLES = frozenset({"double", "double_for"})
 
 
-@pytest.fixture
-async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
-    return BotHarness(emulator, tmp_path)
+@pytest_asyncio.fixture(loop_scope="module")
+async def harness(shared_bot: SharedBot) -> AsyncIterator[BotHarness]:
+    """A guild of its own on the bot the module's tests share."""
+    async with shared_bot.scene() as h:
+        yield h
 
 
 # -- pressing buttons by what they do (their custom_id), in any language -------------------
@@ -92,7 +96,9 @@ class Script:
 
     def seat_of(self, g: Game, user: str) -> int:
         uid = self.emu.member(user).id
-        rows = self.h.sql("SELECT seats FROM matches ORDER BY id DESC LIMIT 1")
+        rows = self.h.sql(
+            "SELECT seats FROM matches WHERE guild_id = ? ORDER BY id DESC LIMIT 1", self.h.guild_id
+        )
         seats = json.loads(rows[0]["seats"])
         return next(i for i, s in enumerate(seats) if s["user_id"] == uid)
 
@@ -280,7 +286,7 @@ class Script:
 def knowledge(h: BotHarness) -> tuple[Rules, dict[int, int], dict[tuple[int, int], int]]:
     """From the bot's log: when each card became public, and when each (card, seat) became
     known to that seat alone (peeks, draws, looks, a swap shown to its target)."""
-    m = h.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")[0]
+    m = h.sql("SELECT * FROM matches WHERE guild_id = ? ORDER BY id DESC LIMIT 1", h.guild_id)[0]
     seats = json.loads(m["seats"])
     rules = Rules.model_validate_json(m["rules"])
     ai = [s["ai_level"] is not None for s in seats]
@@ -333,7 +339,11 @@ def leaks(
     if not secrets:
         private = {}
     emu = h.emu
-    seats = json.loads(h.sql("SELECT seats FROM matches ORDER BY id DESC LIMIT 1")[0]["seats"])
+    seats = json.loads(
+        h.sql("SELECT seats FROM matches WHERE guild_id = ? ORDER BY id DESC LIMIT 1", h.guild_id)[
+            0
+        ]["seats"]
+    )
     uid_seat = {s["user_id"]: i for i, s in enumerate(seats) if s["ai_level"] is None}
     by_label: dict[str, list[int]] = {}
     for card in rules.compiled.deck:
@@ -541,7 +551,7 @@ async def test_r_x11_claims_on_one_card_are_settled_by_priority_not_by_arrival(
 
 def replayed_events(h: BotHarness) -> list[Any]:
     """Every event of the current match, folded from the bot's log."""
-    m = h.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")[0]
+    m = h.sql("SELECT * FROM matches WHERE guild_id = ? ORDER BY id DESC LIMIT 1", h.guild_id)[0]
     seats = json.loads(m["seats"])
     rules = Rules.model_validate_json(m["rules"])
     ai = [s["ai_level"] is not None for s in seats]

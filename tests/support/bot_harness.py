@@ -19,7 +19,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncpg
 
@@ -35,6 +35,9 @@ from tamalou.games.tamalou.engine import new_game
 from tamalou.games.tamalou.rules import TAMALOU, Rules
 from tamalou.games.tamalou.state import Game
 from tests.support.backends import fresh_database
+
+if TYPE_CHECKING:
+    from tests.support.shared_bot import SharedBot
 
 #: the backend of the bot's database for the test that runs now (set by tests/conftest.py)
 E2E_DB = {"backend": "sqlite"}
@@ -54,29 +57,66 @@ def find_seed(
     raise AssertionError("no seed gives that deal")
 
 
+class TestClock:
+    """The bot's clock offset (ms) in a file, moved forward with the emulator's clock."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offset = 0
+        path.write_text("0")
+
+    def advance(self, emu: Emulator, ms: int) -> None:
+        self.offset += ms
+        emu.advance(ms)
+        # atomically: the bot reads the file every few ms, and a write in place is first a
+        # truncation, which it read as an offset of 0 (its clock went back by every advance
+        # so far, for a moment: a turn ping started then came that much early)
+        part = self.path.with_suffix(".part")
+        part.write_text(str(self.offset))
+        os.replace(part, self.path)
+
+
 class BotHarness:
-    def __init__(self, emu: Emulator, tmp: Path, backend: str | None = None) -> None:
+    """One test's bot: its own process and database (``BotHarness(emu, tmp_path)``), or a
+    guild of its own on a bot that the tests of a module share (``shared=``,
+    tests/support/shared_bot.py): the same calls either way."""
+
+    def __init__(
+        self,
+        emu: Emulator,
+        tmp: Path,
+        backend: str | None = None,
+        *,
+        shared: SharedBot | None = None,
+    ) -> None:
         self.emu = emu
-        self.backend = backend or E2E_DB["backend"]
-        self.db = tmp / "tamalou.sqlite3"
+        self.shared = shared
+        if shared is not None:
+            self.backend = shared.backend
+            self.db = shared.db
+            self.clock = shared.clock
+        else:
+            self.backend = backend or E2E_DB["backend"]
+            self.db = tmp / "tamalou.sqlite3"
+            self.clock = TestClock(tmp / "clock_offset_ms")
+        self.clock_file = self.clock.path
         #: TAMALOU_DB: the SQLite file, or a PostgreSQL URL made at the first start
         self.target: str | None = str(self.db) if self.backend == "sqlite" else None
-        self.clock_file = tmp / "clock_offset_ms"
-        self.clock_file.write_text("0")
-        self.offset = 0
         self.env: dict[str, str] = {}
+        #: the test's guild (a shared bot's tests each have their own)
+        self.guild_id = emu.guild.id
 
-    async def start(
-        self, seeds: list[str] | tuple[str, ...] = (), reorder_ms: int = 20, **env: str
-    ) -> None:
-        self.env = {
-            "TAMALOU_DB": await self.database(),
-            "TAMALOU_GUILD_ID": str(self.emu.guild.id),
+    @property
+    def offset(self) -> int:
+        return self.clock.offset
+
+    def bot_env(self, reorder_ms: int, env: dict[str, str]) -> dict[str, str]:
+        """The bot's settings for a test (``env`` overrides the defaults)."""
+        return {
             "TAMALOU_REORDER_MS": str(reorder_ms),
             "TAMALOU_EDIT_INTERVAL_MS": "0",
             "TAMALOU_AI_DELAY_MS": "50",
             "TAMALOU_TEST_CLOCK_FILE": str(self.clock_file),
-            "TAMALOU_TEST_SEEDS": ",".join(seeds),
             "TAMALOU_LOG_LEVEL": "INFO",
             # cards as text unless a test asks for the emojis (TAMALOU_CARD_EMOJIS="1"):
             # the text fallback stays tested by every flow, the emojis by the card tests
@@ -86,24 +126,37 @@ class BotHarness:
             "TAMALOU_THREADS": "0",
             **env,
         }
+
+    async def start(
+        self, seeds: list[str] | tuple[str, ...] = (), reorder_ms: int = 20, **env: str
+    ) -> None:
+        if self.shared is not None:
+            self.target = await self.shared.database()
+            self.env = self.bot_env(reorder_ms, env)
+            await self.shared.serve(self.env, seeds)
+            assert self.shared.env is not None
+            self.env = self.shared.env  # the process's (a test may start one itself)
+            return
+        self.env = {
+            "TAMALOU_DB": await self.database(),
+            "TAMALOU_GUILD_ID": str(self.emu.guild.id),
+            "TAMALOU_TEST_SEEDS": ",".join(seeds),
+            **self.bot_env(reorder_ms, env),
+        }
         await self.emu.start_bot("tests.support.e2e_bot", env=self.env)
 
     async def restart(self, seeds: tuple[str, ...] = ()) -> None:
         """SIGKILL the bot and start a new process on the same database."""
+        if self.shared is not None:
+            await self.shared.restart(seeds)
+            return
         await self.emu.kill_bot()
         self.env["TAMALOU_TEST_SEEDS"] = ",".join(seeds)
         await self.emu.start_bot("tests.support.e2e_bot", env=self.env)
 
     def advance(self, ms: int) -> None:
         """Move Discord's clock and the bot's clock forward together."""
-        self.offset += ms
-        self.emu.advance(ms)
-        # atomically: the bot reads the file every few ms, and a write in place is first a
-        # truncation, which it read as an offset of 0 (its clock went back by every advance
-        # so far, for a moment: a turn ping started then came that much early)
-        part = self.clock_file.with_suffix(".part")
-        part.write_text(str(self.offset))
-        os.replace(part, self.clock_file)
+        self.clock.advance(self.emu, ms)
 
     # -- reading --------------------------------------------------------------------
 
@@ -136,9 +189,39 @@ class BotHarness:
 
     async def database(self) -> str:
         """The bot's TAMALOU_DB (a fresh PostgreSQL database is made once, at first use)."""
+        if self.shared is not None:
+            self.target = await self.shared.database()
         if self.target is None:
             self.target = await fresh_database()
         return self.target
+
+    def table_id(self) -> int:
+        """The id of the newest table of the test's guild (``Table 3``: the database's
+        count, which a shared bot's tests before this one moved on)."""
+        if self.shared is None:
+            rows = self.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")
+        else:
+            rows = self.sql(
+                "SELECT id FROM tables WHERE guild_id = ? ORDER BY id DESC LIMIT 1", self.guild_id
+            )
+        assert rows, "no table in the database"
+        return int(rows[0]["id"])
+
+    def newest_match(self) -> Sequence[Any]:
+        """The newest ``matches`` row of the test (none, or one)."""
+        if self.shared is None:
+            return self.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")
+        return self.sql(
+            "SELECT * FROM matches WHERE guild_id = ? ORDER BY id DESC LIMIT 1", self.guild_id
+        )
+
+    def guild_rows(self, name: str) -> Sequence[Any]:
+        """Every row of ``name`` (a database table keyed by ``table_id``: ``turn_pings``,
+        ``open_panels``...) that belongs to a table of the test's guild."""
+        return self.sql(
+            f"SELECT * FROM {name} WHERE table_id IN (SELECT id FROM tables WHERE guild_id = ?)",
+            self.guild_id,
+        )
 
     def sql(self, query: str, *args: Any) -> Sequence[Any]:
         """Rows of ``query`` (``?`` placeholders) in the bot's database, by column name."""
@@ -156,7 +239,7 @@ class BotHarness:
     def game(self, table_id: int | None = None) -> Game:
         """The current match (of ``table_id``) rebuilt from the bot's log (the oracle)."""
         if table_id is None:
-            rows = self.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")
+            rows = self.newest_match()
         else:
             rows = self.sql(
                 "SELECT * FROM matches WHERE table_id = ? ORDER BY id DESC LIMIT 1", table_id
@@ -205,6 +288,13 @@ class BotHarness:
         return value
 
     def actions(self) -> list[A.Action]:
+        if self.shared is not None:
+            rows = self.sql(
+                "SELECT a.payload FROM actions a JOIN matches m ON m.id = a.match_id"
+                " WHERE m.guild_id = ? ORDER BY a.match_id, a.n",
+                self.guild_id,
+            )
+            return [action_from_dict(json.loads(r["payload"])) for r in rows]
         rows = self.sql("SELECT payload FROM actions ORDER BY match_id, n")
         return [action_from_dict(json.loads(r["payload"])) for r in rows]
 

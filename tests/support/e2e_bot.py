@@ -1,7 +1,9 @@
 """The real bot entry point (``python -m bot``) with two test controls, for the emulator.
 
 * ``TAMALOU_TEST_SEEDS``: comma-separated match seeds used in order (scripted deals: the
-  test picks seeds whose deal it wants), then random ones again.
+  test picks seeds whose deal it wants), then random ones again; or
+  ``TAMALOU_TEST_SEEDS_FILE``, the same given anew by each test of a shared bot
+  (:class:`SeedQueue`).
 * ``TAMALOU_TEST_CLOCK_FILE``: a file holding a clock offset in ms that the test moves
   forward together with the emulator's clock, so a 45 s turn can run out without waiting
   45 s.
@@ -14,6 +16,7 @@ real).
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import sys
 import threading
@@ -94,20 +97,38 @@ class OffsetClock:
 
 
 class SeedQueue:
-    """The test's seeds in order, then random ones."""
+    """The test's seeds in order, then random ones.
 
-    def __init__(self, seeds: list[str]) -> None:
+    With a file (``TAMALOU_TEST_SEEDS_FILE``, for a bot that several tests share one after
+    another): ``{"test": n, "seeds": [...]}``, read at each match; a new ``test`` number
+    replaces the queue, so each test's seeds are its own whatever the tests before it used."""
+
+    def __init__(self, seeds: list[str], path: str | None = None) -> None:
         self.queue = list(seeds)
+        self.path = Path(path) if path else None
+        self.test: int | None = None
 
     def __call__(self) -> str:
+        if self.path is not None:
+            self._read()
         return self.queue.pop(0) if self.queue else random_seed()
+
+    def _read(self) -> None:
+        assert self.path is not None
+        try:
+            wanted = json.loads(self.path.read_text())
+        except (OSError, ValueError):  # none yet: the queue stays
+            return
+        if wanted["test"] != self.test:
+            self.test = wanted["test"]
+            self.queue = list(wanted["seeds"])
 
 
 def main() -> int:
     seeds = [s for s in os.environ.get("TAMALOU_TEST_SEEDS", "").split(",") if s]
     config = Config.from_env().replace(
         clock=OffsetClock(os.environ.get("TAMALOU_TEST_CLOCK_FILE")),
-        seeds=SeedQueue(seeds),
+        seeds=SeedQueue(seeds, os.environ.get("TAMALOU_TEST_SEEDS_FILE")),
     )
     from bot.__main__ import main as bot_main
 

@@ -89,13 +89,10 @@ class TarotHarness(BotHarness):
         return self.table_message()
 
     def game(self) -> Game:  # type: ignore[override]
-        rows = self.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")
+        rows = self.newest_match()
         assert rows, "no match in the database"
         game, _ = self.replayed(rows[0])
         return game  # type: ignore[no-any-return]
-
-    def table_id(self) -> int:
-        return int(self.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
 
     # -- acting ---------------------------------------------------------------------
 

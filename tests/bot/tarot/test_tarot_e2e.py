@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from bot.games.tarot.faces import face, label
 from bot.ui.cards import read_description
@@ -34,8 +36,9 @@ from tests.bot.tarot.harness import (
 )
 from tests.support.bot_harness import BotHarness  # noqa: F401 (on every e2e backend: tests/conftest.py)
 from tests.support.leak_scan import entry_faces, entry_text
+from tests.support.shared_bot import SharedBot
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 SLACK_MS = 500
 NEVER = 1 << 62
@@ -44,9 +47,12 @@ FOUR = {"rules": TAROT, "players": 4, "ai": {2: "medium", 3: "medium"}, "bids": 
 HUMANS = {0: "alice", 1: "bob"}
 
 
-@pytest.fixture
-async def harness(emulator: Emulator, tmp_path: Path) -> TarotHarness:
-    return TarotHarness(emulator, tmp_path)
+@pytest_asyncio.fixture(loop_scope="module")
+async def harness(shared_bot: SharedBot) -> AsyncIterator[TarotHarness]:
+    """A guild of its own on the bot the module's tests share."""
+    async with shared_bot.scene(TarotHarness) as h:
+        assert isinstance(h, TarotHarness)
+        yield h
 
 
 # -- the leak scan -------------------------------------------------------------------------
@@ -67,7 +73,7 @@ def _cards_of(e: Any) -> list[int]:
 
 def knowledge(h: TarotHarness) -> tuple[dict[int, int], dict[tuple[int, int], int]]:
     """From the bot's log: when each card became public, and when each seat first saw it."""
-    m = h.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")[0]
+    m = h.newest_match()[0]
     seats = json.loads(m["seats"])
     game, events = new_game(
         Rules.model_validate_json(m["rules"]),
@@ -165,7 +171,7 @@ def leaks(h: TarotHarness, players: list[str]) -> list[tuple[Any, ...]]:
 
 def reveal_time(h: TarotHarness) -> int:
     """When the called card was played (``PartnerRevealed``), from the bot's log."""
-    m = h.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")[0]
+    m = h.newest_match()[0]
     seats = json.loads(m["seats"])
     rules = Rules.model_validate_json(m["rules"])
     ai = [s["ai_level"] is not None for s in seats]
@@ -218,7 +224,7 @@ async def test_a_four_player_deal_from_bidding_to_score(
     game = await play_until(h, HUMANS, lambda g: g.deal.phase == "over", bids={0: 2})
     table = await h.shows("deal 1/4 is over")
     assert "Standings" in table.text and "alice" in table.text
-    rounds = h.sql("SELECT * FROM rounds")
+    rounds = h.sql("SELECT * FROM rounds WHERE match_id = ?", h.newest_match()[0]["id"])
     assert len(rounds) == 1
     result = game.history[-1]
     assert sum(result.scores) == 0  # T-E5
@@ -267,11 +273,13 @@ async def test_an_illegal_card_is_refused_with_the_reason(harness: TarotHarness)
     assert f"tarot:play:{h.table_id()}:{game.deal.deal_no}.{wrong}" not in json.dumps(
         panel.components
     )  # the panel offers the engine's list only
-    logged = len(h.sql("SELECT * FROM actions"))
+    logged = len(h.sql("SELECT * FROM actions WHERE match_id = ?", h.newest_match()[0]["id"]))
     await stale_press(h.emu, "bob", panel, f"tarot:play:{h.table_id()}:{game.deal.deal_no}.{wrong}")
     answer = h.emu.last_ephemeral("bob").content
     assert "Vous devez" in answer  # bob reads French: "follow" / "trump" / "go higher"
-    assert len(h.sql("SELECT * FROM actions")) == logged  # nothing applied
+    assert (
+        len(h.sql("SELECT * FROM actions WHERE match_id = ?", h.newest_match()[0]["id"])) == logged
+    )  # nothing applied
     # T-K2/T-K3: bob lets his clock run out; the bot plays his lowest legal card
     h.advance(31_000)
     await h.shows("bob ran out of time")
