@@ -500,7 +500,7 @@ class SearchPlayer(HeuristicPlayer):
         if kinds & {"replace", "throw", "draw"} or (
             "end_turn" in kinds and "call" in kinds  # R-X6: the end-of-turn call
         ):
-            candidates = self.candidates(options, legal, est)
+            candidates = self.candidates(options)
             if len(candidates) > 1 and default in candidates:
                 return self.search(view, candidates, default, est)
         return default
@@ -533,21 +533,22 @@ class SearchPlayer(HeuristicPlayer):
         seq = pub.window_seq if pub.window_seq is not None else pub.discard_seq
         return A.Double(self.seat, unknown[0], seq, at)
 
-    def candidates(
-        self, options: list[tuple[float, A.Action]], legal: list[A.Action], est: Estimate
-    ) -> list[A.Action]:
+    def candidates(self, options: list[tuple[float, A.Action]]) -> list[A.Action]:
+        # A call is a candidate only where medium makes it (R-A1: from the probability of
+        # being at most the threshold, R-X7: of nobody lower); the search may hold it back,
+        # never add one. The rollouts model every opponent as a greedy player who keeps each
+        # drawn card that lowers its row, so against them an early call locks in a lead;
+        # against a weaker player (easy forgets, random plays at random) whose row stays
+        # high, waiting wins more, and the added calls (a tenth of hard's rounds in dutch
+        # on its first turn) made hard lose more matches to easy and random than medium did.
+        default = options[0][1]
         out: list[A.Action] = []
         for _, a in options:
             if isinstance(a, A.Look | A.Swap) and len(out) >= 3:
                 continue
+            if isinstance(a, A.CallTamalou) and a is not default:
+                continue
             out.append(a)
-        plausible = (
-            not self.rules.call_checked  # R-X7: every call is right, only the win matters
-            or est.p_at_most(self.memory, self.rules.call_threshold) >= 0.5
-        )
-        for a in legal:  # a call is a candidate once it is plausible (R-A1)
-            if isinstance(a, A.CallTamalou) and a not in out and plausible:
-                out.append(a)
         return out[:6]
 
     # -- the search -----------------------------------------------------------------------
