@@ -29,6 +29,7 @@ from tamalou.games.tamalou.rules import (
     TAMALOU,
     Rules,
 )
+from tamalou.games.tamalou.views import view
 from tests.games.tamalou.test_ai import drive, table
 
 
@@ -249,8 +250,9 @@ def test_hard_calls_only_where_medium_would_against_a_weak_player(
     """R-A1, R-X7: the rollouts model every opponent as a greedy player who keeps each card
     it draws that lowers its row, so they took an early call (hard's first turns in these
     seeded rounds) for a lead locked in, where easy's row stays high and waiting wins more:
-    hard won fewer matches against easy and random than medium. A call is now medium's
-    (from the probability of R-A1); the search may still hold a call back, never add one."""
+    hard won fewer matches against easy and random than medium. In a match's first round
+    (nothing scored yet) a call is medium's, from the probability of R-A1: the search may
+    hold it back, not add one."""
     added: list[tuple[int, Any]] = []
     real = S.SearchPlayer.search
 
@@ -271,6 +273,30 @@ def test_hard_calls_only_where_medium_would_against_a_weak_player(
         drive(game, players, events, seed)
         assert game.round.phase == "over"
     assert added == []
+
+
+def test_hard_adds_calls_only_against_opponents_who_keep_pace() -> None:
+    """R-M2's public scores: the search adds a call medium would not make only once a round
+    has been scored and the opponents' match scores grow less than ``WEAK_EDGE`` a round
+    above hard's (medium keeps about that pace; easy and random fall behind faster)."""
+    game, players, _ = table(["hard", "easy"], "pace", DUTCH, max_iterations=8, budget_ms=None)
+    hard = players[0]
+    assert isinstance(hard, S.SearchPlayer)
+    base = view(game, 0, 0)
+
+    def at(round_no: int, mine: float, theirs: float) -> Any:
+        seats = [
+            sv.model_copy(update={"score": mine if sv.seat == 0 else theirs})
+            for sv in base.public.seats
+        ]
+        public = base.public.model_copy(update={"round_no": round_no, "seats": seats})
+        return base.model_copy(update={"public": public})
+
+    edge = S.WEAK_EDGE
+    assert not hard.keeps_pace(at(1, 0, 0))  # nothing scored yet
+    assert not hard.keeps_pace(at(3, 10, 10 + 2 * edge))  # left behind by the edge a round
+    assert hard.keeps_pace(at(3, 10, 10 + 2 * edge - 1))
+    assert hard.keeps_pace(at(3, 30, 10))  # ahead of hard
 
 
 # -- strength: a small seeded check (the proof runs are in docs/ai.md) --------------------
