@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tamalou.core.cards import from_code
+from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import arena
 from tamalou.games.tamalou.ai import make_player
 from tamalou.games.tamalou.ai import search as S
@@ -28,6 +29,7 @@ from tamalou.games.tamalou.rules import (
     TAMALOU,
     Rules,
 )
+from tamalou.games.tamalou.views import view
 from tests.games.tamalou.test_ai import drive, table
 
 
@@ -73,7 +75,6 @@ def test_hard_decides_from_its_own_view_in_presets(preset: str) -> None:
     opponent's two unpeeked slots swapped with the pile's bottom cards): hard at seat 0 observes
     and decides the same until the first thing it is shown differs. The slots swapped are
     two the opponent did not peek at either (R-S2: these presets peek at slots 1 and 2)."""
-    from tests.games.tamalou.test_ai import A
 
     rules = PRESETS[preset]
     traces: list[list[Any]] = []
@@ -107,10 +108,12 @@ def test_hard_decides_from_its_own_view_in_presets(preset: str) -> None:
 #: the rollout faster): a speed-up must not change what a rollout computes
 PINNED = {
     ("cabo", ("hard", "medium"), "pin-cabo"): (33, "7333f026f4a9cf3a", "8327e9d80492b162"),
+    # re-pinned when hard stopped adding calls medium would not make (fewer searched
+    # decisions: an end-of-turn call medium declines is no longer a candidate)
     ("dutch", ("medium", "hard", "medium"), "pin-dutch"): (
-        37,
-        "8ae95ad166241105",
-        "0f60e1bad0f9b9d4",
+        26,
+        "9faf2858a442ddbd",
+        "a3cdf1078c88b72a",
     ),
     ("tamalou", ("hard", "medium"), "pin-tamalou"): (25, "4be924dc064be7da", "dad59b96093799b6"),
 }
@@ -236,6 +239,64 @@ def test_the_default_budget_keeps_a_decision_under_50_ms() -> None:
     """Issue 26: the p99 decision in the worker pool stays under 50 ms: 30 ms of search."""
     player = make_player("hard", 0, TAMALOU, "budget")
     assert isinstance(player, S.SearchPlayer) and player.budget_ms == S.BUDGET_MS <= 40
+
+
+@pytest.mark.parametrize(
+    ("preset", "seeds"), [("dutch", (0, 1)), ("dutch_sec", (1, 2)), ("swiss", (0, 3))]
+)
+def test_hard_calls_only_where_medium_would_against_a_weak_player(
+    preset: str, seeds: tuple[int, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-A1, R-X7: the rollouts model every opponent as a greedy player who keeps each card
+    it draws that lowers its row, so they took an early call (hard's first turns in these
+    seeded rounds) for a lead locked in, where easy's row stays high and waiting wins more:
+    hard won fewer matches against easy and random than medium. In a match's first round
+    (nothing scored yet) a call is medium's, from the probability of R-A1: the search may
+    hold it back, not add one."""
+    added: list[tuple[int, Any]] = []
+    real = S.SearchPlayer.search
+
+    def search(
+        self: S.SearchPlayer, view: Any, candidates: list[Any], default: Any, est: Any
+    ) -> Any:
+        out = real(self, view, candidates, default, est)
+        if isinstance(out, A.CallTamalou) and not isinstance(default, A.CallTamalou):
+            added.append((self.memory.my_turns, out))
+        return out
+
+    monkeypatch.setattr(S.SearchPlayer, "search", search)
+    for i in seeds:
+        seed = f"weak-{preset}-{i}"
+        game, players, events = table(
+            ["hard", "easy"], seed, PRESETS[preset], max_iterations=20, budget_ms=None
+        )
+        drive(game, players, events, seed)
+        assert game.round.phase == "over"
+    assert added == []
+
+
+def test_hard_adds_calls_only_against_opponents_who_keep_pace() -> None:
+    """R-M2's public scores: the search adds a call medium would not make only once a round
+    has been scored and the opponents' match scores grow less than ``WEAK_EDGE`` a round
+    above hard's (medium keeps about that pace; easy and random fall behind faster)."""
+    game, players, _ = table(["hard", "easy"], "pace", DUTCH, max_iterations=8, budget_ms=None)
+    hard = players[0]
+    assert isinstance(hard, S.SearchPlayer)
+    base = view(game, 0, 0)
+
+    def at(round_no: int, mine: float, theirs: float) -> Any:
+        seats = [
+            sv.model_copy(update={"score": mine if sv.seat == 0 else theirs})
+            for sv in base.public.seats
+        ]
+        public = base.public.model_copy(update={"round_no": round_no, "seats": seats})
+        return base.model_copy(update={"public": public})
+
+    edge = S.WEAK_EDGE
+    assert not hard.keeps_pace(at(1, 0, 0))  # nothing scored yet
+    assert not hard.keeps_pace(at(3, 10, 10 + 2 * edge))  # left behind by the edge a round
+    assert hard.keeps_pace(at(3, 10, 10 + 2 * edge - 1))
+    assert hard.keeps_pace(at(3, 30, 10))  # ahead of hard
 
 
 # -- strength: a small seeded check (the proof runs are in docs/ai.md) --------------------

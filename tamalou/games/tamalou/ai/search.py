@@ -12,7 +12,8 @@ rollouts play the preset's mechanics: checked or unchecked calls, a last round o
 hidden calls, failed calls, the powers of every preset (look any, swaps of any two, look
 then swap, give the top), eliminated seats. The medium choice stays unless another
 candidate is better by a clear margin over the same samples (paired, 1.5 standard errors):
-the search corrects the rules of thumb, it does not replace them with noise.
+the search corrects the rules of thumb, it does not replace them with noise. A call medium
+would not make is searched only against opponents who keep pace (``keeps_pace``).
 
 The search is bounded by ``budget_ms`` (wall clock) and ``max_iterations`` (samples); with
 ``budget_ms=None`` it is deterministic given the seed and the events seen.
@@ -38,6 +39,9 @@ from tamalou.games.tamalou.views import PlayerView
 BUDGET_MS = 30.0
 MARGIN = 1.5  # standard errors by which a candidate must beat medium's choice
 CALL_MARGIN = 2.5  # the same for a call (R-A1), which ends the round for the caller
+#: points a round by which hard's match lead over every opponent grows against a weaker
+#: player (easy: about 6 in dutch; medium about 1): at this pace or more, no added calls
+WEAK_EDGE = 4.0
 MAX_TURNS = 40  # a rollout still running after this many turns is scored as it stands
 
 
@@ -500,7 +504,7 @@ class SearchPlayer(HeuristicPlayer):
         if kinds & {"replace", "throw", "draw"} or (
             "end_turn" in kinds and "call" in kinds  # R-X6: the end-of-turn call
         ):
-            candidates = self.candidates(options, legal, est)
+            candidates = self.candidates(options, legal, est, view)
             if len(candidates) > 1 and default in candidates:
                 return self.search(view, candidates, default, est)
         return default
@@ -534,21 +538,51 @@ class SearchPlayer(HeuristicPlayer):
         return A.Double(self.seat, unknown[0], seq, at)
 
     def candidates(
-        self, options: list[tuple[float, A.Action]], legal: list[A.Action], est: Estimate
+        self,
+        options: list[tuple[float, A.Action]],
+        legal: list[A.Action],
+        est: Estimate,
+        view: PlayerView,
     ) -> list[A.Action]:
+        default = options[0][1]
+        add_calls = self.keeps_pace(view)
         out: list[A.Action] = []
         for _, a in options:
             if isinstance(a, A.Look | A.Swap) and len(out) >= 3:
                 continue
+            if isinstance(a, A.CallTamalou) and a is not default and not add_calls:
+                continue
             out.append(a)
-        plausible = (
-            not self.rules.call_checked  # R-X7: every call is right, only the win matters
-            or est.p_at_most(self.memory, self.rules.call_threshold) >= 0.5
-        )
-        for a in legal:  # a call is a candidate once it is plausible (R-A1)
-            if isinstance(a, A.CallTamalou) and a not in out and plausible:
-                out.append(a)
+        if add_calls:
+            plausible = (
+                not self.rules.call_checked  # R-X7: every call is right, only the win matters
+                or est.p_at_most(self.memory, self.rules.call_threshold) >= 0.5
+            )
+            for a in legal:  # a call is a candidate once it is plausible (R-A1)
+                if isinstance(a, A.CallTamalou) and a not in out and plausible:
+                    out.append(a)
         return out[:6]
+
+    def keeps_pace(self, view: PlayerView) -> bool:
+        """Whether the search may add a call medium would not make: only against opponents
+        who have kept pace over the match so far (public scores, R-M2).
+
+        The rollouts model every opponent as a greedy player who keeps each drawn card that
+        lowers its row, so an early call looks like a lead locked in. Against a player who
+        plays that well it is (hard's added calls win it matches against medium); against a
+        weaker one (easy forgets, random plays at random), whose row stays high, waiting
+        wins more, and the added calls made hard lose more matches to easy and random than
+        medium did. Until a round has been scored there is no evidence either way: medium's
+        calls only."""
+        pub = view.public
+        played = pub.round_no - 1
+        if played < 1:
+            return False
+        mine = next(sv.score for sv in pub.seats if sv.seat == self.seat)
+        others = [sv.score for sv in pub.seats if sv.seat != self.seat and not sv.out]
+        if not others:
+            return False
+        return min(others) - mine < WEAK_EDGE * played
 
     # -- the search -----------------------------------------------------------------------
 
