@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from pathlib import Path
 
@@ -821,3 +822,52 @@ async def test_no_ai_move_slips_in_between_every_human_gone_and_the_tables_close
     after = len(await storage.actions(table.match.id))  # type: ignore[union-attr]
     await storage.close()
     assert after == logged
+
+
+@pytest.mark.parametrize("game", ["kalooki", "tarot"])
+async def test_an_ai_move_whose_tick_makes_every_human_gone_is_not_applied(
+    tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """K-K4, T-K4: an AI's move pressed at the last human's deadline is applied after that
+    deadline's tick (the tick first), which makes the human away: the move came from nobody
+    left to play for and is refused; only the tick is logged (it was applied behind it)."""
+    import copy
+
+    service, storage, clock = await make(tmp_path, reorder_ms=0)
+    table = await service.open_table(1, 10, 100, "p0", {"turn_seconds": 30}, game=game)
+    for _ in range(2 if game == "tarot" else 1):
+        await service.add_ai(table, 100, "easy")
+    await service.start(table, 100)
+
+    async def later(table: object, events: object) -> None:  # the close, held back
+        return None
+
+    monkeypatch.setattr(service, "_after", later)
+    module = table.module
+    for _ in range(400):
+        game_now = table.game
+        assert game_now is not None and not module.abandoned(game_now)
+        due = module.next_deadline(game_now)
+        clock.now = max(clock.now + 1, due if due is not None else clock.now)
+        ahead = copy.deepcopy(game_now)
+        if due is not None and due <= clock.now:
+            module.apply(ahead, module.tick(clock.now))
+        if module.abandoned(ahead):
+            break  # this tick makes the human away: an AI's move comes at its time
+        await service.tick(table)
+        table.ai_due = clock.now
+        await service._ai_step(table)
+    else:
+        raise AssertionError("the human never went away")
+    choice = next(  # an AI seat's move (seat 0 is the human's)
+        legal[0]
+        for s in range(1, len(table.match_seats))
+        for legal in [module.legal_actions(ahead, s, clock.now)]
+        if legal
+    )
+    logged = len(await storage.actions(table.match.id))  # type: ignore[union-attr]
+    outcome = await service.act(table, dataclasses.replace(choice, at=clock.now), None)
+    after = len(await storage.actions(table.match.id))  # type: ignore[union-attr]
+    await storage.close()
+    assert outcome.error is not None and outcome.error.reason == "abandoned"
+    assert after == logged + 1  # the tick, not the move

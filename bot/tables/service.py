@@ -736,6 +736,10 @@ class TableService:
             entries.append((at, module.action_to_dict(tick), None))
         error: IllegalAction | None = None
         try:
+            if user_id is None and entries and module.abandoned(game):
+                # the tick made every human gone (K-K4): an AI's move pressed by then is
+                # for nobody; the table closes after this hold
+                raise IllegalAction("abandoned")
             events += module.apply(game, action)
             entries.append((at, module.action_to_dict(action), user_id))
         except IllegalAction as exc:  # a refusal: its traceback (this frame) is not kept
@@ -913,7 +917,11 @@ class TableService:
                 choice = dataclasses.replace(choice, at=now)
             outcome = await self.act(table, choice, None)
             if outcome.error is not None:
-                log.warning("AI seat %s: refused %s (%s)", seat, choice.kind, outcome.error.reason)
+                # "abandoned": the human's deadline fell first and the table closes: no fault
+                level = logging.INFO if outcome.error.reason == "abandoned" else logging.WARNING
+                log.log(
+                    level, "AI seat %s: refused %s (%s)", seat, choice.kind, outcome.error.reason
+                )
             return  # one AI action at a time: the others see its result first
 
     # -- the clock ---------------------------------------------------------------------
