@@ -16,11 +16,13 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from bot.games.kalooki.verbs import lay_off_value
 from bot.ui.cards import BACK, HOLE, read_description, render_hand
@@ -36,8 +38,9 @@ from tamalou.games.kalooki.state import Game
 from tests.bot.kalooki.policy import human, simulate
 from tests.support.bot_harness import BotHarness
 from tests.support.leak_scan import entry_faces, entry_text, message_faces
+from tests.support.shared_bot import SharedBot
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 SEED = "kb375921"
 HUMANS = ["alice", "bob", "carol"]
@@ -72,7 +75,7 @@ class Kalooki:
         raise AssertionError("no table message")
 
     def replay(self) -> tuple[Game, list[Any], list[A.Action]]:
-        rows = self.h.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")
+        rows = self.h.newest_match()
         m = rows[0]
         payloads = self.h.actions_of(m["id"])  # read once: the game and the list agree
         game, events = self.h.replayed(m, payloads)
@@ -82,7 +85,13 @@ class Kalooki:
         return self.replay()[0]
 
     def logged(self) -> int:
-        return int(self.h.sql("SELECT COUNT(*) AS n FROM actions")[0]["n"])
+        return int(
+            self.h.sql(
+                "SELECT COUNT(*) AS n FROM actions"
+                " WHERE match_id IN (SELECT id FROM matches WHERE guild_id = ?)",
+                self.h.guild_id,
+            )[0]["n"]
+        )
 
     def panel(self, user: str) -> Message:
         """The user's latest private panel."""
@@ -161,12 +170,14 @@ class Kalooki:
 
     @property
     def tid(self) -> int:
-        return int(self.h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
+        return self.h.table_id()
 
 
-@pytest.fixture
-async def k(emulator: Emulator, tmp_path: Path) -> Kalooki:
-    return Kalooki(BotHarness(emulator, tmp_path))
+@pytest_asyncio.fixture(loop_scope="module")
+async def k(shared_bot: SharedBot) -> AsyncIterator[Kalooki]:
+    """A guild of its own on the bot the module's tests share."""
+    async with shared_bot.scene() as h:
+        yield Kalooki(h)
 
 
 def test_the_seed_gives_the_match_the_test_plays() -> None:
@@ -259,7 +270,7 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
     count = lambda line: len(LABEL.findall(line)) + line.count("🃏")  # noqa: E731
     assert (count(first), count(second)) == (2, 1)
     # the half-built lay-down is kept with the table: a restart gives it back (issue 30)
-    stored = lambda: h.sql("SELECT data FROM panel_memory WHERE seat = 0")  # noqa: E731
+    stored = lambda: [r for r in h.guild_rows("panel_memory") if r["seat"] == 0]  # noqa: E731
     await k.until(lambda: '"mode":"build"' in str([r["data"] for r in stored()]), "the draft")
     await h.restart()
     await k.click("alice", k.table_message(), "My hand")
@@ -350,15 +361,29 @@ async def test_k_a_whole_baby_match_with_calls_lays_a_restart_and_no_leak(k: Kal
         ]
 
     await emu.wait_for(lambda: not stale(), 10, "the panels drawn after the match")
+
     # the season's board is per game: the match is recorded under kalooki
-    await k.until(lambda: h.sql("SELECT * FROM season_results"), "the season record")
-    assert {r["game"] for r in h.sql("SELECT game FROM season_results")} == {"kalooki"}
-    assert len(h.sql("SELECT * FROM season_players WHERE game = 'kalooki'")) == 3
+    def season(table: str) -> list[Any]:
+        """The rows of ``table`` (season_results, season_players) of the guild's seasons."""
+        return list(
+            h.sql(
+                f"SELECT * FROM {table} WHERE season_id IN"
+                " (SELECT id FROM seasons WHERE guild_id = ?)",
+                h.guild_id,
+            )
+        )
+
+    await k.until(lambda: season("season_results"), "the season record")
+    assert {r["game"] for r in season("season_results")} == {"kalooki"}
+    assert len([r for r in season("season_players") if r["game"] == "kalooki"]) == 3
     # Rematch: the same seats and settings at a new table
     inter = await emu.click("alice", final, custom_id=f"kalooki:rematch:{k.tid}")
     assert await emu.handled(inter) == []
-    await k.until(lambda: len(h.sql("SELECT * FROM matches")) == 2, "the rematch")
-    rows = h.sql("SELECT game, status FROM tables ORDER BY id")
+    await k.until(
+        lambda: len(h.sql("SELECT * FROM matches WHERE guild_id = ?", h.guild_id)) == 2,
+        "the rematch",
+    )
+    rows = h.sql("SELECT game, status FROM tables WHERE guild_id = ? ORDER BY id", h.guild_id)
     assert [(r["game"], r["status"]) for r in rows] == [
         ("kalooki", "finished"),
         ("kalooki", "playing"),
@@ -540,7 +565,7 @@ async def test_kalooki_commands_lobby_refusals_and_another_games_table(k: Kalook
     await k.click("erin", k.table_message(), "Leave")
     assert "erin" not in k.table_message().text
     await k.click("dave", k.table_message(), "Start")
-    await k.until(lambda: h.sql("SELECT * FROM matches"), "the match")
+    await k.until(lambda: h.newest_match(), "the match")
     game = k.game()
     assert game.players == 2 and len(game.round.seats[0].hand) == 9  # K-R1: round 1 deals 9
     assert {b.label for b in k.table_message().buttons()} >= {"Draw", "My hand"}
@@ -550,7 +575,10 @@ async def test_kalooki_commands_lobby_refusals_and_another_games_table(k: Kalook
     await emu.slash("bob", "kalooki hand")
     assert "Vous n'êtes pas à cette table" in emu.last_ephemeral("bob").content
     await emu.slash("dave", "kalooki cancel")
-    assert [r["status"] for r in h.sql("SELECT status FROM tables ORDER BY id")] == [
+    assert [
+        r["status"]
+        for r in h.sql("SELECT status FROM tables WHERE guild_id = ? ORDER BY id", h.guild_id)
+    ] == [
         "cancelled",
         "cancelled",
     ]
@@ -615,7 +643,7 @@ async def test_k_t1_a_turn_start_pings_its_player_only_and_the_last_ping_goes(
     await emu.slash("alice", "kalooki new", preset="baby", call_seconds=0)
     await k.click("bob", k.table_message(), "Join")
     await k.click("alice", k.table_message(), "Start")
-    await k.until(lambda: h.sql("SELECT * FROM matches"), "the match")
+    await k.until(lambda: h.newest_match(), "the match")
     game = k.game()
     seat = game.round.current
     player, other = HUMANS[seat], HUMANS[1 - seat]
@@ -674,7 +702,9 @@ async def test_a_kalooki_table_plays_in_its_thread_until_it_is_cancelled(k: Kalo
     await emu.wait_for(lambda: pings_in(emu, thread), 10, "the slow player's ping")
     # the ping's row is written before its post, its message id once Discord answered:
     # this test's restart comes once both are stored
-    await k.until(lambda: h.sql("SELECT * FROM turn_pings WHERE message_id != 0"), "the ping")
+    await k.until(
+        lambda: [r for r in h.guild_rows("turn_pings") if r["message_id"] != 0], "the ping"
+    )
     await h.restart()
     table = k.table_message()
     await k.click("alice", table, "My hand")
@@ -702,5 +732,5 @@ async def test_without_thread_permissions_a_kalooki_table_plays_in_the_channel(
     assert "se joue dans ce salon" in emu.last_ephemeral("bob").content  # bob reads French
     await k.click("alice", k.table_message(), "Join")
     await k.click("bob", k.table_message(), "Start")
-    await k.until(lambda: h.sql("SELECT * FROM matches"), "the match")
+    await k.until(lambda: h.newest_match(), "the match")
     assert k.table_message().channel_id == emu.channel("general").id

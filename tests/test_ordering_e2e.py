@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from bot.config import Config
 from emulator import Emulator, Interaction
@@ -32,8 +34,9 @@ from tests.bot.tarot.harness import TarotHarness, find_seed, open_table, play_un
 from tests.support.bot_harness import BotHarness, peek_all
 from tests.support.bot_harness import find_seed as tamalou_seed
 from tests.support.bot_harness import open_table as open_tamalou
+from tests.support.shared_bot import SharedBot
 
-pytestmark = [pytest.mark.e2e, pytest.mark.one_backend]
+pytestmark = [pytest.mark.e2e, pytest.mark.one_backend, pytest.mark.asyncio(loop_scope="module")]
 
 #: a four-seat tarot deal: alice (seat 0) takes a Garde, bob plays, two AI players
 FOUR = {"rules": TAROT, "players": 4, "ai": {2: "medium", 3: "medium"}, "bids": {0: 2}}
@@ -42,10 +45,25 @@ FOUR = {"rules": TAROT, "players": 4, "ai": {2: "medium", 3: "medium"}, "bids": 
 DEFAULT_REORDER_MS: int = Config.model_fields["reorder_ms"].default
 
 
+@pytest_asyncio.fixture(loop_scope="module")
+async def harness(shared_bot: SharedBot) -> AsyncIterator[BotHarness]:
+    """A guild of its own on the bot the module's tests share."""
+    async with shared_bot.scene() as h:
+        yield h
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def tarot(shared_bot: SharedBot) -> AsyncIterator[TarotHarness]:
+    async with shared_bot.scene(TarotHarness) as h:
+        yield h
+
+
 def answer_ms(emu: Emulator, inter: Interaction) -> int:
     """From the click's delivery to the bot's callback, in the emulator's time."""
     assert inter.callback_request_id is not None, "the click was never answered"
-    return emu.requests[inter.callback_request_id - 1].at_ms - inter.delivered_ms
+    # request ids run on over the requests a shared emulator forgot (the tests before)
+    rec = emu.requests[inter.callback_request_id - 1 - emu.requests_forgotten]
+    return rec.at_ms - inter.delivered_ms
 
 
 def at_once(waits: list[int]) -> bool:
@@ -56,12 +74,12 @@ def at_once(waits: list[int]) -> bool:
 
 
 async def test_r_d1_the_first_turn_with_nothing_to_double_is_answered_at_once(
-    emulator: Emulator, tmp_path: Path
+    harness: BotHarness,
 ) -> None:
     """R-D1: before the first discard nobody may double: the first player's draw and throw
     are answered at once; the next player's draw, which a double of the thrown card could
     race (R-D4), after the reorder window."""
-    h, emu = BotHarness(emulator, tmp_path), emulator
+    h, emu = harness, harness.emu
     seed = tamalou_seed(
         2,
         lambda g: g.round.first_player == 0 and cards.rank(g.round.pile[-1]) not in "JQK",
@@ -80,20 +98,18 @@ async def test_r_d1_the_first_turn_with_nothing_to_double_is_answered_at_once(
     emu.check()
 
 
-async def test_k_t1_the_discard_after_the_draw_is_answered_at_once(
-    emulator: Emulator, tmp_path: Path
-) -> None:
+async def test_k_t1_the_discard_after_the_draw_is_answered_at_once(harness: BotHarness) -> None:
     """K-K2: the draw races the calls on the live up-card: it is answered after the reorder
     window. K-T1, K-CL2: once drawn, nobody else may act, and a call pressed before the
     discard is refused by its stamp: the discard is answered at once."""
-    h, emu = BotHarness(emulator, tmp_path), emulator
+    h, emu = harness, harness.emu
     humans = ["alice", "bob", "carol"]
     await h.start(seeds=["order:kalooki"], reorder_ms=DEFAULT_REORDER_MS)
     await emu.slash("alice", "kalooki new")
     for p in humans[1:]:
         await emu.click(p, emu.channel_messages()[-1], "Join")
     await emu.click("alice", emu.channel_messages()[-1], "Start")
-    tid = int(h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
+    tid = h.table_id()
     waits: list[int] = []
     for _ in range(2):  # two turns: the first player's, then the next one's
         current = kalooki_game(h).round.current
@@ -121,11 +137,11 @@ async def test_k_t1_the_discard_after_the_draw_is_answered_at_once(
 
 
 async def test_t_p1_the_card_of_the_player_to_play_is_answered_at_once(
-    emulator: Emulator, tmp_path: Path
+    tarot: TarotHarness,
 ) -> None:
     """T-P1: the cards go in turn and nothing races them: each card a human plays is
     answered at once, not after the reorder window."""
-    h = TarotHarness(emulator, tmp_path)
+    h = tarot
     emu = h.emu
     humans = {0: "alice", 1: "bob"}
     seed = find_seed(lambda g: g.deal.taker == 0 and g.deal.contract == 2, **FOUR)
@@ -161,11 +177,11 @@ async def test_t_p1_the_card_of_the_player_to_play_is_answered_at_once(
 
 def kalooki_game(h: BotHarness) -> KalookiGame:
     """The match as the bot's log says."""
-    m = h.sql("SELECT * FROM matches ORDER BY id DESC LIMIT 1")[0]
+    m = h.newest_match()[0]
     rules = KalookiRules.model_validate_json(m["rules"])
     game, _ = kalooki.new_game(rules, len(json.loads(m["seats"])), m["seed"], m["started_at"])
-    for r in h.sql("SELECT payload FROM actions WHERE match_id = ? ORDER BY n", m["id"]):
-        kalooki.apply(game, kalooki_action(json.loads(r["payload"])))
+    for payload in h.actions_of(m["id"]):
+        kalooki.apply(game, kalooki_action(payload))
     return game
 
 
@@ -174,12 +190,14 @@ def _ids(msg: object) -> str:
 
 
 async def test_the_launcher_is_told_the_reorder_window_a_click_waited_by_the_rules(
-    emulator: Emulator, tmp_path: Path
+    own_emulator: Emulator, tmp_path: Path
 ) -> None:
     """The open loop's "added" latency (tools/bench_bot.py): the first answer in the bot's
     process less the reorder window the rules made it wait. A move nobody can race waited
     none; the draw a double could race (R-D4) waited the window, less what its arrival
-    took, and is told so."""
+    took, and is told so. (An emulator of its own: the test spies on its bot events, with
+    other settings.)"""
+    emulator = own_emulator
     seen: list[dict[str, object]] = []
     original = emulator._on_bot_event
 

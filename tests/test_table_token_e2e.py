@@ -15,26 +15,30 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 
 from emulator import Emulator
 from emulator.ratelimit import classify
 from tests.support.bot_harness import BotHarness, open_table, peek_all
+from tests.support.shared_bot import SharedBot
 
-pytestmark = [pytest.mark.e2e, pytest.mark.one_backend]
+pytestmark = [pytest.mark.e2e, pytest.mark.one_backend, pytest.mark.asyncio(loop_scope="module")]
 
 PLAYERS = ["alice", "bob"]
 
 
-@pytest.fixture
-async def harness(emulator: Emulator, tmp_path: Path) -> BotHarness:
-    return BotHarness(emulator, tmp_path)
+@pytest_asyncio.fixture(loop_scope="module")
+async def harness(shared_bot: SharedBot) -> AsyncIterator[BotHarness]:
+    """A guild of its own on the bot the module's tests share."""
+    async with shared_bot.scene() as h:
+        yield h
 
 
 def logged(h: BotHarness) -> int:
-    return len(h.sql("SELECT n FROM actions"))
+    return len(h.actions())
 
 
 def channel_edits(emu: Emulator, message_id: int) -> list[object]:
@@ -96,7 +100,7 @@ async def test_two_members_play_a_stretch_without_a_channel_edit_of_the_table(
     await h.start()
     await open_table(h, PLAYERS)
     await peek_all(h, PLAYERS)  # each member's first panel (an ephemeral: no table token)
-    tid = int(h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
+    tid = h.table_id()
     table = h.table_message().id
     # the lobby's joins and start, the peeks' end: through the lobby clicks' tokens
     assert channel_edits(emu, table) == []
@@ -116,7 +120,7 @@ async def test_the_channel_draws_the_table_when_no_token_is_fresh_or_it_is_refus
     await h.start()
     await open_table(h, PLAYERS)
     await peek_all(h, PLAYERS)
-    tid = int(h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
+    tid = h.table_id()
     table = h.table_message().id
     await play_turns(h, tid, 1)  # a Draw's token
     r = h.game().round
@@ -183,7 +187,7 @@ async def test_a_round_in_a_thread_spends_the_global_limit_only_on_what_must_be_
     assert h.panel(PLAYERS[1]).ephemeral
     h.advance(5_100)
     await emu.wait_for(lambda: "to play" in h.table_message().text, 10, "the first turn")
-    tid = int(h.sql("SELECT id FROM tables ORDER BY id DESC LIMIT 1")[0]["id"])
+    tid = h.table_id()
     await play_turns(h, tid, 4)
     assert global_bound(emu, since) == {
         "POST /channels/{cid}/messages": 2,  # the lobby (the summary), the table
