@@ -501,6 +501,8 @@ class SearchPlayer(HeuristicPlayer):
         options.sort(key=lambda o: -o[0])
         default = options[0][1]
         kinds = {a.kind for a in legal}
+        if self.rash_opponent(view):
+            return default
         if kinds & {"replace", "throw", "draw"} or (
             "end_turn" in kinds and "call" in kinds  # R-X6: the end-of-turn call
         ):
@@ -583,6 +585,21 @@ class SearchPlayer(HeuristicPlayer):
         if not others:
             return False
         return min(others) - mine < WEAK_EDGE * played
+
+    def rash_opponent(self, view: PlayerView) -> bool:
+        """Whether an opponent still in has called on the first turn of a round this match.
+
+        No player who plays to lower its row calls before it can know the row is low
+        (medium and hard never do); a player who does may end any round at any turn, which
+        the rollouts' opponents never do before their row is low. Against such a player the
+        search's model is wrong where it matters most (when to call, how fast to lower the
+        row): hard plays medium's choices instead. Random players do it in most rounds."""
+        rash = self.memory.rash_calls
+        return any(
+            rash.get(sv.seat, 0) > 0
+            for sv in view.public.seats
+            if sv.seat != self.seat and not sv.out
+        )
 
     # -- the search -----------------------------------------------------------------------
 
