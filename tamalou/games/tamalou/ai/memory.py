@@ -46,7 +46,7 @@ class Memory:
     my_turns: int = 0  # turns started (not counting Jack extra turns)
     called_on_turn: int | None = None
     # each seat's turns started this round, and over the match the calls a seat made on
-    # the first turn of a round (before it could know its row is low: a rash call)
+    # one of its first RASH_TURNS turns of a round (before it could know its row is low)
     turns: dict[int, int] = field(default_factory=dict)
     rash_calls: dict[int, int] = field(default_factory=dict)
     over: bool = True
