@@ -15,6 +15,7 @@ import pytest
 from tamalou.core.cards import from_code
 from tamalou.games.tamalou import actions as A
 from tamalou.games.tamalou import arena
+from tamalou.games.tamalou import events as E
 from tamalou.games.tamalou.ai import make_player
 from tamalou.games.tamalou.ai import search as S
 from tamalou.games.tamalou.ai.memory import HOLE
@@ -297,6 +298,52 @@ def test_hard_adds_calls_only_against_opponents_who_keep_pace() -> None:
     assert not hard.keeps_pace(at(3, 10, 10 + 2 * edge))  # left behind by the edge a round
     assert hard.keeps_pace(at(3, 10, 10 + 2 * edge - 1))
     assert hard.keeps_pace(at(3, 30, 10))  # ahead of hard
+
+
+def test_hard_plays_mediums_choices_against_a_player_who_calls_rashly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """R-X7 (dutch_sec: a call ends the round at once): a random player calls on its first
+    turns of a round, before it can know its row is low, which the rollouts' opponents
+    never do; the search, which held back or added calls from that model, made hard win
+    fewer matches against random than medium (docs/ai.md). Once an opponent has called on
+    one of its first two turns of a round, hard searches no more that match."""
+    rash: dict[int, set[int]] = {}  # hard's id -> opponents seen calling rashly
+    turns: dict[int, dict[int, int]] = {}
+    searched_after: list[int] = []
+    real_observe = S.SearchPlayer.observe
+    real_search = S.SearchPlayer.search
+
+    def observe(self: S.SearchPlayer, events: Any) -> None:
+        events = list(events)
+        mine, seen = turns.setdefault(id(self), {}), rash.setdefault(id(self), set())
+        for e in events:
+            if isinstance(e, E.RoundStarted):
+                mine.clear()
+            elif isinstance(e, E.TurnStarted) and not e.extra:
+                mine[e.player] = mine.get(e.player, 0) + 1
+            elif (
+                isinstance(e, E.Called | E.CalledHidden)
+                and not e.automatic
+                and e.player != self.seat
+                and mine.get(e.player, 0) <= 2
+            ):
+                seen.add(e.player)
+        real_observe(self, events)
+
+    def search(self: S.SearchPlayer, view: Any, *args: Any) -> Any:
+        if rash.get(id(self)):
+            searched_after.append(view.public.round_no)
+        return real_search(self, view, *args)
+
+    monkeypatch.setattr(S.SearchPlayer, "observe", observe)
+    monkeypatch.setattr(S.SearchPlayer, "search", search)
+    result = arena.run_matches(
+        ["hard", "random"], 4, "rash", DUTCH_SEC, budget_ms=None, max_iterations=8
+    )
+    assert result.unfinished == 0
+    assert any(rash.values())  # the seeded matches hold such calls
+    assert searched_after == []
 
 
 # -- strength: a small seeded check (the proof runs are in docs/ai.md) --------------------

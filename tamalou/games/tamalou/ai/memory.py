@@ -19,6 +19,8 @@ from tamalou.games.tamalou.rules import Rules
 
 UNKNOWN = -1
 HOLE = -2
+# a call on one of a seat's first turns of a round, before it can know its row is low
+RASH_TURNS = 2
 
 
 @dataclass(slots=True)
@@ -43,6 +45,10 @@ class Memory:
     frozen: set[int] = field(default_factory=set)
     my_turns: int = 0  # turns started (not counting Jack extra turns)
     called_on_turn: int | None = None
+    # each seat's turns started this round, and over the match the calls a seat made on
+    # one of its first RASH_TURNS turns of a round (before it could know its row is low)
+    turns: dict[int, int] = field(default_factory=dict)
+    rash_calls: dict[int, int] = field(default_factory=dict)
     over: bool = True
     events_seen: int = 0
     doubles_tried: int = 0
@@ -125,6 +131,7 @@ def _round_started(m: Memory, e: E.RoundStarted) -> None:
     m.frozen = set()
     m.my_turns = 0
     m.called_on_turn = None
+    m.turns = {}
     m.over = False
     m.row(m.seat)
 
@@ -145,6 +152,8 @@ def _turn_started(m: Memory, e: E.TurnStarted) -> None:
     m.current = e.player
     m.transmitted = e.transmitted
     m.row(e.player)
+    if not e.extra:
+        m.turns[e.player] = m.turns.get(e.player, 0) + 1
     if e.player == m.seat and not e.extra:
         m.my_turns += 1
         if m.forget_p > 0:
@@ -272,7 +281,13 @@ def _doubled_for(m: Memory, e: E.DoubledFor) -> None:
     m.discard.append(e.card)
 
 
+def _note_call(m: Memory, player: int, automatic: bool) -> None:
+    if not automatic and m.turns.get(player, 0) <= RASH_TURNS:
+        m.rash_calls[player] = m.rash_calls.get(player, 0) + 1
+
+
 def _called_hidden(m: Memory, e: E.CalledHidden) -> None:
+    _note_call(m, e.player, e.automatic)
     if e.player == m.seat:
         m.called_on_turn = m.my_turns if m.called_on_turn is None else m.called_on_turn
     m.caller = e.player
@@ -285,6 +300,7 @@ def _penalty(m: Memory, e: E.PenaltyCard) -> None:
 
 
 def _called(m: Memory, e: E.Called) -> None:
+    _note_call(m, e.player, e.automatic)
     for slot, card in e.cards:
         m._set(e.player, slot, card, True)
     if e.player == m.seat:

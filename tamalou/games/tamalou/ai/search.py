@@ -501,6 +501,8 @@ class SearchPlayer(HeuristicPlayer):
         options.sort(key=lambda o: -o[0])
         default = options[0][1]
         kinds = {a.kind for a in legal}
+        if self.rash_opponent(view):
+            return default
         if kinds & {"replace", "throw", "draw"} or (
             "end_turn" in kinds and "call" in kinds  # R-X6: the end-of-turn call
         ):
@@ -583,6 +585,26 @@ class SearchPlayer(HeuristicPlayer):
         if not others:
             return False
         return min(others) - mine < WEAK_EDGE * played
+
+    def rash_opponent(self, view: PlayerView) -> bool:
+        """Whether an opponent still in has called on one of its first two turns of a
+        round this match, where a call ends the round at once (R-X7, dutch_sec).
+
+        A player who plays to lower its row seldom calls before it can know the row is low
+        (medium in about one dutch_sec match in ten); one who does (random, in most rounds)
+        may end any round at any turn, which the
+        rollouts' opponents never do before their row is low, so the search's model is
+        wrong where it matters most (when to call, how fast to lower the row): hard plays
+        medium's choices instead. Where the others play a last turn after a call (R-A3),
+        medium's own early calls on low peeked cards would look the same: not there."""
+        if self.rules.call_last_round != "never":
+            return False
+        rash = self.memory.rash_calls
+        return any(
+            rash.get(sv.seat, 0) > 0
+            for sv in view.public.seats
+            if sv.seat != self.seat and not sv.out
+        )
 
     # -- the search -----------------------------------------------------------------------
 
