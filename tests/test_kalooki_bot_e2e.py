@@ -180,7 +180,7 @@ async def k(shared_bot: SharedBot) -> AsyncIterator[Kalooki]:
         yield Kalooki(h)
 
 
-def test_the_seed_gives_the_match_the_test_plays() -> None:
+async def test_the_seed_gives_the_match_the_test_plays() -> None:
     """The chosen seed (searched with the engine alone) holds every step the e2e test needs."""
     played = simulate(RULES, SEED, AI_SEAT, script)
     kinds = [(a.kind, a.player) for a in played.actions]
@@ -495,7 +495,7 @@ def assert_no_leak(k: Kalooki, events: list[Any]) -> None:
     assert pictures >= 1
 
 
-def test_the_leak_scan_catches_a_card_shown_to_the_wrong_reader() -> None:
+async def test_the_leak_scan_catches_a_card_shown_to_the_wrong_reader() -> None:
     """The scan can fail: bob's card in carol's ephemeral, or in a public message, or in a
     picture sent to carol, is caught; the same card in bob's own panel is not."""
     game, events = new_game(RULES, 4, SEED, 0, [False, False, False, True])
